@@ -1,0 +1,30 @@
+# Writes a ctest include file that registers every Catch2 test case of one test program
+# as its own ctest test. Run after the program is built (see course_add_test_program).
+# Inputs: TEST_PROGRAM, CTEST_FILE, STEP_LABEL, SKIP_CODE.
+execute_process(
+  COMMAND "${TEST_PROGRAM}" --course-list-tests
+  OUTPUT_VARIABLE listing
+  RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "could not list the tests of ${TEST_PROGRAM} (exit ${status})")
+endif()
+string(REPLACE ";" "," listing "${listing}")
+string(REPLACE "\n" ";" lines "${listing}")
+set(script "")
+foreach(line IN LISTS lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  string(FIND "${line}" "\t" tab)
+  string(SUBSTRING "${line}" 0 ${tab} name)
+  math(EXPR after "${tab} + 1")
+  string(SUBSTRING "${line}" ${after} -1 tags)
+  string(REPLACE "," ";" labels "${tags}")
+  list(APPEND labels ${STEP_LABEL})
+  list(REMOVE_DUPLICATES labels)
+  string(APPEND script
+    "add_test([==[${STEP_LABEL}: ${name}]==] [==[${TEST_PROGRAM}]==] [==[${name}]==])\n"
+    "set_tests_properties([==[${STEP_LABEL}: ${name}]==] PROPERTIES LABELS [==[${labels}]==] "
+    "SKIP_RETURN_CODE ${SKIP_CODE} TIMEOUT 600)\n")
+endforeach()
+file(WRITE "${CTEST_FILE}" "${script}")

@@ -1,0 +1,66 @@
+/// @file device.hpp
+/// @brief Device query: is there a GPU, what is it, and is there room on it.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace course {
+
+/// @brief Thrown when no usable CUDA device is present or it lacks a needed feature.
+class NoDeviceError : public std::runtime_error {
+ public:
+  /// @brief Builds the error.
+  /// @param message what is missing and what the program needs
+  explicit NoDeviceError(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// @brief Thrown when an allocation would not fit in the device's free memory.
+class DeviceMemoryError : public std::runtime_error {
+ public:
+  /// @brief Builds the error.
+  /// @param message what was being allocated, the bytes needed and the bytes free
+  explicit DeviceMemoryError(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// @brief What the course needs to know about the current device.
+struct DeviceInfo {
+  std::string name;         ///< marketing name, e.g. "NVIDIA H100 80GB HBM3"
+  int major = 0;            ///< compute capability, major part
+  int minor = 0;            ///< compute capability, minor part
+  int sm_count = 0;         ///< number of streaming multiprocessors
+  std::size_t total_memory = 0;  ///< global memory in bytes
+};
+
+/// @brief Number of CUDA devices; 0 when there is none or no driver (never throws).
+int cuda_device_count() noexcept;
+
+/// @brief True when at least one CUDA device can be used.
+bool has_cuda_device() noexcept;
+
+/// @brief Returns the current device's description, or throws NoDeviceError.
+/// @param min_major smallest compute capability major version the caller needs
+/// @param min_minor smallest minor version (with @p min_major)
+/// @param feature what needs that capability, for the message (e.g. "Tensor Cores (WMMA)")
+DeviceInfo require_cuda_device(int min_major = 0, int min_minor = 0,
+                               const std::string& feature = "");
+
+/// @brief The name of the current GPU, or "no GPU" when there is none.
+std::string gpu_name() noexcept;
+
+/// @brief Free and total device memory in bytes.
+/// @param free_bytes receives the free bytes
+/// @param total_bytes receives the total bytes
+void device_memory(std::size_t& free_bytes, std::size_t& total_bytes);
+
+/// @brief Throws DeviceMemoryError unless @p bytes fit in the device's free memory.
+/// @param bytes bytes about to be allocated
+/// @param what what they are for, named in the message
+void require_device_memory(std::size_t bytes, const std::string& what);
+
+/// @brief Formats a byte count for people ("1.50 GiB").
+/// @param bytes the count
+std::string format_bytes(std::size_t bytes);
+
+}  // namespace course

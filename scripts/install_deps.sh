@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what the course needs and the machine lacks, from Debian/Ubuntu packages:
+# CMake, Catch2 v2, Doxygen, zlib headers (and, with --fuzz, clang with libFuzzer).
+# The CUDA Toolkit itself (nvcc, cuBLAS, cuSPARSE) must already be installed.
+set -euo pipefail
+
+packages=(cmake catch2 doxygen zlib1g-dev)
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]} > 0)); then
+  echo "Installing: ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [[ -x /usr/local/cuda/bin/nvcc ]]; then
+    echo "note: nvcc is in /usr/local/cuda/bin; add it to PATH (export PATH=/usr/local/cuda/bin:\$PATH)"
+  else
+    echo "error: the CUDA Toolkit (nvcc) was not found; install it from NVIDIA first" >&2
+    exit 1
+  fi
+fi
