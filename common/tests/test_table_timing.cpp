@@ -57,7 +57,9 @@ TEST_CASE("GPU timing measures device work with events", "[common][timing][gpu]"
   CHECK(stats.min_ms <= stats.median_ms);
 }
 
-TEST_CASE("a failing CUDA call names the call and the error", "[common][check][gpu]") {
+// Tagged [api-error]: the sanitizer scripts leave out tests that provoke CUDA errors on purpose.
+TEST_CASE("a failing CUDA call names the call and the error",
+          "[common][check][gpu][api-error]") {
   void* pointer = nullptr;
   CHECK_THROWS_WITH(CUDA_CHECK(cudaMalloc(&pointer, std::size_t{1} << 62)),
                     Catch::Contains("cudaMalloc") && Catch::Contains("cudaErrorMemoryAllocation"));
