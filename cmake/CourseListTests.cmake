@@ -23,7 +23,7 @@ foreach(line IN LISTS lines)
   list(APPEND labels ${STEP_LABEL})
   list(REMOVE_DUPLICATES labels)
   string(APPEND script
-    "add_test([==[${STEP_LABEL}: ${name}]==] [==[${TEST_PROGRAM}]==] [==[${name}]==])\n"
+    "add_test([==[${STEP_LABEL}: ${name}]==] [==[${TEST_PROGRAM}]==] [==[${name}]==] --warn NoTests)\n"
     "set_tests_properties([==[${STEP_LABEL}: ${name}]==] PROPERTIES LABELS [==[${labels}]==] "
     "SKIP_RETURN_CODE ${SKIP_CODE} TIMEOUT 600)\n")
 endforeach()

@@ -28,10 +28,21 @@ bool has_tag(const Catch::TestCase& test, const std::string& tag) {
   return false;
 }
 
+// ctest runs each test case by passing its name as a Catch2 filter, in which these
+// characters have a meaning of their own; a name holding one would select nothing.
+bool usable_as_filter(const std::string& name) {
+  return name.find_first_of(",[]~*\\\";") == std::string::npos;
+}
+
 int list_for_ctest(Catch::Session& session) {
   for (const Catch::TestCase& test : Catch::getAllTestCasesSorted(session.config())) {
     if (test.isHidden()) {
       continue;
+    }
+    if (!usable_as_filter(test.name)) {
+      std::cerr << "test name '" << test.name << "' contains one of , [ ] ~ * \\ \" ; "
+                << "which Catch2 filters treat specially: rename the test\n";
+      return 1;
     }
     std::cout << test.name << "\t";
     for (std::size_t index = 0; index < test.lcaseTags.size(); ++index) {

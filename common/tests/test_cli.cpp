@@ -40,7 +40,7 @@ TEST_CASE("parse_integer refuses bad values naming the option and the range", "[
   }
 }
 
-TEST_CASE("ArgParser fills integers, lists, flags and text", "[common][cli]") {
+TEST_CASE("ArgParser fills integers and lists and flags and text", "[common][cli]") {
   long long size = 7;
   std::vector<long long> sizes{1};
   bool bench = false;
