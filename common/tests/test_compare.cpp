@@ -51,7 +51,7 @@ TEST_CASE("one corrupted element is reported with its position", "[common][compa
   CHECK(result.summary().find("(3, 5)") != std::string::npos);
 }
 
-TEST_CASE("NaN (an unwritten, poisoned element) is a mismatch", "[common][compare]") {
+TEST_CASE("NaN from an unwritten poisoned element is a mismatch", "[common][compare]") {
   Case made = random_case(4, 4, 4, 1);
   const auto reference = course::matmul_reference(made.a, made.b);
   made.product(0, 0) = std::numeric_limits<float>::quiet_NaN();
