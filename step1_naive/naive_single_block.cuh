@@ -1,0 +1,33 @@
+/// @file naive_single_block.cuh
+/// @brief Step 1's kernel: one block, one thread per output element.
+///
+/// Thread (threadIdx.y, threadIdx.x) of the only block computes C(row, col) with
+/// row = threadIdx.y and col = threadIdx.x, as the dot product of row `row` of A with column
+/// `col` of B. All matrices are row-major: A is rows×inner, B is inner×cols, C is rows×cols.
+#pragma once
+
+namespace course::step1 {
+
+/// @brief Naive product in a single block: each thread computes one element of C.
+///
+/// Preconditions (the launcher checks them): the grid is one block of exactly cols×rows
+/// threads (blockDim.x = cols, blockDim.y = rows), so rows·cols <= 1024, the most threads a
+/// block may hold. Every thread then owns a valid output element and no boundary check is
+/// needed.
+/// @param a left factor, rows×inner, device memory
+/// @param b right factor, inner×cols, device memory
+/// @param c result, rows×cols, device memory (every element is written)
+/// @param inner columns of A and rows of B
+/// @param cols columns of B and C
+__global__ void matMulNaiveKernel(const float* __restrict__ a, const float* __restrict__ b,
+                                  float* __restrict__ c, int inner, int cols) {
+  const int row = threadIdx.y;  // one block: the thread's position is the element's position
+  const int col = threadIdx.x;
+  float sum = 0.0f;
+  for (int inner_index = 0; inner_index < inner; ++inner_index) {
+    sum += a[row * inner + inner_index] * b[inner_index * cols + col];
+  }
+  c[row * cols + col] = sum;
+}
+
+}  // namespace course::step1

@@ -1,0 +1,40 @@
+/// @file step1_launchers.cu
+/// @brief Launch configuration of step 1's naive kernel.
+
+#include "step1_naive/step1_launchers.hpp"
+
+#include "common/cuda_check.hpp"
+#include "step1_naive/naive_single_block.cuh"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace course::step1 {
+
+void check_naive_single_block_size(int rows, int inner, int cols) {
+  const bool in_range = rows >= 1 && inner >= 1 && cols >= 1 && rows <= kMaxSide &&
+                        inner <= kMaxSide && cols <= kMaxSide;
+  if (in_range) {
+    return;
+  }
+  std::ostringstream message;
+  message << "step 1 multiplies matrices of at least 1x1 and at most " << kMaxSide << "x"
+          << kMaxSide << ", got A " << rows << "x" << inner << " times B " << inner << "x" << cols
+          << ". Step 1 runs a single block with one thread per output element, and a "
+          << "block holds at most " << kMaxThreadsPerBlock << " threads (" << kMaxSide << "x"
+          << kMaxSide << " outputs). Larger products need many blocks or threads that compute "
+          << "several outputs: use step 2 (step2_three_approaches).";
+  throw std::invalid_argument(message.str());
+}
+
+void launch_naive_single_block(const float* a, const float* b, float* c, int rows, int inner,
+                               int cols, cudaStream_t stream) {
+  check_naive_single_block_size(rows, inner, cols);
+  // Thread x runs along a row of C, so a warp reads consecutive elements of a row of B.
+  const dim3 block(cols, rows);
+  const dim3 grid(1, 1);
+  matMulNaiveKernel<<<grid, block, 0, stream>>>(a, b, c, inner, cols);
+  CUDA_CHECK_LAUNCH(matMulNaiveKernel);
+}
+
+}  // namespace course::step1

@@ -1,0 +1,208 @@
+// Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and the
+// refusal of bad command lines (the last two need no GPU).
+#include <catch2/catch.hpp>
+
+#include "common/cli.hpp"
+#include "common/compare.hpp"
+#include "common/cpu_reference.hpp"
+#include "common/cuda_check.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "step1_naive/step1_launchers.hpp"
+#include "step1_naive/step1_program.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+enum class Inputs { small_integers, uniform };
+
+struct Shape {
+  int rows;
+  int inner;
+  int cols;
+};
+
+// Runs the naive launcher on fresh random inputs with a poisoned output and compares with
+// the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
+void check_naive(const Shape& shape, Inputs inputs) {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols << ", "
+                << (inputs == Inputs::small_integers ? "small integers" : "uniform floats")
+                << ", seed " << seed);
+  course::HostMatrix<float> a(shape.rows, shape.inner);
+  course::HostMatrix<float> b(shape.inner, shape.cols);
+  if (inputs == Inputs::small_integers) {
+    course::fill_small_integers(a, seed);
+    course::fill_small_integers(b, seed + 1);
+  } else {
+    course::fill_uniform(a, seed);
+    course::fill_uniform(b, seed + 1);
+  }
+  course::DeviceMatrix<float> device_a(a);
+  course::DeviceMatrix<float> device_b(b);
+  course::DeviceMatrix<float> device_c(shape.rows, shape.cols);
+  device_c.poison();
+  course::step1::launch_naive_single_block(device_a.data(), device_b.data(), device_c.data(),
+                                           shape.rows, shape.inner, shape.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto reference = course::matmul_reference(a, b);
+  const auto tolerance = inputs == Inputs::small_integers
+                             ? course::Tolerance::exact()
+                             : course::Tolerance::fp32_accumulation(shape.inner);
+  const auto result = course::compare_with_reference(device_c.to_host(), reference, tolerance);
+  INFO(result.summary());
+  CHECK(result.ok());
+}
+
+const std::vector<Shape> kShapes = {{1, 1, 1},   {2, 3, 4},   {31, 31, 31}, {32, 32, 32},
+                                    {32, 7, 5},  {5, 32, 17}, {1, 32, 32},  {32, 1, 1},
+                                    {17, 9, 32}, {32, 32, 1}, {3, 1, 29},   {16, 31, 8}};
+
+bool parse_words(std::vector<std::string> words, course::step1::Options& options) {
+  words.insert(words.begin(), "step1_naive");
+  std::vector<char*> argv;
+  for (std::string& word : words) {
+    argv.push_back(word.data());
+  }
+  return course::step1::parse_options(static_cast<int>(argv.size()), argv.data(), options);
+}
+
+std::string usage_error_of(const std::vector<std::string>& words) {
+  course::step1::Options options;
+  try {
+    parse_words(words, options);
+  } catch (const course::UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// Runs the built program with @p arguments; returns its exit code and its output.
+int run_program(const std::string& arguments, std::string& output) {
+  const std::string log = (std::filesystem::temp_directory_path() /
+                           ("step1_program_test_" + std::to_string(course::fresh_seed()) + ".log"))
+                              .string();
+  const std::string command =
+      std::string("\"") + STEP1_PROGRAM_PATH + "\" " + arguments + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream file(log);
+  output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::remove(log.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("step1 naive kernel matches the reference on small integers exactly", "[step1][gpu]") {
+  for (const Shape& shape : kShapes) {
+    check_naive(shape, Inputs::small_integers);
+  }
+}
+
+TEST_CASE("step1 naive kernel matches the reference on uniform floats", "[step1][gpu]") {
+  for (const Shape& shape : kShapes) {
+    check_naive(shape, Inputs::uniform);
+  }
+}
+
+TEST_CASE("step1 launcher refuses sizes over the one-block limit before launching", "[step1]") {
+  const std::vector<Shape> bad = {{33, 1, 1}, {1, 33, 1}, {1, 1, 33}, {64, 64, 64},
+                                  {0, 4, 4},  {4, 0, 4},  {4, 4, -1}};
+  for (const Shape& shape : bad) {
+    INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols);
+    try {
+      course::step1::launch_naive_single_block(nullptr, nullptr, nullptr, shape.rows, shape.inner,
+                                               shape.cols);
+      FAIL("the launcher accepted a size outside 1..32");
+    } catch (const std::invalid_argument& error) {
+      const std::string message = error.what();
+      CHECK(message.find("1024 threads") != std::string::npos);
+      CHECK(message.find("step 2") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("step1 DEBUG check says wrong answer for one corrupted element", "[step1]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  course::HostMatrix<float> a(32, 20);
+  course::HostMatrix<float> b(20, 32);
+  course::fill_uniform(a, seed);
+  course::fill_uniform(b, seed + 1);
+  course::HostMatrix<float> product;
+  course::matmul_serial(a, b, product);
+
+  std::ostringstream correct_report;
+  CHECK(course::step1::debug_verify(a, b, product, correct_report));
+  CHECK(correct_report.str().find("wrong answer") == std::string::npos);
+  CHECK(correct_report.str().find("correct") != std::string::npos);
+
+  product(7, 19) += 0.5f;
+  std::ostringstream wrong_report;
+  CHECK_FALSE(course::step1::debug_verify(a, b, product, wrong_report));
+  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
+  CHECK(wrong_report.str().find("(7, 19)") != std::string::npos);
+}
+
+TEST_CASE("step1 options accept sizes up to 32", "[step1]") {
+  course::step1::Options options;
+  REQUIRE(parse_words({"--rows", "32", "--inner=5", "--cols", "1", "--seed", "9"}, options));
+  CHECK(options.rows == 32);
+  CHECK(options.inner == 5);
+  CHECK(options.cols == 1);
+  CHECK(options.seed == 9);
+  course::step1::Options square;
+  REQUIRE(parse_words({"--size", "17"}, square));
+  CHECK((square.rows == 17 && square.inner == 17 && square.cols == 17));
+}
+
+TEST_CASE("step1 options refuse zero and negative and non-numeric values", "[step1]") {
+  for (const auto& words : std::vector<std::vector<std::string>>{{"--size", "0"},
+                                                                 {"--rows", "-3"},
+                                                                 {"--cols", "abc"},
+                                                                 {"--inner", "12x"},
+                                                                 {"--repeats", "0"},
+                                                                 {"--rows"}}) {
+    const std::string message = usage_error_of(words);
+    INFO("arguments " << words[0] << " " << (words.size() > 1 ? words[1] : ""));
+    CHECK(message.find(words[0]) != std::string::npos);
+  }
+}
+
+TEST_CASE("step1 options refuse sizes over 32 explaining the one-block limit", "[step1]") {
+  for (const auto& words : std::vector<std::vector<std::string>>{
+           {"--size", "33"}, {"--rows", "64"}, {"--inner", "100"}, {"--cols", "1024"}}) {
+    const std::string message = usage_error_of(words);
+    INFO(words[0] << " " << words[1] << ": " << message);
+    CHECK(message.find("at most 32x32") != std::string::npos);
+    CHECK(message.find("1024 threads") != std::string::npos);
+    CHECK(message.find("step 2") != std::string::npos);
+  }
+}
+
+TEST_CASE("step1 program exits with a usage error for bad sizes before looking for a GPU",
+          "[step1]") {
+  for (const std::string& arguments :
+       std::vector<std::string>{"--size 0", "--rows -1", "--cols abc", "--size 33"}) {
+    std::string output;
+    INFO("arguments '" << arguments << "'");
+    CHECK(run_program(arguments, output) == 2);
+    INFO(output);
+    CHECK(output.find("step1_naive:") != std::string::npos);
+    CHECK(output.find("--help") != std::string::npos);
+  }
+  std::string output;
+  CHECK(run_program("--size 40", output) == 2);
+  CHECK(output.find("step 2") != std::string::npos);
+}

@@ -1,0 +1,46 @@
+/// @file step2_three_approaches/main.cu
+/// @brief Step 2's program: three approaches to a matrix product of any size, and the
+/// benchmark of the note's Table 1 (`--bench`).
+///
+/// The note's switches: `#define APPROACH x` picks the approach that runs (1, 2 or 3;
+/// `--approach` overrides it, and the CMake option STEP2_APPROACH sets it), and `#define
+/// DEBUG` checks the result against the serial CPU product (the build defines it when
+/// COURSE_DEBUG=ON, the default; define it here when that option is OFF).
+
+// #define DEBUG
+
+#ifndef APPROACH
+#define APPROACH 3  ///< the approach this program runs unless --approach says otherwise
+#endif
+static_assert(APPROACH >= 1 && APPROACH <= 3, "step 2 has approaches 1, 2 and 3");
+
+#include "common/cli.hpp"
+#include "common/device.hpp"
+#include "step2_three_approaches/step2_program.hpp"
+
+#include <iostream>
+
+/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs one
+/// product or the benchmark.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
+/// without a GPU
+int main(int argc, char** argv) {
+  return course::run_program("step2_three_approaches", [&] {
+    course::step2::Options options;
+    if (!course::step2::parse_options(argc, argv, APPROACH, options)) {
+      return 0;  // --help
+    }
+    course::require_cuda_device();
+    if (options.bench) {
+      return course::step2::run_benchmark(options, std::cout, std::cerr);
+    }
+#ifdef DEBUG
+    constexpr bool kVerify = true;
+#else
+    constexpr bool kVerify = false;
+#endif
+    return course::step2::run(options, kVerify, std::cout);
+  });
+}

@@ -1,0 +1,113 @@
+/// @file step2_launchers.cu
+/// @brief Launch configurations of step 2's three approaches.
+
+#include "step2_three_approaches/step2_launchers.hpp"
+
+#include "common/cuda_check.hpp"
+#include "step2_three_approaches/one_thread_per_element.cuh"
+#include "step2_three_approaches/output_tiles_no_shared.cuh"
+#include "step2_three_approaches/single_block_loop.cuh"
+
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace course::step2 {
+namespace {
+
+// Number of parts of per_part elements that cover count elements (the last may be partial).
+int ceil_div(int count, int per_part) {
+  return static_cast<int>((static_cast<long long>(count) + per_part - 1) / per_part);
+}
+
+bool fits_int_indexing(int first, int second) {
+  return static_cast<long long>(first) * second <= std::numeric_limits<int>::max();
+}
+
+}  // namespace
+
+std::string approach_description(int number) {
+  switch (number) {
+    case 1:
+      return "approach 1: one block of 1024 threads, each looping over several outputs";
+    case 2:
+      return "approach 2: one thread per output element, 1x" + std::to_string(kStripWidth) +
+             " strips of C over a 2-D grid of blocks";
+    case 3:
+      return "approach 3: " + std::to_string(kOutputTileWidth) + "x" +
+             std::to_string(kOutputTileWidth) +
+             " output tiles per block, no shared memory (hardware caches only)";
+    default:
+      throw std::invalid_argument("step 2 has approaches 1, 2 and 3, not " +
+                                  std::to_string(number));
+  }
+}
+
+void check_step2_sizes(int number, int rows, int inner, int cols) {
+  approach_description(number);  // refuses an unknown approach
+  std::ostringstream message;
+  if (rows < 1 || inner < 1 || cols < 1) {
+    message << "sizes must be at least 1, got A " << rows << "x" << inner << " times B " << inner
+            << "x" << cols;
+  } else if (!fits_int_indexing(rows, inner) || !fits_int_indexing(inner, cols) ||
+             !fits_int_indexing(rows, cols)) {
+    message << "each matrix must have fewer than 2^31 elements (the kernels index with int), "
+            << "got A " << rows << "x" << inner << " times B " << inner << "x" << cols;
+  } else if (number == 2 && rows > kMaxGridY) {
+    message << "approach 2 launches one block row per row of C and a grid has at most " << kMaxGridY
+            << " block rows, got " << rows << " rows; use approach 3";
+  } else if (number == 3 && ceil_div(rows, kOutputTileWidth) > kMaxGridY) {
+    message << "approach 3 launches one block row per " << kOutputTileWidth
+            << " rows of C and a grid has at most " << kMaxGridY << " block rows, got " << rows
+            << " rows";
+  } else {
+    return;
+  }
+  throw std::invalid_argument(message.str());
+}
+
+void launch_single_block_loop(const float* a, const float* b, float* c, int rows, int inner,
+                              int cols, cudaStream_t stream) {
+  check_step2_sizes(1, rows, inner, cols);
+  const dim3 block(kSingleBlockSide, kSingleBlockSide);
+  const dim3 grid(1, 1);  // the point of approach 1: a single block, whatever the size
+  matMulA1Kernel<kSingleBlockSide><<<grid, block, 0, stream>>>(a, b, c, rows, inner, cols);
+  CUDA_CHECK_LAUNCH(matMulA1Kernel);
+}
+
+void launch_one_thread_per_element(const float* a, const float* b, float* c, int rows, int inner,
+                                   int cols, cudaStream_t stream) {
+  check_step2_sizes(2, rows, inner, cols);
+  const dim3 block(kStripWidth, 1);
+  const dim3 grid(ceil_div(cols, kStripWidth), rows);
+  matMulA2Kernel<kStripWidth><<<grid, block, 0, stream>>>(a, b, c, inner, cols);
+  CUDA_CHECK_LAUNCH(matMulA2Kernel);
+}
+
+void launch_output_tiles_no_shared(const float* a, const float* b, float* c, int rows, int inner,
+                                   int cols, cudaStream_t stream) {
+  check_step2_sizes(3, rows, inner, cols);
+  const dim3 block(kOutputTileWidth, kOutputTileWidth);
+  const dim3 grid(ceil_div(cols, kOutputTileWidth), ceil_div(rows, kOutputTileWidth));
+  matMulA3Kernel<kOutputTileWidth><<<grid, block, 0, stream>>>(a, b, c, rows, inner, cols);
+  CUDA_CHECK_LAUNCH(matMulA3Kernel);
+}
+
+void launch_step2_approach(int number, const float* a, const float* b, float* c, int rows,
+                           int inner, int cols, cudaStream_t stream) {
+  switch (number) {
+    case 1:
+      launch_single_block_loop(a, b, c, rows, inner, cols, stream);
+      return;
+    case 2:
+      launch_one_thread_per_element(a, b, c, rows, inner, cols, stream);
+      return;
+    case 3:
+      launch_output_tiles_no_shared(a, b, c, rows, inner, cols, stream);
+      return;
+    default:
+      approach_description(number);  // throws: names the approaches that exist
+  }
+}
+
+}  // namespace course::step2

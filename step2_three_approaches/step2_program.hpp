@@ -1,0 +1,74 @@
+/// @file step2_program.hpp
+/// @brief Step 2's program, apart from main(): options, the DEBUG check, one run and the
+/// benchmark of Table 1.
+///
+/// Kept out of main.cu so that the tests can call the option validation and the DEBUG check
+/// without a GPU, and so that main.cu holds only the note's `#define` switches.
+#pragma once
+
+#include "common/matrix.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace course::step2 {
+
+/// @brief Largest size along any dimension the program accepts: three 16384×16384 float
+/// matrices take 3 GiB, and the DEBUG check of one on the CPU takes hours already.
+constexpr int kMaxSize = 16384;
+/// @brief Largest benchmark size (the note's largest is 4096).
+constexpr int kMaxBenchSize = 8192;
+
+/// @brief What the command line asked for.
+struct Options {
+  int rows = 1024;                                 ///< rows of A and C
+  int inner = 1024;                                ///< columns of A, rows of B
+  int cols = 1024;                                 ///< columns of B and C
+  int approach = 3;                                ///< approach to run (1 to 3)
+  long long seed = -1;                             ///< seed of the inputs; -1 draws a fresh one
+  int repeats = 5;                                 ///< timed runs (the median is printed)
+  bool bench = false;                              ///< run the benchmark instead of one product
+  std::vector<int> bench_sizes{1024, 2048, 4096};  ///< benchmark sizes, ascending
+  int serial_max = 4096;                           ///< largest size the serial CPU is timed at
+  std::string csv_path;                            ///< where the benchmark writes its CSV
+};
+
+/// @brief Parses and validates the command line. Everything is checked here, before any GPU
+/// call, so a bad value is refused even on a machine without a GPU.
+///
+/// Throws course::UsageError for a missing, non-numeric, zero, negative or out-of-range value,
+/// for sizes an approach cannot launch, and for benchmark options without --bench.
+/// @param argc argument count
+/// @param argv arguments (argv[0] is the program name)
+/// @param default_approach the approach when --approach is absent (main.cu's APPROACH)
+/// @param options receives the values
+/// @return false when --help was given (the usage text is already printed)
+bool parse_options(int argc, char** argv, int default_approach, Options& options);
+
+/// @brief The DEBUG check: compares @p got with the plain serial CPU product of a and b and
+/// prints the verdict (`wrong answer` and the first mismatches, or a line saying it matches).
+/// @param a left factor
+/// @param b right factor
+/// @param got the GPU's product
+/// @param out where the verdict is printed
+/// @return true when every element matches
+bool debug_verify(const HostMatrix<float>& a, const HostMatrix<float>& b,
+                  const HostMatrix<float>& got, std::ostream& out);
+
+/// @brief Runs the chosen approach on random inputs, prints its time and, when @p verify is
+/// true, checks the result with debug_verify before device memory is freed.
+/// @param options validated options
+/// @param verify true when the program was built with DEBUG
+/// @param out where the report is printed
+/// @return the exit code: 0, or 1 for a wrong answer
+int run(const Options& options, bool verify, std::ostream& out);
+
+/// @brief The note's Table 1: serial CPU, approaches 1 to 3 and cuBLAS at the benchmark sizes.
+/// @param options validated options (bench_sizes, serial_max, repeats, seed, csv_path)
+/// @param out where the table is printed
+/// @param progress where progress lines are printed
+/// @return the exit code
+int run_benchmark(const Options& options, std::ostream& out, std::ostream& progress);
+
+}  // namespace course::step2

@@ -1,0 +1,332 @@
+// Step 2's tests: the three approaches against the double CPU reference, the launch limits,
+// the DEBUG check, the benchmark's speedup column and the refusal of bad command lines.
+#include <catch2/catch.hpp>
+
+#include "common/cli.hpp"
+#include "common/compare.hpp"
+#include "common/cpu_reference.hpp"
+#include "common/cuda_check.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "step2_three_approaches/matmul_benchmark.hpp"
+#include "step2_three_approaches/step2_launchers.hpp"
+#include "step2_three_approaches/step2_program.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+enum class Inputs { small_integers, uniform };
+
+struct Shape {
+  int rows;
+  int inner;
+  int cols;
+};
+
+// Runs approach @p approach on fresh random inputs with a poisoned output and compares with
+// the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
+void check_approach(int approach, const Shape& shape, Inputs inputs) {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("approach " << approach << ", shape " << shape.rows << "x" << shape.inner << "x"
+                   << shape.cols << ", "
+                   << (inputs == Inputs::small_integers ? "small integers" : "uniform floats")
+                   << ", seed " << seed);
+  course::HostMatrix<float> a(shape.rows, shape.inner);
+  course::HostMatrix<float> b(shape.inner, shape.cols);
+  if (inputs == Inputs::small_integers) {
+    course::fill_small_integers(a, seed);
+    course::fill_small_integers(b, seed + 1);
+  } else {
+    course::fill_uniform(a, seed);
+    course::fill_uniform(b, seed + 1);
+  }
+  course::DeviceMatrix<float> device_a(a);
+  course::DeviceMatrix<float> device_b(b);
+  course::DeviceMatrix<float> device_c(shape.rows, shape.cols);
+  device_c.poison();
+  course::step2::launch_step2_approach(approach, device_a.data(), device_b.data(), device_c.data(),
+                                       shape.rows, shape.inner, shape.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto reference = course::matmul_reference(a, b);
+  const auto tolerance = inputs == Inputs::small_integers
+                             ? course::Tolerance::exact()
+                             : course::Tolerance::fp32_accumulation(shape.inner);
+  const auto result = course::compare_with_reference(device_c.to_host(), reference, tolerance);
+  INFO(result.summary());
+  CHECK(result.ok());
+}
+
+// Shapes for every approach: tiny, odd, exactly one tile or block, one past it, more outputs
+// than approach 1's 1024 threads, and rectangular shapes that are not multiples of 32.
+const std::vector<Shape> kCommonShapes = {
+    {1, 1, 1},     {2, 3, 4},    {31, 31, 31}, {32, 32, 32}, {33, 33, 33}, {50, 70, 45},
+    {100, 37, 65}, {64, 64, 64}, {1000, 1, 3}, {3, 1, 1000}, {1, 300, 1},  {65, 129, 257}};
+
+// Larger shapes for the many-block approaches only (approach 1 would be slow, not wrong).
+const std::vector<Shape> kLargeShapes = {{257, 300, 31}, {300, 513, 289}, {1, 70, 2000}};
+
+std::vector<char*> make_argv(std::vector<std::string>& words) {
+  std::vector<char*> argv;
+  for (std::string& word : words) {
+    argv.push_back(word.data());
+  }
+  return argv;
+}
+
+bool parse_words(std::vector<std::string> words, course::step2::Options& options,
+                 int default_approach = 3) {
+  words.insert(words.begin(), "step2_three_approaches");
+  std::vector<char*> argv = make_argv(words);
+  return course::step2::parse_options(static_cast<int>(argv.size()), argv.data(), default_approach,
+                                      options);
+}
+
+std::string usage_error_of(const std::vector<std::string>& words) {
+  course::step2::Options options;
+  try {
+    parse_words(words, options);
+  } catch (const course::UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// Runs the built program with @p arguments; returns its exit code and its output.
+int run_program(const std::string& arguments, std::string& output) {
+  const std::string log = (std::filesystem::temp_directory_path() /
+                           ("step2_program_test_" + std::to_string(course::fresh_seed()) + ".log"))
+                              .string();
+  const std::string command =
+      std::string("\"") + STEP2_PROGRAM_PATH + "\" " + arguments + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream file(log);
+  output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  std::remove(log.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+course::step2::BenchRow row_of(const std::string& name,
+                               const std::vector<std::optional<double>>& times) {
+  std::vector<int> runs;
+  for (const auto& time : times) {
+    runs.push_back(time ? 3 : 0);
+  }
+  return {name, times, runs};
+}
+
+}  // namespace
+
+TEST_CASE("step2 approach 1 single block loop matches the reference", "[step2][gpu]") {
+  for (const Shape& shape : kCommonShapes) {
+    check_approach(1, shape, Inputs::small_integers);
+    check_approach(1, shape, Inputs::uniform);
+  }
+}
+
+TEST_CASE("step2 approach 2 one thread per element matches the reference", "[step2][gpu]") {
+  for (const Shape& shape : kCommonShapes) {
+    check_approach(2, shape, Inputs::small_integers);
+    check_approach(2, shape, Inputs::uniform);
+  }
+  for (const Shape& shape : kLargeShapes) {
+    check_approach(2, shape, Inputs::small_integers);
+    check_approach(2, shape, Inputs::uniform);
+  }
+}
+
+TEST_CASE("step2 approach 3 output tiles without shared memory matches the reference",
+          "[step2][gpu]") {
+  for (const Shape& shape : kCommonShapes) {
+    check_approach(3, shape, Inputs::small_integers);
+    check_approach(3, shape, Inputs::uniform);
+  }
+  for (const Shape& shape : kLargeShapes) {
+    check_approach(3, shape, Inputs::small_integers);
+    check_approach(3, shape, Inputs::uniform);
+  }
+}
+
+TEST_CASE("step2 launchers refuse sizes they cannot launch before touching the GPU", "[step2]") {
+  using course::step2::launch_step2_approach;
+  CHECK_THROWS_AS(launch_step2_approach(1, nullptr, nullptr, nullptr, 0, 4, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(launch_step2_approach(3, nullptr, nullptr, nullptr, 4, -1, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(launch_step2_approach(4, nullptr, nullptr, nullptr, 4, 4, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(launch_step2_approach(2, nullptr, nullptr, nullptr, 70000, 1, 1),
+                    Catch::Contains("65535"));
+  CHECK_THROWS_WITH(launch_step2_approach(3, nullptr, nullptr, nullptr, 100000, 30000, 1),
+                    Catch::Contains("2^31"));
+  CHECK_NOTHROW(course::step2::check_step2_sizes(3, 70000, 1, 1));
+}
+
+TEST_CASE("step2 DEBUG check says wrong answer for one corrupted element", "[step2]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  course::HostMatrix<float> a(40, 70);
+  course::HostMatrix<float> b(70, 33);
+  course::fill_uniform(a, seed);
+  course::fill_uniform(b, seed + 1);
+  course::HostMatrix<float> product;
+  course::matmul_serial(a, b, product);
+
+  std::ostringstream correct_report;
+  CHECK(course::step2::debug_verify(a, b, product, correct_report));
+  CHECK(correct_report.str().find("wrong answer") == std::string::npos);
+  CHECK(correct_report.str().find("correct") != std::string::npos);
+
+  product(39, 0) -= 0.25f;
+  std::ostringstream wrong_report;
+  CHECK_FALSE(course::step2::debug_verify(a, b, product, wrong_report));
+  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
+  CHECK(wrong_report.str().find("(39, 0)") != std::string::npos);
+}
+
+TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  course::HostMatrix<float> a(45, 64);
+  course::HostMatrix<float> b(64, 50);
+  course::fill_uniform(a, seed);
+  course::fill_uniform(b, seed + 1);
+  course::DeviceMatrix<float> device_a(a);
+  course::DeviceMatrix<float> device_b(b);
+  course::DeviceMatrix<float> device_c(45, 50);
+  device_c.poison();
+  course::step2::launch_one_thread_per_element(device_a.data(), device_b.data(), device_c.data(),
+                                               45, 64, 50);
+  course::HostMatrix<float> got = device_c.to_host();
+  std::ostringstream correct_report;
+  CHECK(course::step2::debug_verify(a, b, got, correct_report));
+  got(44, 49) *= 2.0f;
+  got(44, 49) += 1.0f;
+  std::ostringstream wrong_report;
+  CHECK_FALSE(course::step2::debug_verify(a, b, got, wrong_report));
+  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
+}
+
+TEST_CASE("step2 benchmark speedup is the mean over the two largest sizes", "[step2]") {
+  using course::step2::speedup_over_serial;
+  const auto serial = row_of("serial", {100.0, 800.0, 6400.0});
+  const auto method = row_of("m", {10.0, 4.0, 16.0});
+  const auto speedup = speedup_over_serial(serial, method);
+  REQUIRE(speedup.has_value());
+  CHECK(*speedup == Approx((800.0 / 4.0 + 6400.0 / 16.0) / 2.0));
+  // The serial product not measured at the largest size: no speedup.
+  const auto partial_serial = row_of("serial", {100.0, 800.0, std::nullopt});
+  CHECK_FALSE(speedup_over_serial(partial_serial, method).has_value());
+  CHECK_FALSE(speedup_over_serial(row_of("s", {1.0}), row_of("m", {1.0})).has_value());
+}
+
+TEST_CASE("step2 benchmark table shows a dash for every cell not measured", "[step2]") {
+  const std::vector<int> sizes{1024, 2048, 4096};
+  const auto serial = row_of("serial CPU", {100.0, 800.0, std::nullopt});
+  const auto approach = row_of("approach 2", {1.0, 8.0, 64.0});
+  const auto cublas = row_of("cuBLAS SGEMM (fp32)", {0.5, 4.0, 16.0});
+  const std::string table = course::step2::make_table(sizes, serial, {approach, cublas}).markdown();
+  INFO(table);
+  CHECK(table.find("2^10 (ms)") != std::string::npos);
+  CHECK(table.find("2^12 (ms)") != std::string::npos);
+  CHECK(table.find("| serial CPU | 100.000 | 800.000 | - | - |") != std::string::npos);
+  // approach 2: no speedup (serial missing at 2^12), 25.0 % of cuBLAS at 2^12.
+  CHECK(table.find("| approach 2 | 1.000 | 8.000 | 64.000 | - |") != std::string::npos);
+  CHECK(table.find("| 25.00 | 3/3/3 |") != std::string::npos);
+  CHECK(table.find("3/3/-") != std::string::npos);
+}
+
+TEST_CASE("step2 benchmark gives slow methods fewer runs at large sizes", "[step2]") {
+  using course::step2::runs_for;
+  CHECK(runs_for(4096, 5, false) == 5);
+  CHECK(runs_for(4096, 5, true) == 1);
+  CHECK(runs_for(2048, 5, true) == 2);
+  CHECK(runs_for(1024, 5, true) == 3);
+  CHECK(runs_for(1024, 1, true) == 1);
+}
+
+TEST_CASE("step2 benchmark runs and checks every method on small sizes", "[step2][gpu]") {
+  course::step2::Options options;
+  REQUIRE(parse_words({"--bench", "--bench-sizes", "64,96", "--serial-max", "96", "--repeats", "2"},
+                      options));
+  std::ostringstream table;
+  std::ostringstream progress;
+  CHECK(course::step2::run_benchmark(options, table, progress) == 0);
+  INFO(table.str() << progress.str());
+  CHECK(table.str().find("| approach 1 |") != std::string::npos);
+  CHECK(table.str().find("| cuBLAS SGEMM (fp32) |") != std::string::npos);
+  CHECK(progress.str().find("wrong answer") == std::string::npos);
+}
+
+TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[step2]") {
+  course::step2::Options options;
+  REQUIRE(parse_words({"--size", "100", "--cols", "7", "--approach", "1"}, options));
+  CHECK((options.rows == 100 && options.inner == 100 && options.cols == 7));
+  CHECK(options.approach == 1);
+  course::step2::Options from_macro;
+  REQUIRE(parse_words({}, from_macro, 2));
+  CHECK(from_macro.approach == 2);
+  CHECK(from_macro.rows == 1024);
+  course::step2::Options bench;
+  REQUIRE(parse_words({"--bench", "--bench-sizes=2048,1024,1024", "--serial-max", "0"}, bench));
+  CHECK(bench.bench);
+  CHECK(bench.bench_sizes == std::vector<int>{1024, 2048});
+  CHECK(bench.serial_max == 0);
+}
+
+TEST_CASE("step2 options refuse zero and negative and non-numeric values", "[step2]") {
+  for (const auto& words : std::vector<std::vector<std::string>>{{"--size", "0"},
+                                                                 {"--rows", "-5"},
+                                                                 {"--inner", "ten"},
+                                                                 {"--cols", "3.5"},
+                                                                 {"--approach", "0"},
+                                                                 {"--approach", "4"},
+                                                                 {"--repeats", "-1"},
+                                                                 {"--size"}}) {
+    const std::string message = usage_error_of(words);
+    INFO("arguments " << words[0] << " " << (words.size() > 1 ? words[1] : "") << ": " << message);
+    CHECK(message.find(words[0]) != std::string::npos);
+  }
+}
+
+TEST_CASE("step2 options refuse sizes over the limit naming it", "[step2]") {
+  for (const auto& words : std::vector<std::vector<std::string>>{
+           {"--size", "16385"}, {"--rows", "100000"}, {"--cols", "99999999999"}}) {
+    const std::string message = usage_error_of(words);
+    INFO(message);
+    CHECK(message.find("16384") != std::string::npos);
+  }
+}
+
+TEST_CASE("step2 options refuse benchmark settings that do not apply", "[step2]") {
+  CHECK(usage_error_of({"--csv", "out.csv"}).find("add --bench") != std::string::npos);
+  CHECK(usage_error_of({"--serial-max", "1024"}).find("add --bench") != std::string::npos);
+  CHECK(usage_error_of({"--bench", "--size", "64"}).find("does not apply") != std::string::npos);
+  CHECK(usage_error_of({"--bench", "--bench-sizes", "0"}).find("--bench-sizes") !=
+        std::string::npos);
+  CHECK(usage_error_of({"--bench", "--serial-max", "-1"}).find("--serial-max") !=
+        std::string::npos);
+}
+
+TEST_CASE("step2 program exits with a usage error for bad values before looking for a GPU",
+          "[step2]") {
+  for (const std::string& arguments :
+       std::vector<std::string>{"--size 0", "--rows -1", "--cols abc", "--size 20000",
+                                "--approach 7", "--bench --bench-sizes 1,x"}) {
+    std::string output;
+    INFO("arguments '" << arguments << "'");
+    CHECK(run_program(arguments, output) == 2);
+    INFO(output);
+    CHECK(output.find("step2_three_approaches:") != std::string::npos);
+  }
+}

@@ -1,0 +1,68 @@
+/// @file step3_launchers.cu
+/// @brief Launch configuration of step 3's shared-memory tiled kernel.
+
+#include "step3_shared_tiling/step3_launchers.hpp"
+
+#include "common/cuda_check.hpp"
+#include "step3_shared_tiling/tiled_shared.cuh"
+
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace course::step3 {
+namespace {
+
+constexpr int kMaxGridY = 65535;
+
+// Number of parts of per_part elements that cover count elements (the last may be partial).
+int ceil_div(int count, int per_part) {
+  return static_cast<int>((static_cast<long long>(count) + per_part - 1) / per_part);
+}
+
+bool fits_int_indexing(int first, int second) {
+  return static_cast<long long>(first) * second <= std::numeric_limits<int>::max();
+}
+
+}  // namespace
+
+void check_tiled_shared_sizes(int rows, int inner, int cols) {
+  std::ostringstream message;
+  const auto shape = [&] {
+    message << "got A " << rows << "x" << inner << " times B " << inner << "x" << cols;
+  };
+  if (rows < 1 || inner < 1 || cols < 1 || rows % kTileWidth != 0 || inner % kTileWidth != 0 ||
+      cols % kTileWidth != 0) {
+    message << "step 3's tiled kernel needs every size to be a positive multiple of the tile "
+            << "width " << kTileWidth << " (it loads whole " << kTileWidth << "x" << kTileWidth
+            << " tiles and checks no boundary, so other sizes would read and write past the "
+            << "matrices), ";
+    shape();
+    message << ". Step 4 (step4_boundary_checks) adds the boundary checks that handle any "
+            << "size.";
+  } else if (!fits_int_indexing(rows, inner) || !fits_int_indexing(inner, cols) ||
+             !fits_int_indexing(rows, cols)) {
+    message << "each matrix must have fewer than 2^31 elements (the kernel indexes with "
+            << "int), ";
+    shape();
+  } else if (ceil_div(rows, kTileWidth) > kMaxGridY) {
+    message << "a grid has at most " << kMaxGridY << " block rows, so rows must be at most "
+            << kMaxGridY * kTileWidth << ", ";
+    shape();
+  } else {
+    return;
+  }
+  throw std::invalid_argument(message.str());
+}
+
+void launch_tiled_shared(const float* a, const float* b, float* c, int rows, int inner, int cols,
+                         cudaStream_t stream) {
+  check_tiled_shared_sizes(rows, inner, cols);
+  const dim3 block(kTileWidth, kTileWidth);
+  // The sizes are multiples of kTileWidth, so the ceil-division is exact here.
+  const dim3 grid(ceil_div(cols, kTileWidth), ceil_div(rows, kTileWidth));
+  matMulA4Kernel<kTileWidth><<<grid, block, 0, stream>>>(a, b, c, inner, cols);
+  CUDA_CHECK_LAUNCH(matMulA4Kernel);
+}
+
+}  // namespace course::step3
