@@ -1,0 +1,102 @@
+/// @file tracer_main.cpp
+/// @brief step4_tile_tracer: prints, block by block and phase by phase, which thread of the
+/// tiled kernel loads which element of M and N, which loads are invalid and which check
+/// stops them; optionally writes an SVG picture of one block and phase.
+///
+/// Example (the note's walk-through): `step4_tile_tracer --size 3 --tile 2 --only-invalid`
+/// and `step4_tile_tracer --size 3 --tile 2 --block-row 0 --block-col 0 --phase 1
+/// --svg block00_phase1.svg`.
+#include "common/cli.hpp"
+#include "step4_boundary_checks/tile_tracer.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+namespace {
+
+int run(int argc, char** argv) {
+  long long size = 0;
+  long long rows = 3;
+  long long inner = 3;
+  long long cols = 3;
+  long long tile = 2;
+  long long block_row = -1;
+  long long block_col = -1;
+  long long phase = -1;
+  bool only_invalid = false;
+  std::string svg_path;
+  course::ArgParser parser(
+      "step4_tile_tracer",
+      "Traces the memory accesses of the tiled matrix product P = M.N (M is IxJ, N is JxK) "
+      "as the unchecked kernel would make them. Thread (ty,tx) = (threadIdx.y, threadIdx.x). "
+      "Lists every block and phase, or one of them with --block-row/--block-col/--phase, "
+      "and writes an SVG of that one with --svg.");
+  parser.add_integer("--size", &size, 0, 1024, "I = J = K (0: use --rows/--inner/--cols)");
+  parser.add_integer("--rows", &rows, 1, 1024, "I, rows of M and P");
+  parser.add_integer("--inner", &inner, 1, 1024, "J, columns of M and rows of N");
+  parser.add_integer("--cols", &cols, 1, 1024, "K, columns of N and P");
+  parser.add_integer("--tile", &tile, 1, 32, "tile width T (blocks of TxT threads)");
+  parser.add_integer("--block-row", &block_row, -1, 1023, "trace only this block row (by)");
+  parser.add_integer("--block-col", &block_col, -1, 1023, "trace only this block column (bx)");
+  parser.add_integer("--phase", &phase, -1, 1023, "trace only this phase");
+  parser.add_flag("--only-invalid", &only_invalid, "list only the invalid accesses");
+  parser.add_text("--svg", &svg_path, "write a picture of the chosen block and phase here");
+  if (!parser.parse(argc, argv)) {
+    return 0;
+  }
+  if (size > 0) {
+    rows = inner = cols = size;
+  }
+  const step4::TraceConfig config{static_cast<int>(rows), static_cast<int>(inner),
+                                  static_cast<int>(cols), static_cast<int>(tile)};
+  try {
+    step4::validate_trace_config(config);
+  } catch (const std::invalid_argument& error) {
+    throw course::UsageError(error.what());
+  }
+  const bool chosen = block_row >= 0 || block_col >= 0 || phase >= 0;
+  if (chosen && (block_row < 0 || block_col < 0 || phase < 0)) {
+    throw course::UsageError("give all three of --block-row, --block-col and --phase, or none");
+  }
+  if (!svg_path.empty() && !chosen) {
+    throw course::UsageError(
+        "--svg needs the block and phase to draw (--block-row, "
+        "--block-col, --phase)");
+  }
+  std::cout << "Tile trace: I=" << rows << " J=" << inner << " K=" << cols << ", tile width "
+            << tile << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
+  if (chosen) {
+    step4::PhaseTrace trace;
+    try {
+      trace = step4::trace_phase(config, static_cast<int>(block_row), static_cast<int>(block_col),
+                                 static_cast<int>(phase));
+    } catch (const std::invalid_argument& error) {
+      throw course::UsageError(error.what());
+    }
+    std::cout << step4::describe_phase(config, trace, only_invalid);
+    if (!svg_path.empty()) {
+      std::ofstream file(svg_path);
+      file << step4::render_svg(config, trace);
+      if (!file) {
+        throw std::runtime_error("cannot write the SVG to '" + svg_path + "'");
+      }
+      std::cout << "\nwrote " << svg_path << "\n";
+    }
+    return 0;
+  }
+  for (const step4::PhaseTrace& trace : step4::trace_all(config)) {
+    std::cout << step4::describe_phase(config, trace, only_invalid) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+/// @brief Entry point: parses the options and prints (and draws) the trace.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 2 on a bad command line, 1 on another error
+int main(int argc, char** argv) {
+  return course::run_program("step4_tile_tracer", [&] { return run(argc, argv); });
+}
