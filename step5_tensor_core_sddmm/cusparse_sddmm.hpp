@@ -1,0 +1,61 @@
+/// @file cusparse_sddmm.hpp
+/// @brief The reference the benchmark compares with: cuSPARSE's SDDMM on CSR, in fp32.
+#pragma once
+
+#include "common/sparse_matrix.hpp"
+
+#include <cusparse.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace step5 {
+
+/// @brief How B is handed to cuSPARSE.
+enum class CusparseBLayout {
+  column_major,  ///< the bytes of Bᵀ (N×K row-major) as a column-major K×N matrix
+  row_major      ///< an explicit K×N row-major copy
+};
+
+/// @brief Name of a layout for tables.
+/// @param layout the layout
+/// @return "B col-major" or "B row-major"
+std::string layout_name(CusparseBLayout layout);
+
+/// @brief cusparseSDDMM (CUSPARSE_SDDMM_ALG_DEFAULT, fp32) with α = 1, β = 0:
+/// C = (A·B) ∘ spy(S) on S's CSR structure.
+///
+/// Construction is the reference's preprocessing: it uploads the CSR structure, creates the
+/// descriptors, sizes and allocates the buffer and calls cusparseSDDMM_preprocess. run()
+/// launches cusparseSDDMM only. cuSPARSE ignores S's values (its result is the product at
+/// S's positions), so results() multiplies by them on the host for comparison.
+class CusparseSddmm {
+ public:
+  /// @brief Prepares the SDDMM.
+  /// @param handle a cuSPARSE handle (created once by the caller, not timed)
+  /// @param sampling S, sorted row-major (its order is CSR order)
+  /// @param a A, M×K row-major float, device
+  /// @param b B in @p layout (K×N), float, device
+  /// @param inner K
+  /// @param layout how @p b is stored
+  CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& sampling, const float* a,
+                const float* b, int inner, CusparseBLayout layout);
+  ~CusparseSddmm();
+  CusparseSddmm(const CusparseSddmm&) = delete;
+  CusparseSddmm& operator=(const CusparseSddmm&) = delete;
+
+  /// @brief Enqueues cusparseSDDMM on the default stream.
+  void run();
+
+  /// @brief Downloads C's values and multiplies each by S's value: S ∘ (A·B) in S's order.
+  /// @param sampling the same S
+  /// @return one float per nonzero
+  std::vector<float> results(const course::CsrMatrix& sampling) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace step5

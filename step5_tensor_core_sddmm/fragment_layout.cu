@@ -1,0 +1,49 @@
+/// @file fragment_layout.cu
+/// @brief The note's fragment experiment: prints, for the running GPU, which output element
+/// each lane holds in a WMMA float accumulator for 16×16×16, 32×8×16 and 8×32×16, and
+/// whether fragment_map.cuh (used by the kernels) agrees.
+#include "common/cli.hpp"
+#include "common/device.hpp"
+#include "common/table.hpp"
+#include "fragment_probe.hpp"
+
+#include <iostream>
+#include <cstddef>
+
+namespace {
+
+int run(int argc, char** argv) {
+  course::ArgParser parser("fragment_layout",
+                           "Measures the lane -> [row,col] map of WMMA accumulator fragments by "
+                           "loading a matrix whose element (r,c) holds r*N+c.");
+  if (!parser.parse(argc, argv)) {
+    return 0;
+  }
+  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  std::cout << course::benchmark_header() << "\n\n";
+  int disagreements = 0;
+  for (const step5::WmmaShape shape :
+       {step5::WmmaShape::m16n16k16, step5::WmmaShape::m32n8k16, step5::WmmaShape::m8n32k16}) {
+    const auto layout = step5::measure_accumulator_layout(shape);
+    int differing = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int index = 0; index < step5::kAccumulatorElementsPerLane; ++index) {
+        const auto measured = layout[static_cast<std::size_t>(lane * 8 + index)];
+        const auto mapped = step5::accumulator_element(shape, lane, index);
+        differing += (measured.row != mapped.row || measured.col != mapped.col) ? 1 : 0;
+      }
+    }
+    disagreements += differing;
+    std::cout << "## " << step5::shape_name(shape) << " accumulator (float)\n\n"
+              << step5::layout_table(layout) << "\n"
+              << "fragment_map.cuh " << (differing == 0 ? "agrees" : "DISAGREES") << " ("
+              << differing << " of 256 entries differ)\n\n";
+  }
+  return disagreements == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("fragment_layout", [&] { return run(argc, argv); });
+}

@@ -1,0 +1,576 @@
+/// @file sddmm_bench.cu
+/// @brief Benchmark of every step 5 approach against cuSPARSE's fp32 SDDMM, on the note's
+/// shapes (uniform random masks of exactly the note's M, N, nnz), a K sweep and the real
+/// matrices of a directory.
+///
+/// Columns: `sddmm` = kernel time (median of --repeats, CUDA events); `other` = the
+/// preprocessing wall time including the upload of S's structure (the note's "other");
+/// `prep` = the GPU preprocessing alone (S already on the device); `total` = sddmm + other;
+/// GFLOP/s = 2·nnz·K / sddmm; `vs cuSPARSE` = cuSPARSE's sddmm time / this sddmm time.
+/// Every result is checked against cuSPARSE's output (times S's values) with the fp16
+/// tolerance relative to Σ|a||b|; a failure prints `wrong answer` and the exit status is 1.
+#include "common/cli.hpp"
+#include "common/compare.hpp"
+#include "common/cuda_check.hpp"
+#include "common/device.hpp"
+#include "common/matrix.hpp"
+#include "common/matrix_market.hpp"
+#include "common/sparse_generators.hpp"
+#include "common/table.hpp"
+#include "common/timing.hpp"
+#include "cusparse_sddmm.hpp"
+#include "step5_launchers.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <cstddef>
+#include <exception>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace {
+
+/// One matrix of the benchmark: a name, how to make S, and K.
+struct BenchCase {
+  std::string name;
+  std::function<course::CooMatrix()> make;
+  int inner = 256;
+  std::size_t expected_nnz = 0;  // 0: unknown before reading
+};
+
+struct NoteShape {
+  int rows;
+  int cols;
+  std::size_t nnz;
+};
+
+// The note's shapes (M, N, nnz; K = 256).
+const std::vector<NoteShape> kNoteShapes = {
+    {3000, 7000, 313110},      {2000, 12000, 746000},     {300000, 103000, 69000000},
+    {35000, 35000, 422000},    {549000, 549000, 926000},  {426000, 426000, 1000000},
+    {37000, 37000, 368000},    {4000, 4000, 88000},       {106000, 106000, 3000000},
+    {685000, 685000, 8000000}, {916000, 916000, 5000000}, {326000, 326000, 1000000},
+    {197000, 197000, 2000000}, {390000, 390000, 2000000}, {260000, 260000, 4000000},
+    {241000, 241000, 561000},  {36000, 36000, 4000000}};
+
+struct Settings {
+  std::vector<step5::Approach> approaches;
+  int repeats = 10;
+  int other_repeats = 3;
+  long long max_nnz = 0;
+  step5::Options options;
+  std::string cusparse_layout = "auto";
+};
+
+/// Accumulates the figures the summary needs.
+struct Summary {
+  std::map<int, std::vector<double>> speedups;  // approach -> speedups over cuSPARSE
+  std::map<int, double> worst_prep_ratio;       // approach -> max prep / sddmm
+  std::map<int, double> worst_other_ratio;      // approach -> max other / sddmm
+  std::map<int, std::string> slowest_case;      // approach -> case with the smallest speedup
+  std::map<int, double> smallest_speedup;
+  int failures = 0;
+};
+
+std::uint64_t case_seed(const std::string& name) {
+  return std::hash<std::string>{}(name) | 1u;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Verifies @p got against the cuSPARSE result with the fp16 tolerance.
+course::CompareResult verify(const std::vector<float>& got, const std::vector<float>& expected,
+                             const std::vector<float>& magnitude, const course::CsrMatrix& csr,
+                             int inner) {
+  const course::Tolerance tolerance = course::Tolerance::tensor_core_fp32_accumulation(inner);
+  course::CompareResult result;
+  int row = 0;
+  for (std::size_t entry = 0; entry < got.size(); ++entry) {
+    while (row + 1 < static_cast<int>(csr.row_offsets.size()) &&
+           static_cast<std::size_t>(csr.row_offsets[row + 1]) <= entry) {
+      ++row;
+    }
+    const double error = std::fabs(static_cast<double>(got[entry]) - expected[entry]);
+    const double allowed = tolerance.absolute + tolerance.relative * magnitude[entry];
+    ++result.checked;
+    if (std::isfinite(error)) {
+      result.max_abs_error = std::max(result.max_abs_error, error);
+    }
+    if (!(error <= allowed)) {
+      if (result.first.size() < 3) {
+        result.first.push_back({row, csr.col_indices[entry], got[entry], expected[entry]});
+      }
+      ++result.mismatches;
+    }
+  }
+  return result;
+}
+
+/// Adds a row to the table and echoes it on stderr at once, so a run cut short by a time
+/// limit still shows the rows it finished.
+class ProgressTable {
+ public:
+  explicit ProgressTable(course::ResultTable& table) : table_(table) {}
+  void add_row(const std::vector<std::string>& cells) {
+    std::string line = "|";
+    for (const std::string& cell : cells) {
+      line += " " + cell + " |";
+    }
+    std::cerr << line << std::endl;
+    table_.add_row(cells);
+  }
+
+ private:
+  course::ResultTable& table_;
+};
+
+void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHandle_t handle,
+              course::ResultTable& result_table, Summary& summary) {
+  ProgressTable table(result_table);
+  const auto started = std::chrono::steady_clock::now();
+  if (settings.max_nnz > 0 &&
+      bench_case.expected_nnz > static_cast<std::size_t>(settings.max_nnz)) {
+    std::cerr << bench_case.name << ": skipped (nnz " << bench_case.expected_nnz << " > --max-nnz "
+              << settings.max_nnz << ")\n";
+    table.add_row({bench_case.name, "-", "-", std::to_string(bench_case.inner),
+                   std::to_string(bench_case.expected_nnz), "all", "-", "-", "-", "-", "-", "-",
+                   "skipped (--max-nnz)"});
+    return;
+  }
+  const course::CooMatrix sampling = bench_case.make();
+  const course::CsrMatrix csr = course::coo_to_csr(sampling);
+  const int rows = sampling.rows;
+  const int cols = sampling.cols;
+  const int inner = bench_case.inner;
+  const std::size_t nnz = sampling.nnz();
+  const std::uint64_t seed = case_seed(bench_case.name);
+
+  // Dense operands: half for our kernels, float copies for cuSPARSE (same values).
+  course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
+  course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
+  step5::fill_random_half(a.data(), rows, inner, inner, seed);
+  step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
+  const step5::DenseOperands operands{rows, cols, inner, a.data(), inner, b_transposed.data(),
+                                      inner};
+
+  std::optional<double> cusparse_ms;
+  std::optional<double> cusparse_other_ms;
+  std::string cusparse_note;
+  std::vector<float> expected;
+  {
+    course::DeviceBuffer<float> a_float(a.size(), "A (float, cuSPARSE)");
+    course::DeviceBuffer<float> bt_float(b_transposed.size(), "Bt (float, cuSPARSE)");
+    step5::convert_half_to_float(a.data(), a_float.data(), a.size());
+    step5::convert_half_to_float(b_transposed.data(), bt_float.data(), b_transposed.size());
+    std::vector<step5::CusparseBLayout> layouts;
+    if (settings.cusparse_layout != "row") {
+      layouts.push_back(step5::CusparseBLayout::column_major);
+    }
+    if (settings.cusparse_layout != "col") {
+      layouts.push_back(step5::CusparseBLayout::row_major);
+    }
+    for (const step5::CusparseBLayout layout : layouts) {
+      try {
+        course::DeviceBuffer<float> b_row_major;
+        const float* b = bt_float.data();
+        if (layout == step5::CusparseBLayout::row_major) {
+          b_row_major = course::DeviceBuffer<float>(bt_float.size(), "B row-major (cuSPARSE)");
+          step5::transpose_float(bt_float.data(), b_row_major.data(), cols, inner);
+          b = b_row_major.data();
+        }
+        const course::TimingStats other = course::time_host(
+            [&] { step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout); },
+            0, settings.other_repeats);
+        step5::CusparseSddmm reference(handle, csr, a_float.data(), b, inner, layout);
+        const course::TimingStats kernel =
+            course::time_gpu([&] { reference.run(); }, 1, settings.repeats);
+        if (!cusparse_ms || kernel.median_ms < *cusparse_ms) {
+          cusparse_ms = kernel.median_ms;
+          cusparse_other_ms = other.median_ms;
+          cusparse_note = step5::layout_name(layout);
+          expected = reference.results(csr);
+        }
+      } catch (const std::exception& error) {
+        std::cerr << bench_case.name << ": cuSPARSE with " << step5::layout_name(layout)
+                  << " failed: " << error.what() << "\n";
+        cudaGetLastError();  // clear a sticky launch error, if any, for the next attempt
+      }
+    }
+  }
+  const std::string nnz_text = std::to_string(nnz);
+  const auto flops = [&](double ms) { return 2.0 * static_cast<double>(nnz) * inner / (ms * 1e6); };
+  table.add_row(
+      {bench_case.name, std::to_string(rows), std::to_string(cols), std::to_string(inner), nnz_text,
+       "cuSPARSE (fp32, " + cusparse_note + ")", course::format_optional(cusparse_ms, 3),
+       course::format_optional(cusparse_other_ms, 3), "-",
+       cusparse_ms && cusparse_other_ms ? course::format_fixed(*cusparse_ms + *cusparse_other_ms, 3)
+                                        : std::string("-"),
+       cusparse_ms ? course::format_fixed(flops(*cusparse_ms), 1) : std::string("-"),
+       cusparse_ms ? "1.00" : "-", cusparse_ms ? "reference" : "cuSPARSE failed"});
+
+  std::vector<float> magnitude;
+  {
+    const step5::DevicePattern pattern(sampling);
+    course::DeviceBuffer<float> device_magnitude(nnz, "magnitudes");
+    step5::sampled_magnitude(pattern, operands, device_magnitude.data());
+    magnitude = device_magnitude.to_vector();
+  }
+
+  course::DeviceBuffer<float> output(nnz, "P");
+  for (const step5::Approach approach : settings.approaches) {
+    const int number = static_cast<int>(approach);
+    std::vector<std::string> row = {
+        bench_case.name, std::to_string(rows),          std::to_string(cols), std::to_string(inner),
+        nnz_text,        step5::approach_name(approach)};
+    try {
+      const course::TimingStats other = course::time_host(
+          [&] {
+            const step5::DevicePattern pattern(sampling);
+            const step5::Plan plan(approach, pattern, inner, settings.options);
+          },
+          0, settings.other_repeats);
+      const step5::DevicePattern pattern(sampling);
+      const course::TimingStats prep = course::time_host(
+          [&] { const step5::Plan plan(approach, pattern, inner, settings.options); }, 0,
+          settings.other_repeats);
+      const step5::Plan plan(approach, pattern, inner, settings.options);
+      output.poison();
+      plan.run(operands, output.data());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::string check = "no reference";
+      if (!expected.empty()) {
+        const course::CompareResult result =
+            verify(output.to_vector(), expected, magnitude, csr, inner);
+        check = result.ok() ? "ok" : "wrong answer";
+        if (!result.ok()) {
+          ++summary.failures;
+          std::cerr << "wrong answer: " << bench_case.name << " approach " << number << ": "
+                    << result.summary() << "\n";
+        }
+      }
+      const course::TimingStats kernel =
+          course::time_gpu([&] { plan.run(operands, output.data()); }, 1, settings.repeats);
+      const double ms = kernel.median_ms;
+      row.insert(
+          row.end(),
+          {course::format_fixed(ms, 3), course::format_fixed(other.median_ms, 3),
+           course::format_fixed(prep.median_ms, 3), course::format_fixed(ms + other.median_ms, 3),
+           course::format_fixed(flops(ms), 1),
+           cusparse_ms ? course::format_fixed(*cusparse_ms / ms, 2) : std::string("-"), check});
+      if (cusparse_ms) {
+        const double speedup = *cusparse_ms / ms;
+        summary.speedups[number].push_back(speedup);
+        if (!summary.smallest_speedup.count(number) || speedup < summary.smallest_speedup[number]) {
+          summary.smallest_speedup[number] = speedup;
+          summary.slowest_case[number] = bench_case.name + " K=" + std::to_string(inner);
+        }
+      }
+      summary.worst_prep_ratio[number] =
+          std::max(summary.worst_prep_ratio[number], prep.median_ms / ms);
+      summary.worst_other_ratio[number] =
+          std::max(summary.worst_other_ratio[number], other.median_ms / ms);
+    } catch (const course::DeviceMemoryError& error) {
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "refused: out of memory"});
+      std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    } catch (const std::length_error& error) {
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "refused: dense M x N too large"});
+      std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    } catch (const std::invalid_argument& error) {
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "refused: see log"});
+      std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    } catch (const course::CudaError& error) {
+      ++summary.failures;
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "CUDA error: see log"});
+      std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    }
+    table.add_row(row);
+  }
+  std::cerr << bench_case.name << " K=" << inner << " done in " << seconds_since(started) << " s\n";
+}
+
+std::vector<BenchCase> note_cases() {
+  std::vector<BenchCase> cases;
+  for (const NoteShape& shape : kNoteShapes) {
+    cases.push_back({course::uniform_mask_name(shape.rows, shape.cols, shape.nnz),
+                     [shape] {
+                       return course::random_uniform_mask(
+                           shape.rows, shape.cols, shape.nnz,
+                           case_seed(course::uniform_mask_name(shape.rows, shape.cols, shape.nnz)));
+                     },
+                     256, shape.nnz});
+  }
+  return cases;
+}
+
+std::vector<BenchCase> k_sweep_cases() {
+  std::vector<BenchCase> cases;
+  const NoteShape shape{37000, 37000, 368000};
+  const std::string name = course::uniform_mask_name(shape.rows, shape.cols, shape.nnz);
+  for (const int inner : {32, 64, 128, 256, 512, 1024}) {
+    cases.push_back({name,
+                     [shape, name] {
+                       return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz,
+                                                          case_seed(name));
+                     },
+                     inner, shape.nnz});
+  }
+  return cases;
+}
+
+std::vector<BenchCase> matrix_cases(const std::string& directory) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(directory)) {
+    throw course::UsageError("--matrices " + directory + " is not a directory");
+  }
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    const auto ends_with = [&](const std::string& suffix) {
+      return name.size() >= suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (entry.is_regular_file() && (ends_with(".mtx") || ends_with(".mtx.gz"))) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<BenchCase> cases;
+  for (const fs::path& file : files) {
+    std::string name = file.filename().string();
+    name = name.substr(0, name.find(".mtx"));
+    cases.push_back({name, [file] { return course::read_matrix_market(file.string()); }, 256, 0});
+  }
+  return cases;
+}
+
+double geometric_mean(const std::vector<double>& values) {
+  double log_sum = 0.0;
+  for (const double value : values) {
+    log_sum += std::log(value);
+  }
+  return values.empty() ? 0.0 : std::exp(log_sum / static_cast<double>(values.size()));
+}
+
+/// The note's experiments that need special settings: block shape of approach 2, COO
+/// version 1 against version 2, lanes per nonzero and Tensor Core density of approach 4.
+void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream& out) {
+  (void)handle;
+  course::ResultTable table({"experiment", "matrix", "setting", "sddmm ms", "other ms", "check"});
+  const auto time_setting = [&](const std::string& experiment, const course::CooMatrix& sampling,
+                                const std::string& matrix_name, step5::Approach approach,
+                                const step5::Options& options, const std::string& setting,
+                                int inner) {
+    course::DeviceBuffer<__half> a(static_cast<std::size_t>(sampling.rows) * inner, "A");
+    course::DeviceBuffer<__half> bt(static_cast<std::size_t>(sampling.cols) * inner, "Bt");
+    step5::fill_random_half(a.data(), sampling.rows, inner, inner, 11);
+    step5::fill_random_half(bt.data(), sampling.cols, inner, inner, 12);
+    const step5::DenseOperands operands{sampling.rows, sampling.cols, inner, a.data(),
+                                        inner,         bt.data(),     inner};
+    const step5::DevicePattern pattern(sampling);
+    course::DeviceBuffer<float> output(sampling.nnz(), "P");
+    course::DeviceBuffer<float> check_output(sampling.nnz(), "P check");
+    try {
+      const auto started = std::chrono::steady_clock::now();
+      const step5::Plan plan(approach, pattern, inner, options);
+      const double other_ms = seconds_since(started) * 1e3;
+      const course::TimingStats kernel =
+          course::time_gpu([&] { plan.run(operands, output.data()); }, 1, base.repeats);
+      step5::sddmm(step5::Approach::warp_per_nonzero, pattern, operands, check_output.data());
+      const std::vector<float> got = output.to_vector();
+      const std::vector<float> want = check_output.to_vector();
+      double worst = 0.0;
+      for (std::size_t index = 0; index < got.size(); ++index) {
+        worst = std::max(worst, static_cast<double>(std::fabs(got[index] - want[index])));
+      }
+      table.add_row({experiment, matrix_name, setting, course::format_fixed(kernel.median_ms, 3),
+                     course::format_fixed(other_ms, 3),
+                     worst < 1e-2 ? "ok" : "wrong answer (vs approach 1)"});
+    } catch (const std::exception& error) {
+      table.add_row({experiment, matrix_name, setting, "-", "-", error.what()});
+    }
+  };
+  {
+    const course::CooMatrix sampling = course::random_uniform_mask(37000, 37000, 368000, 5);
+    for (const auto& [x, y, label] : std::vector<std::tuple<int, int, std::string>>{
+             {1, 32, "block 32x32 (1x32 warps)"}, {4, 4, "block 128x4 (4x4 warps)"}}) {
+      step5::Options options = base.options;
+      options.dense_warps_x = x;
+      options.dense_warps_y = y;
+      time_setting("approach 2 block shape", sampling, "matrix_37000_37000_368000",
+                   step5::Approach::dense_wmma, options, label, 256);
+    }
+  }
+  {
+    const course::CooMatrix sampling = course::random_uniform_mask(4000, 4000, 88000, 6);
+    for (const bool ranges : {false, true}) {
+      step5::Options options = base.options;
+      options.tile_ranges = ranges;
+      time_setting("approach 3 COO v1 vs v2", sampling, "matrix_4000_4000_88000",
+                   step5::Approach::tile_grouped, options,
+                   ranges ? "v2: tile range per warp" : "v1: every warp scans all nnz", 256);
+    }
+  }
+  for (const auto& [rows, cols, nnz] : std::vector<std::tuple<int, int, std::size_t>>{
+           {3000, 7000, 313110}, {106000, 106000, 3000000}, {36000, 36000, 4000000}}) {
+    const course::CooMatrix sampling = course::random_uniform_mask(rows, cols, nnz, 7);
+    for (const int lanes : {4, 8, 16, 32}) {
+      step5::Options options = base.options;
+      options.group_lanes = lanes;
+      time_setting("approach 4 lanes per nonzero", sampling,
+                   course::uniform_mask_name(rows, cols, nnz), step5::Approach::hybrid, options,
+                   std::to_string(lanes) + " lanes", 256);
+    }
+  }
+  for (const auto& [rows, cols, nnz] : std::vector<std::tuple<int, int, std::size_t>>{
+           {2048, 1024, 1048576}, {2048, 512, 104857}, {8000, 8000, 640000}}) {
+    const course::CooMatrix sampling = course::random_uniform_mask(rows, cols, nnz, 8);
+    for (const double density : {1.0, 0.25, 0.1, 0.05, 0.02}) {
+      step5::Options options = base.options;
+      options.tc_density = density;
+      std::ostringstream setting;
+      setting << "Tensor Cores from density " << density << (density >= 1.0 ? " (never)" : "");
+      time_setting("approach 4 Tensor Core threshold", sampling,
+                   course::uniform_mask_name(rows, cols, nnz), step5::Approach::hybrid, options,
+                   setting.str(), 256);
+    }
+  }
+  out << "\n## Experiments\n\n" << table.markdown();
+}
+
+int run(int argc, char** argv) {
+  std::string shapes = "note";
+  bool k_sweep = false;
+  bool experiments = false;
+  std::string matrices;
+  std::string csv_path;
+  std::vector<long long> approach_numbers = {1, 2, 3, 4};
+  long long repeats = 10;
+  long long max_nnz = 0;
+  long long group_lanes = 0;
+  long long dense_limit_log2 = 32;
+  std::string tc_density = "0.1";
+  std::string cusparse_layout = "auto";
+  std::string filter;
+  course::ArgParser parser(
+      "sddmm_bench",
+      "Times the step 5 SDDMM approaches and cuSPARSE's fp32 SDDMM (CSR) on the note's shapes "
+      "(uniform masks, K=256), a K sweep and real Matrix Market matrices; verifies every "
+      "result against cuSPARSE. Prints Markdown; --csv writes the table.");
+  parser.add_text("--shapes", &shapes, "note (the note's 17 shapes) or none");
+  parser.add_flag("--ksweep", &k_sweep, "K = 32..1024 on matrix_37000_37000_368000");
+  parser.add_flag("--experiments", &experiments,
+                  "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
+  parser.add_text("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add");
+  parser.add_text("--csv", &csv_path, "also write the table as CSV to this file");
+  parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
+                          "approaches to run, e.g. 1,3,4");
+  parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median reported)");
+  parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");
+  parser.add_integer("--group-lanes", &group_lanes, 0, 32,
+                     "approach 4: lanes per nonzero (4, 8, 16, 32; 0: K/32)");
+  parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
+                     "approach 2: refuse dense products above 2^this elements");
+  parser.add_text("--tc-density", &tc_density, "approach 4: panel density for Tensor Cores");
+  parser.add_text("--filter", &filter, "run only the matrices whose name contains this text");
+  parser.add_text("--cusparse-layout", &cusparse_layout, "auto (fastest of both), col or row");
+  if (!parser.parse(argc, argv)) {
+    return 0;
+  }
+  if (shapes != "note" && shapes != "none") {
+    throw course::UsageError("--shapes must be note or none, got '" + shapes + "'");
+  }
+  if (cusparse_layout != "auto" && cusparse_layout != "col" && cusparse_layout != "row") {
+    throw course::UsageError("--cusparse-layout must be auto, col or row");
+  }
+  Settings settings;
+  for (const long long number : approach_numbers) {
+    settings.approaches.push_back(step5::approach_from_number(number));
+  }
+  settings.repeats = static_cast<int>(repeats);
+  settings.max_nnz = max_nnz;
+  settings.cusparse_layout = cusparse_layout;
+  settings.options.group_lanes = static_cast<int>(group_lanes);
+  settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
+  try {
+    settings.options.tc_density = std::stod(tc_density);
+  } catch (const std::exception&) {
+    throw course::UsageError("--tc-density must be a number in (0, 1], got '" + tc_density + "'");
+  }
+  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+
+  std::vector<BenchCase> cases;
+  if (shapes == "note") {
+    cases = note_cases();
+  }
+  if (k_sweep) {
+    const std::vector<BenchCase> sweep = k_sweep_cases();
+    cases.insert(cases.end(), sweep.begin(), sweep.end());
+  }
+  if (!matrices.empty()) {
+    const std::vector<BenchCase> real = matrix_cases(matrices);
+    cases.insert(cases.end(), real.begin(), real.end());
+  }
+
+  if (!filter.empty()) {
+    std::vector<BenchCase> kept;
+    for (const BenchCase& bench_case : cases) {
+      if (bench_case.name.find(filter) != std::string::npos) {
+        kept.push_back(bench_case);
+      }
+    }
+    cases = kept;
+  }
+  std::cout << course::benchmark_header() << "\n\n"
+            << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
+               "P fp32; cuSPARSE gets the same values in fp32. Times in ms.\n\n";
+  cusparseHandle_t handle = nullptr;
+  CUSPARSE_CHECK(cusparseCreate(&handle));
+  course::ResultTable table({"matrix", "M", "N", "K", "nnz", "approach", "sddmm", "other", "prep",
+                             "total", "GFLOP/s", "vs cuSPARSE", "check"});
+  Summary summary;
+  for (const BenchCase& bench_case : cases) {
+    run_case(bench_case, settings, handle, table, summary);
+  }
+  std::cout << table.markdown() << "\n";
+  if (!csv_path.empty()) {
+    table.write_csv(csv_path);
+  }
+  std::cout << "## Summary\n\n| approach | rows | geomean speedup vs cuSPARSE | smallest (case) | "
+               "max prep/sddmm | max other/sddmm |\n|---|---|---|---|---|---|\n";
+  for (const auto& [number, speedups] : summary.speedups) {
+    std::cout << "| " << step5::approach_name(static_cast<step5::Approach>(number)) << " | "
+              << speedups.size() << " | " << course::format_fixed(geometric_mean(speedups), 2)
+              << " | " << course::format_fixed(summary.smallest_speedup[number], 2) << " ("
+              << summary.slowest_case[number] << ") | "
+              << course::format_fixed(summary.worst_prep_ratio[number], 2) << " | "
+              << course::format_fixed(summary.worst_other_ratio[number], 2) << " |\n";
+  }
+  if (experiments) {
+    run_experiments(handle, settings, std::cout);
+  }
+  cusparseDestroy(handle);
+  if (summary.failures > 0) {
+    std::cout << "\nwrong answer: " << summary.failures << " results differ from cuSPARSE\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("sddmm_bench", [&] { return run(argc, argv); });
+}

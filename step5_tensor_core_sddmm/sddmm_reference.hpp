@@ -1,0 +1,58 @@
+/// @file sddmm_reference.hpp
+/// @brief CPU reference SDDMM in double, and comparison of a GPU result with it.
+///
+/// The reference takes the same half-precision inputs as the GPU (already rounded to fp16),
+/// converts each to double and accumulates in double, so its only difference from the exact
+/// product of the rounded inputs is double rounding, far below the tolerance.
+#pragma once
+
+#include "common/compare.hpp"
+#include "common/matrix.hpp"
+#include "common/sparse_matrix.hpp"
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <vector>
+#include <cstddef>
+
+namespace step5 {
+
+/// @brief Reference values and magnitudes, one per nonzero of S, in S's order.
+struct SampledReference {
+  std::vector<double> value;      ///< S[e] · Σ_k A(row,k) · Bᵀ(col,k), in double
+  std::vector<double> magnitude;  ///< |S[e]| · Σ_k |A(row,k)| · |Bᵀ(col,k)|, for tolerances
+};
+
+/// @brief The reference SDDMM on the host.
+/// @param a A, M×K (HostMatrix may have ld > K)
+/// @param b_transposed Bᵀ, N×K
+/// @param sampling S, M×N (any order of entries)
+/// @return the reference
+/// @throws std::invalid_argument when the shapes disagree or S is invalid
+SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
+                                 const course::HostMatrix<__half>& b_transposed,
+                                 const course::CooMatrix& sampling);
+
+/// @brief Compares one float per nonzero with the reference; a Mismatch names the nonzero's
+/// row and column in S.
+/// @param got GPU result, S's order
+/// @param reference result of sddmm_reference for the same inputs
+/// @param sampling S
+/// @param tolerance allowed error, relative to the magnitude
+/// @return the comparison (NaN counts as a mismatch)
+course::CompareResult compare_sampled(const std::vector<float>& got,
+                                      const SampledReference& reference,
+                                      const course::CooMatrix& sampling,
+                                      course::Tolerance tolerance);
+
+/// @brief A rows×cols half matrix (leading dimension ld) with values uniform in [-1, 1),
+/// rounded to half; the padding columns are zero.
+/// @param rows rows
+/// @param cols columns
+/// @param ld leading dimension (0: cols)
+/// @param seed generator seed
+/// @return the matrix
+course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed);
+
+}  // namespace step5

@@ -1,0 +1,205 @@
+/// @file step5_launchers.hpp
+/// @brief Step 5's stable host interface: the SDDMM approaches, their GPU preprocessing
+/// (a "plan") and their launches.
+///
+/// SDDMM computes P = S ∘ (A·B) at the nonzeros of a sparse matrix S only:
+/// P[e] = S.values[e] · Σ_k A(row_e, k) · B(k, col_e) for every stored entry e of S, in S's
+/// order. A is M×K, B is K×N, both in half precision; P is float, accumulated in float.
+///
+/// **Layout of B.** Every approach reads B as its transpose Bᵀ, an N×K row-major matrix: the
+/// value needed for nonzero (i, j) is then the dot product of row i of A with row j of Bᵀ,
+/// two contiguous runs of K halves that vector loads read whole. (Seen from WMMA, Bᵀ
+/// row-major is B column-major.) The cuSPARSE reference receives the same bytes as a
+/// column-major K×N matrix.
+///
+/// Every function here checks its CUDA calls and launches (course::CudaError) and refuses bad
+/// arguments with std::invalid_argument naming the problem.
+#pragma once
+
+#include "common/sparse_matrix.hpp"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace step5 {
+
+/// @brief The approaches of step 5, numbered as `APPROACH` / `--approach` select them.
+enum class Approach {
+  warp_per_nonzero = 1,  ///< CUDA cores: one warp per nonzero, shuffle reduction
+  dense_wmma = 2,        ///< Tensor Cores on the whole dense product, then sampled
+  tile_grouped = 3,      ///< Tensor Cores on the non-empty 16×16 tiles (the note's COO v2)
+  hybrid = 4             ///< the fastest: CUDA-core groups, Tensor Cores for dense row panels
+};
+
+/// @brief Number of approaches.
+constexpr int kApproachCount = 4;
+
+/// @brief Short name of an approach, for tables ("warp/nnz", "dense WMMA", ...).
+/// @param approach the approach
+/// @return its name
+std::string approach_name(Approach approach);
+
+/// @brief Converts 1..4 to an Approach; throws std::invalid_argument otherwise.
+/// @param number the approach number
+/// @return the approach
+Approach approach_from_number(long long number);
+
+/// @brief The dense operands on the device.
+struct DenseOperands {
+  int rows = 0;                          ///< M: rows of A (and of S)
+  int cols = 0;                          ///< N: columns of B (and of S)
+  int inner = 0;                         ///< K: columns of A, rows of B
+  const __half* a = nullptr;             ///< A, M×K row-major, leading dimension lda
+  int lda = 0;                           ///< leading dimension of A (>= K)
+  const __half* b_transposed = nullptr;  ///< Bᵀ, N×K row-major, leading dimension ldb
+  int ldb = 0;                           ///< leading dimension of Bᵀ (>= K)
+};
+
+/// @brief Checks shapes and leading dimensions; throws std::invalid_argument naming the
+/// first problem (negative size, ld < K, null pointer with a non-empty matrix).
+/// @param operands the operands to check
+void check_operands(const DenseOperands& operands);
+
+/// @brief The sparse matrix S on the device in COO form, sorted row-major (owns its memory).
+class DevicePattern {
+ public:
+  /// @brief Validates @p matrix (indices in range, sorted by row then column) and uploads
+  /// its three arrays. The upload is part of every approach's preprocessing time.
+  /// @param matrix the sampling matrix S
+  explicit DevicePattern(const course::CooMatrix& matrix);
+  ~DevicePattern();
+  DevicePattern(const DevicePattern&) = delete;
+  DevicePattern& operator=(const DevicePattern&) = delete;
+
+  /// @brief Rows of S.
+  int rows() const { return rows_; }
+  /// @brief Columns of S.
+  int cols() const { return cols_; }
+  /// @brief Number of stored entries.
+  std::int64_t nnz() const { return nnz_; }
+  /// @brief Largest density (nonzeros / (rows · N)) of any 16-row panel, found on the host
+  /// during the sortedness check; lets approach 4 skip its GPU classification when no panel
+  /// can reach the Tensor Core threshold.
+  double max_panel_density() const { return max_panel_density_; }
+  /// @brief Device array of the entries' rows.
+  const int* row_indices() const;
+  /// @brief Device array of the entries' columns.
+  const int* col_indices() const;
+  /// @brief Device array of the entries' values.
+  const float* values() const;
+
+ private:
+  struct Buffers;
+  int rows_ = 0;
+  int cols_ = 0;
+  std::int64_t nnz_ = 0;
+  double max_panel_density_ = 0.0;
+  std::unique_ptr<Buffers> buffers_;
+};
+
+/// @brief Tuning knobs; the defaults are the tuned values.
+struct Options {
+  int dense_warps_x =
+      4;  ///< approach 2: warps per block along the tile columns (4: the note's 128×4)
+  int dense_warps_y =
+      4;  ///< approach 2: warps per block along the tile rows (1×32 = the note's 32×32)
+  int group_lanes = 0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: K/32 within [4, 32])
+  double tc_density = 0.10;  ///< approach 4: a 16-row panel goes to Tensor Cores at this density
+  bool tile_ranges =
+      true;  ///< approach 3: false runs the note's COO version 1 (every warp scans all nnz)
+  std::size_t dense_limit_elements = std::size_t{1} << 32;  ///< approach 2: largest dense product
+};
+
+/// @brief Bytes approach 2 needs for its dense product of M×N (padded to 16), without
+/// allocating: the figure its refusal names.
+/// @param rows M
+/// @param cols N
+/// @return bytes of the padded float product
+std::size_t dense_product_bytes(int rows, int cols);
+
+/// @brief An approach's preprocessing of S, done once, reused by every run.
+///
+/// Construction does the GPU work that depends only on S (for approach 3 the grouping of
+/// the nonzeros by 16×16 tile, for approach 4 the classification of row panels, for
+/// approach 2 the dense buffer) and waits for it, so its wall time is the preprocessing
+/// time. Approach 2 throws course::DeviceMemoryError when its dense product does not fit,
+/// or std::length_error when it passes Options::dense_limit_elements.
+class Plan {
+ public:
+  /// @brief Preprocesses @p pattern for @p approach.
+  /// @param approach which approach
+  /// @param pattern S on the device (must outlive the plan)
+  /// @param inner K (approach 2 sizes nothing by it; kept for the checks)
+  /// @param options tuning
+  Plan(Approach approach, const DevicePattern& pattern, int inner, const Options& options = {});
+  ~Plan();
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  /// @brief Runs the SDDMM: writes pattern.nnz() floats to @p output (device memory), in S's
+  /// order. Asynchronous on the default stream (time it with course::time_gpu).
+  /// @param operands A and Bᵀ; their M, N must equal S's shape and K the plan's
+  /// @param output device array of pattern.nnz() floats
+  void run(const DenseOperands& operands, float* output) const;
+
+  /// @brief The approach.
+  Approach approach() const { return approach_; }
+  /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core row panels (approach 4).
+  std::int64_t tensor_core_units() const { return tensor_core_units_; }
+  /// @brief Device bytes the plan holds beyond S.
+  std::size_t workspace_bytes() const;
+
+ private:
+  struct State;
+  Approach approach_;
+  const DevicePattern* pattern_;
+  int inner_;
+  Options options_;
+  std::int64_t tensor_core_units_ = 0;
+  std::unique_ptr<State> state_;
+};
+
+/// @brief Convenience: preprocess and run once (tests, the step program).
+/// @param approach which approach
+/// @param pattern S on the device
+/// @param operands A and Bᵀ
+/// @param output device array of pattern.nnz() floats
+/// @param options tuning
+void sddmm(Approach approach, const DevicePattern& pattern, const DenseOperands& operands,
+           float* output, const Options& options = {});
+
+/// @brief Σ_k |A(row_e,k)|·|B(k,col_e)|·|S_e| for every nonzero (CUDA cores, float): the
+/// scale of each sampled value's rounding, used by the benchmark's tolerance.
+/// @param pattern S on the device
+/// @param operands A and Bᵀ
+/// @param output device array of pattern.nnz() floats
+void sampled_magnitude(const DevicePattern& pattern, const DenseOperands& operands, float* output);
+
+/// @brief Fills a device rows×cols half matrix (leading dimension ld) with values uniform in
+/// [-1, 1) derived from a hash of (seed, index): big inputs without host-side generation.
+/// @param matrix device pointer
+/// @param rows number of rows
+/// @param cols number of columns
+/// @param ld leading dimension (>= cols); the padding is set to zero
+/// @param seed seed
+void fill_random_half(__half* matrix, int rows, int cols, int ld, std::uint64_t seed);
+
+/// @brief Converts @p count halves to floats on the device (inputs of the fp32 cuSPARSE run).
+/// @param input device halves
+/// @param output device floats
+/// @param count number of elements
+void convert_half_to_float(const __half* input, float* output, std::size_t count);
+
+/// @brief Transposes a rows×cols float matrix (row-major, contiguous) on the device.
+/// @param input device rows×cols
+/// @param output device cols×rows
+/// @param rows rows of @p input
+/// @param cols columns of @p input
+void transpose_float(const float* input, float* output, int rows, int cols);
+
+}  // namespace step5

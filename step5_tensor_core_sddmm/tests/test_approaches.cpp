@@ -1,0 +1,248 @@
+/// @file test_approaches.cpp
+/// @brief GPU tests: every approach against the CPU reference SDDMM on awkward shapes.
+#include <catch2/catch.hpp>
+
+#include "common/device.hpp"
+#include "common/matrix.hpp"
+#include "common/matrix_market.hpp"
+#include "common/random_fill.hpp"
+#include "common/sparse_generators.hpp"
+#include "sddmm_reference.hpp"
+#include "step5_launchers.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+const step5::Approach kAllApproaches[] = {step5::Approach::warp_per_nonzero,
+                                          step5::Approach::dense_wmma,
+                                          step5::Approach::tile_grouped, step5::Approach::hybrid};
+
+/// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= K) and compares
+/// with the CPU reference; the output is poisoned first.
+void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
+                    std::uint64_t seed, const step5::Options& options = {}) {
+  INFO("approach " << step5::approach_name(approach) << ", M=" << s.rows << " N=" << s.cols
+                   << " K=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
+  const auto a = step5::random_half_matrix(s.rows, inner, ld, seed);
+  const auto bt = step5::random_half_matrix(s.cols, inner, ld, seed + 1);
+  const course::DeviceMatrix<__half> device_a(a);
+  const course::DeviceMatrix<__half> device_bt(bt);
+  const step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
+                                      ld,     device_bt.data(), ld};
+  const step5::DevicePattern pattern(s);
+  course::DeviceBuffer<float> output(s.nnz() + 1, "P");
+  output.poison();
+  step5::sddmm(approach, pattern, operands, output.data(), options);
+  std::vector<float> got = output.to_vector();
+  const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
+  CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
+  got.pop_back();
+  const auto reference = step5::sddmm_reference(a, bt, s);
+  const auto result = step5::compare_sampled(
+      got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+  INFO(result.summary());
+  CHECK(result.ok());
+}
+
+void check_all(const course::CooMatrix& s, int inner, int ld = 0) {
+  const std::uint64_t seed = course::fresh_seed();
+  for (const step5::Approach approach : kAllApproaches) {
+    check_approach(approach, s, inner, ld == 0 ? inner : ld, seed);
+  }
+}
+
+course::CooMatrix with_random_values(course::CooMatrix s, std::uint64_t seed) {
+  course::fill_uniform(s.values.data(), s.values.size(), seed, -2.0f, 2.0f);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("all approaches with M N K not multiples of 16", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  check_all(with_random_values(course::random_uniform_mask(37, 53, 300, seed), seed), 45);
+  check_all(course::random_uniform_mask(17, 18, 100, seed + 2), 7);
+}
+
+TEST_CASE("all approaches with padded leading dimensions and a K tail", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  const course::CooMatrix s = course::random_uniform_mask(40, 70, 500, seed);
+  check_all(s, 45, 48);  // vector loads over 40 columns, scalar tail of 5
+  check_all(s, 256, 264);
+}
+
+TEST_CASE("all approaches on a rectangular matrix", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  check_all(course::random_uniform_mask(100, 300, 3000, seed), 64);
+  check_all(course::random_uniform_mask(300, 20, 1000, seed + 1), 32);
+}
+
+TEST_CASE("all approaches with empty rows and columns", "[step5][gpu]") {
+  course::CooMatrix s;
+  s.rows = 50;
+  s.cols = 45;
+  for (int row = 3; row < s.rows; row += 7) {
+    for (int col = 1; col < s.cols / 2; col += 3) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(col);
+      s.values.push_back(1.0f);
+    }
+  }
+  check_all(s, 40);
+}
+
+TEST_CASE("all approaches with nnz of zero", "[step5][gpu]") {
+  course::CooMatrix s;
+  s.rows = 20;
+  s.cols = 30;
+  check_all(s, 16);
+}
+
+TEST_CASE("all approaches with one nonzero", "[step5][gpu]") {
+  course::CooMatrix s;
+  s.rows = 33;
+  s.cols = 65;
+  s.row_indices = {32};
+  s.col_indices = {64};
+  s.values = {-3.0f};
+  check_all(s, 24);
+}
+
+TEST_CASE("all approaches with every nonzero in one full tile", "[step5][gpu]") {
+  course::CooMatrix s;
+  s.rows = 64;
+  s.cols = 64;
+  for (int row = 16; row < 32; ++row) {
+    for (int col = 32; col < 48; ++col) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(col);
+      s.values.push_back(1.0f);
+    }
+  }
+  check_all(with_random_values(s, course::fresh_seed()), 48);
+}
+
+TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // Rows 0..31 dense (50 %), the rest very sparse: both kernels of approach 4 run.
+  course::CooMatrix dense_part = course::random_uniform_mask(32, 200, 3200, seed);
+  course::CooMatrix sparse_part = course::random_uniform_mask(70, 200, 60, seed + 1);
+  course::CooMatrix s;
+  s.rows = 102;
+  s.cols = 200;
+  s.row_indices = dense_part.row_indices;
+  s.col_indices = dense_part.col_indices;
+  s.values = dense_part.values;
+  for (std::size_t entry = 0; entry < sparse_part.nnz(); ++entry) {
+    s.row_indices.push_back(sparse_part.row_indices[entry] + 32);
+    s.col_indices.push_back(sparse_part.col_indices[entry]);
+    s.values.push_back(2.0f);
+  }
+  for (const int lanes : {4, 8, 16, 32}) {
+    step5::Options options;
+    options.group_lanes = lanes;
+    check_approach(step5::Approach::hybrid, s, 72, 72, seed, options);
+    check_approach(step5::Approach::hybrid, s, 37, 37, seed, options);
+  }
+  step5::Options never;
+  never.tc_density = 1.0;
+  check_approach(step5::Approach::hybrid, s, 72, 72, seed, never);
+}
+
+TEST_CASE("approach 3 version 1 scanning all nonzeros gives the same result", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  step5::Options options;
+  options.tile_ranges = false;
+  check_approach(step5::Approach::tile_grouped, course::random_uniform_mask(90, 70, 400, seed), 32,
+                 32, seed, options);
+}
+
+TEST_CASE("approach 2 block shapes give the same result", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  const course::CooMatrix s = course::random_uniform_mask(100, 130, 900, seed);
+  for (const auto& shape : {std::pair<int, int>{1, 32}, {4, 4}, {2, 8}, {8, 2}, {4, 1}}) {
+    step5::Options options;
+    options.dense_warps_x = shape.first;
+    options.dense_warps_y = shape.second;
+    check_approach(step5::Approach::dense_wmma, s, 40, 40, seed, options);
+  }
+}
+
+TEST_CASE("all approaches on a real matrix written and read as Matrix Market", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / ("step5_fixture_" + std::to_string(seed));
+  std::filesystem::create_directories(directory);
+  const std::string path = (directory / "fixture.mtx").string();
+  {
+    // A small symmetric "real" matrix by hand: a banded 30x30 with values, lower triangle.
+    std::ofstream file(path);
+    file << "%%MatrixMarket matrix coordinate real symmetric\n% step 5 test fixture\n";
+    int entries = 0;
+    std::ostringstream lines;
+    for (int row = 1; row <= 30; ++row) {
+      for (int col = std::max(1, row - 2); col <= row; ++col) {
+        lines << row << " " << col << " " << (row * 0.5 - col * 0.25) << "\n";
+        ++entries;
+      }
+    }
+    file << "30 30 " << entries << "\n" << lines.str();
+  }
+  const course::CooMatrix s = course::read_matrix_market(path);
+  std::filesystem::remove_all(directory);
+  REQUIRE(s.nnz() == 30 + 2 * 29 + 2 * 28);
+  check_all(s, 33);
+}
+
+TEST_CASE("approach 2 refuses a dense product that is too large", "[step5][gpu]") {
+  course::CooMatrix s;
+  s.rows = 1 << 20;
+  s.cols = 1 << 20;
+  s.row_indices = {5};
+  s.col_indices = {7};
+  s.values = {1.0f};
+  const step5::DevicePattern pattern(s);
+  step5::Options options;
+  CHECK_THROWS_WITH(step5::Plan(step5::Approach::dense_wmma, pattern, 16, options),
+                    Catch::Contains("dense product") && Catch::Contains("TiB"));
+  options.dense_limit_elements = std::size_t{1} << 42;
+  CHECK_THROWS_AS(step5::Plan(step5::Approach::dense_wmma, pattern, 16, options),
+                  course::DeviceMemoryError);
+  // Approaches 3 and 4 allocate nothing of size M×N and run.
+  check_approach(step5::Approach::tile_grouped, s, 16, 16, course::fresh_seed());
+  check_approach(step5::Approach::hybrid, s, 16, 16, course::fresh_seed());
+}
+
+TEST_CASE("plan run refuses operands of another shape", "[step5][gpu]") {
+  const course::CooMatrix s = course::random_uniform_mask(20, 20, 10, course::fresh_seed());
+  const step5::DevicePattern pattern(s);
+  const step5::Plan plan(step5::Approach::hybrid, pattern, 16);
+  course::DeviceBuffer<__half> a(21 * 16);
+  course::DeviceBuffer<float> output(10);
+  const step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
+  CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
+  step5::Options bad;
+  bad.tc_density = 0.0;
+  CHECK_THROWS_AS(step5::Plan(step5::Approach::hybrid, pattern, 16, bad), std::invalid_argument);
+  bad = {};
+  bad.group_lanes = 3;
+  const step5::Plan odd(step5::Approach::hybrid, pattern, 16, bad);
+  const step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
+  CHECK_THROWS_WITH(odd.run(right, output.data()), Catch::Contains("4, 8, 16 or 32"));
+}
