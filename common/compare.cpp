@@ -76,11 +76,13 @@ CompareResult compare_matrices(const HostMatrix<float>& got, const HostMatrix<Ex
   return result;
 }
 
+/// @cond EXPLICIT_INSTANTIATIONS
 template CompareResult compare_matrices<float>(const HostMatrix<float>&, const HostMatrix<float>&,
                                                const HostMatrix<double>&, Tolerance, std::size_t);
 template CompareResult compare_matrices<double>(const HostMatrix<float>&,
                                                 const HostMatrix<double>&,
                                                 const HostMatrix<double>&, Tolerance, std::size_t);
+/// @endcond
 
 CompareResult compare_with_reference(const HostMatrix<float>& got,
                                      const ReferenceProduct& reference, Tolerance tolerance) {

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Makes the links of the lesson pages work in the generated book.
+
+    python3 docs/rewrite_links.py <repository root> <build dir>/docs/html
+
+Each step's README.md is written for GitHub, where a link such as `tiled_checked.cuh`,
+`figures/block00_phase1.svg` or `results/bench.csv` points to a file next to the README.
+Doxygen turns the README into a page at the root of the HTML folder and copies such links
+unchanged, so they would point nowhere. This script rewrites, in each lesson page:
+
+* a link to a documented source file -> the file's page in the API reference;
+* a link into the step's `results/` folder -> the step's results page (at the section of
+  that file when there is one);
+* a link to an image that Doxygen copied into the HTML folder -> that copy;
+* a link to any other file of the step -> the step's lesson page is left alone and the
+  link is reported, so that check_links.py fails on it.
+
+Links between READMEs (`../step4_boundary_checks/README.md`) are resolved by Doxygen itself.
+"""
+import pathlib
+import re
+import sys
+import urllib.parse
+
+HREF = re.compile(r'(href|src)="([^"]*)"')
+
+
+def doxygen_name(relative_path):
+    """Doxygen's file-page name of a path: '_' -> '__', '.' -> '_8', '/' -> '_2'."""
+    escaped = relative_path.replace("_", "__").replace(".", "_8").replace("/", "_2")
+    return escaped + ".html"
+
+
+def file_page(html, path_in_repo):
+    """The HTML page documenting @p path_in_repo, trying the longest path suffix first (the
+    name Doxygen uses when two files share a base name)."""
+    parts = path_in_repo.split("/")
+    for start in range(len(parts)):
+        candidate = html / doxygen_name("/".join(parts[start:]))
+        if candidate.exists():
+            return candidate.name
+    return None
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def rewrite_target(repo, html, step_dir, step_number, target):
+    parsed = urllib.parse.urlparse(target)
+    if parsed.scheme or target.startswith(("#", "//", "mailto:", "javascript:")):
+        return target
+    path = urllib.parse.unquote(parsed.path)
+    if not path or (html / path).exists():
+        return target
+    resolved = (step_dir / path).resolve()
+    try:
+        relative = resolved.relative_to(repo).as_posix()
+    except ValueError:
+        return target
+    results_dir = (step_dir / "results").resolve()
+    if resolved == results_dir or results_dir in resolved.parents:
+        page = "results_step%s.html" % step_number
+        if (html / page).exists():
+            anchor = "results_step%s_%s" % (step_number, slug(resolved.stem))
+            text = (html / page).read_text(encoding="utf-8", errors="replace")
+            return page + ("#" + anchor if 'id="%s"' % anchor in text else "")
+        return target
+    documented = file_page(html, relative)
+    if documented:
+        return documented
+    if (html / resolved.name).exists() and resolved.suffix in (".svg", ".png", ".jpg"):
+        return resolved.name
+    return target
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    repo = pathlib.Path(sys.argv[1]).resolve()
+    html = pathlib.Path(sys.argv[2]).resolve()
+    changed = 0
+    for readme in sorted(repo.glob("*/README.md")):
+        step_dir = readme.parent
+        page = html / ("md_%s_README.html" % step_dir.name)
+        if not page.exists():
+            continue
+        match = re.match(r"step(\d+)_", step_dir.name)
+        step_number = match.group(1) if match else "?"
+        text = page.read_text(encoding="utf-8")
+
+        def replace(found):
+            nonlocal changed
+            new = rewrite_target(repo, html, step_dir, step_number, found.group(2))
+            changed += new != found.group(2)
+            return '%s="%s"' % (found.group(1), new)
+
+        page.write_text(HREF.sub(replace, text), encoding="utf-8")
+    print("rewrote %d links of the lesson pages" % changed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
