@@ -75,7 +75,7 @@ struct Grid {
   char name = 'M';
 };
 
-constexpr int kCell = 64;
+constexpr int kCell = 86;
 
 void draw_grid(std::ostringstream& svg, const Grid& grid) {
   for (int row = 0; row < grid.shown_rows; ++row) {
@@ -321,7 +321,7 @@ std::string render_svg(const TraceConfig& config, const PhaseTrace& trace) {
   const int shown_k = round_up_int(config.cols, tile);
   const int margin = 30;
   const int gap = 50;
-  const int title_height = 60;
+  const int title_height = 84;
   Grid m_grid{margin, 0, shown_i, shown_j, config.rows, config.inner, 'M'};
   Grid n_grid{margin + shown_j * kCell + gap,
               title_height,
