@@ -141,7 +141,7 @@ std::vector<int> around(int tile) {
 
 }  // namespace
 
-TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[step4][gpu]") {
+TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[step4][gpu][sweep]") {
   for (const Kernel& kernel : kernels_under_test()) {
     if (kernel.name == "fast auto") {
       continue;  // for shapes this small, auto is one of the variants swept here
@@ -151,7 +151,7 @@ TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[st
 }
 
 TEST_CASE("the checked kernel with the note's tile width 2 matches on every shape up to 20",
-          "[step4][gpu]") {
+          "[step4][gpu][sweep]") {
   const Kernel tile2{"tiled checked 2",
                      [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
                        step4::matmul_tiled_checked(m, n, p, rows, inner, cols, 2);
