@@ -4,6 +4,9 @@
 
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
+#include "step5_launchers.hpp"
+
+#include <cuda_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -11,16 +14,52 @@
 #include <vector>
 
 namespace step5 {
+namespace {
+
+/// Stream-ordered device memory from the default pool (as step 5's own plans use), so that
+/// both sides of the comparison allocate the same way.
+class PoolAllocation {
+ public:
+  PoolAllocation() = default;
+  explicit PoolAllocation(std::size_t bytes) {
+    if (bytes > 0) {
+      keep_pool_memory();
+      CUDA_CHECK(cudaMallocAsync(&data_, bytes, nullptr));
+    }
+  }
+  ~PoolAllocation() {
+    if (data_ != nullptr) {
+      cudaFreeAsync(data_, nullptr);  // no check: destructors must not throw
+    }
+  }
+  PoolAllocation(const PoolAllocation&) = delete;
+  PoolAllocation& operator=(const PoolAllocation&) = delete;
+  PoolAllocation& operator=(PoolAllocation&& other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  unsigned char* data() const { return static_cast<unsigned char*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+};
+
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+
+}  // namespace
 
 struct CusparseSddmm::State {
   cusparseHandle_t handle = nullptr;
   cusparseDnMatDescr_t a = nullptr;
   cusparseDnMatDescr_t b = nullptr;
   cusparseSpMatDescr_t c = nullptr;
-  course::DeviceBuffer<int> offsets;
-  course::DeviceBuffer<int> columns;
-  course::DeviceBuffer<float> values;
-  course::DeviceBuffer<unsigned char> buffer;
+  PoolAllocation structure;  // CSR offsets, columns and C's values in one allocation
+  PoolAllocation buffer;
+  int* offsets = nullptr;
+  int* columns = nullptr;
+  float* values = nullptr;
   float alpha = 1.0f;
   float beta = 0.0f;
   std::size_t nnz = 0;
@@ -37,12 +76,22 @@ CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& s
   s.nnz = sampling.nnz();
   const int rows = sampling.rows;
   const int cols = sampling.cols;
-  s.offsets = course::DeviceBuffer<int>(sampling.row_offsets.size(), "CSR offsets");
-  s.columns = course::DeviceBuffer<int>(s.nnz, "CSR columns");
-  s.values = course::DeviceBuffer<float>(s.nnz, "cuSPARSE SDDMM output");
-  s.offsets.upload(sampling.row_offsets);
-  s.columns.upload(sampling.col_indices);
-  s.values.zero();  // β = 0, but 0 · NaN would still be NaN: start from zeros
+  const std::size_t offsets_bytes = aligned(sampling.row_offsets.size() * sizeof(int));
+  const std::size_t columns_bytes = aligned(s.nnz * sizeof(int));
+  s.structure = PoolAllocation(offsets_bytes + columns_bytes + s.nnz * sizeof(float));
+  s.offsets = reinterpret_cast<int*>(s.structure.data());
+  s.columns = reinterpret_cast<int*>(s.structure.data() + offsets_bytes);
+  s.values = reinterpret_cast<float*>(s.structure.data() + offsets_bytes + columns_bytes);
+  // The structure upload: fast when the caller registered the vectors (cudaHostRegister).
+  CUDA_CHECK(cudaMemcpyAsync(s.offsets, sampling.row_offsets.data(),
+                             sampling.row_offsets.size() * sizeof(int), cudaMemcpyHostToDevice,
+                             nullptr));
+  if (s.nnz > 0) {
+    CUDA_CHECK(cudaMemcpyAsync(s.columns, sampling.col_indices.data(), s.nnz * sizeof(int),
+                               cudaMemcpyHostToDevice, nullptr));
+    // β = 0, but 0 · NaN would still be NaN: start from zeros.
+    CUDA_CHECK(cudaMemsetAsync(s.values, 0, s.nnz * sizeof(float), nullptr));
+  }
   s.handle = handle;
   CUSPARSE_CHECK(cusparseCreateDnMat(&s.a, rows, inner, inner, const_cast<float*>(a), CUDA_R_32F,
                                      CUSPARSE_ORDER_ROW));
@@ -53,15 +102,14 @@ CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& s
     CUSPARSE_CHECK(cusparseCreateDnMat(&s.b, inner, cols, cols, const_cast<float*>(b), CUDA_R_32F,
                                        CUSPARSE_ORDER_ROW));
   }
-  CUSPARSE_CHECK(cusparseCreateCsr(&s.c, rows, cols, static_cast<std::int64_t>(s.nnz),
-                                   s.offsets.data(), s.columns.data(), s.values.data(),
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                   CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&s.c, rows, cols, static_cast<std::int64_t>(s.nnz), s.offsets,
+                                   s.columns, s.values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   std::size_t buffer_bytes = 0;
   CUSPARSE_CHECK(cusparseSDDMM_bufferSize(
       s.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &s.alpha, s.a,
       s.b, &s.beta, s.c, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, &buffer_bytes));
-  s.buffer = course::DeviceBuffer<unsigned char>(buffer_bytes, "cuSPARSE SDDMM buffer");
+  s.buffer = PoolAllocation(buffer_bytes);
   CUSPARSE_CHECK(cusparseSDDMM_preprocess(
       s.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &s.alpha, s.a,
       s.b, &s.beta, s.c, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, s.buffer.data()));
@@ -83,7 +131,11 @@ void CusparseSddmm::run() {
 }
 
 std::vector<float> CusparseSddmm::results(const course::CsrMatrix& sampling) const {
-  std::vector<float> values = state_->values.to_vector();
+  std::vector<float> values(state_->nnz);
+  if (!values.empty()) {
+    CUDA_CHECK(cudaMemcpy(values.data(), state_->values, values.size() * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+  }
   for (std::size_t entry = 0; entry < values.size(); ++entry) {
     values[entry] *= sampling.values[entry];
   }

@@ -1,73 +1,86 @@
 /// @file panel_classification.cuh
-/// @brief Preprocessing of approach 4 on the GPU: which 16-row panels of S are dense enough
-/// for Tensor Cores.
+/// @brief Preprocessing of approach 4 on the GPU: checks S and counts the nonzeros of each
+/// 64-row panel, which decides the panels that are dense enough for Tensor Cores.
 ///
-/// A 16×16 WMMA tile computes 256 products whether the tile holds 1 nonzero or 256. Reading
-/// its A and Bᵀ slices costs about as much as 16 nonzeros done on CUDA cores (each reads a
-/// row of A and a row of Bᵀ), so Tensor Cores pay off only where tiles hold more than about
-/// 16 nonzeros: a density near 1/16. One thread per panel counts the panel's nonzeros with
-/// two binary searches in the sorted row indices (no CSR needed) and appends dense panels to
-/// a list with an atomic counter.
+/// A block tile of 64×64 outputs computed with WMMA reads 64 rows of A and 64 rows of Bᵀ
+/// once, about 16 bytes per output position at K = 256, whereas the CUDA-core path reads a
+/// row of Bᵀ (512 bytes) per nonzero. Tensor Cores therefore pay off from a density of a few
+/// percent; approach 4 sends a panel to them from Options::tc_density (default 0.05).
+/// The counts come from two binary searches per panel in the sorted row indices (no CSR
+/// needed). The same kernel checks every entry (indices in range, row-major order), so a
+/// large S is validated without a pass over it on the host.
 #pragma once
 
 #include <cstdint>
 
 namespace step5 {
 
-/// @brief Rows per panel (the WMMA tile height).
-constexpr int kPanelRows = 16;
+/// @brief Rows per panel: the height of a block tile of the dense-panel kernel.
+constexpr int kPanelRows = 64;
 
-/// @brief First position in the sorted array @p sorted (length @p count) whose value is
-/// >= @p value.
+/// @brief First position in the sorted array @p sorted, between @p begin and @p end, whose
+/// value is >= @p value.
 /// @param sorted non-decreasing array
-/// @param count its length
+/// @param begin first position searched
+/// @param end one past the last position searched
 /// @param value the value sought
-/// @return the position, in [0, count]
-__device__ inline std::int64_t lower_bound_index(const int* sorted, std::int64_t count, int value) {
-  std::int64_t low = 0;
-  std::int64_t high = count;
-  while (low < high) {
-    const std::int64_t middle = low + (high - low) / 2;
+/// @return the position, in [begin, end]
+__device__ inline std::int64_t lower_bound_index(const int* sorted, std::int64_t begin,
+                                                 std::int64_t end, int value) {
+  while (begin < end) {
+    const std::int64_t middle = begin + (end - begin) / 2;
     if (sorted[middle] < value) {
-      low = middle + 1;
+      begin = middle + 1;
     } else {
-      high = middle;
+      end = middle;
     }
   }
-  return low;
+  return begin;
 }
 
-/// @brief Marks the panels whose density (nonzeros / (rows · N)) reaches @p threshold and
-/// lists them in @p dense_panels (in no particular order), counting them in @p dense_count.
+/// @brief Result of validate_pattern_kernel, read back by the host in one copy.
+struct PatternCheck {
+  unsigned long long first_bad_entry;  ///< smallest entry out of range or order (~0: none)
+};
+
+/// @brief Checks each entry of S and counts the nonzeros of each 64-row panel.
 ///
-/// Preconditions: @p row_indices sorted; @p dense_count zeroed; one thread per panel.
-/// @param panel_count number of panels, ceil(M / 16)
+/// Thread t < nnz checks entry t (indices in range, not before entry t-1 in row-major order)
+/// and lowers check->first_bad_entry to t if it fails. Thread t < panel_count counts panel t
+/// with two binary searches (meaningful only when no entry failed).
+/// Preconditions: check->first_bad_entry set to ~0 before the launch; one thread per
+/// max(nnz, panel_count).
 /// @param rows M
 /// @param cols N
-/// @param row_indices sorted rows of the nonzeros
-/// @param nnz number of nonzeros
-/// @param threshold density from which a panel uses Tensor Cores
-/// @param panel_is_dense one flag per panel (output)
-/// @param dense_panels list of dense panels (output)
-/// @param dense_count number of dense panels (output)
-__global__ void classify_panels_kernel(int panel_count, int rows, int cols, const int* row_indices,
-                                       std::int64_t nnz, double threshold,
-                                       unsigned char* panel_is_dense, int* dense_panels,
-                                       int* dense_count) {
-  const int panel = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (panel >= panel_count) {
-    return;  // threads past the last panel
+/// @param row_indices rows of the entries
+/// @param col_indices columns of the entries
+/// @param nnz number of entries
+/// @param panel_count ceil(M / kPanelRows)
+/// @param check the first failing entry (output)
+/// @param panel_nnz nonzeros of each panel (output)
+__global__ void validate_pattern_kernel(int rows, int cols, const int* __restrict__ row_indices,
+                                        const int* __restrict__ col_indices, std::int64_t nnz,
+                                        int panel_count, PatternCheck* check,
+                                        std::int64_t* panel_nnz) {
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (thread < nnz) {
+    const int row = row_indices[thread];
+    const int col = col_indices[thread];
+    bool bad = row < 0 || row >= rows || col < 0 || col >= cols;
+    if (thread > 0) {
+      // Entry 0 has no predecessor to be compared with.
+      const int previous_row = row_indices[thread - 1];
+      bad = bad || row < previous_row || (row == previous_row && col < col_indices[thread - 1]);
+    }
+    if (bad) {
+      atomicMin(&check->first_bad_entry, static_cast<unsigned long long>(thread));
+    }
   }
-  const int first_row = panel * kPanelRows;
-  const int end_row = min(first_row + kPanelRows, rows);
-  const std::int64_t count =
-      lower_bound_index(row_indices, nnz, end_row) - lower_bound_index(row_indices, nnz, first_row);
-  const double density =
-      static_cast<double>(count) / (static_cast<double>(end_row - first_row) * cols);
-  const bool dense = density >= threshold;
-  panel_is_dense[panel] = dense ? 1 : 0;
-  if (dense) {
-    dense_panels[atomicAdd(dense_count, 1)] = panel;
+  if (thread < panel_count) {
+    const int first_row = static_cast<int>(thread) * kPanelRows;
+    const int end_row = min(first_row + kPanelRows, rows);
+    panel_nnz[thread] = lower_bound_index(row_indices, 0, nnz, end_row) -
+                        lower_bound_index(row_indices, 0, nnz, first_row);
   }
 }
 

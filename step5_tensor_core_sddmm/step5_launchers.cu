@@ -7,6 +7,7 @@
 #include "common/matrix.hpp"
 #include "device_utilities.cuh"
 #include "sddmm_dense_wmma.cuh"
+#include "sddmm_dense_panels.cuh"
 #include "sddmm_hybrid.cuh"
 #include "sddmm_tile_grouped.cuh"
 #include "sddmm_warp_per_nonzero.cuh"
@@ -14,6 +15,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <mutex>
+#include <vector>
 #include <sstream>
 #include <stdexcept>
 #include <cstddef>
@@ -26,7 +30,7 @@ namespace {
 
 constexpr int kThreadsPerBlock = 256;
 constexpr int kTileGroupedWarps = 4;  // 128 threads: many small blocks (the note's lesson)
-constexpr int kPanelWarps = 4;
+constexpr int kPanelThreads = 256;    // dense_panel_kernel's 8 warps
 constexpr int kMaxGridY = 65535;
 
 unsigned blocks_for(std::int64_t threads, int per_block) {
@@ -41,6 +45,90 @@ unsigned blocks_for(std::int64_t threads, int per_block) {
 std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
+
+/// Entries up to which DevicePattern checks S on the host: a pass over a few thousand
+/// entries costs less than a kernel launch plus a read-back.
+constexpr std::int64_t kHostCheckLimit = 4096;
+
+std::size_t align_bytes(std::size_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+
+}  // namespace
+
+void keep_pool_memory() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPool_t pool = nullptr;
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t threshold = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  });
+}
+
+/// @brief Device bytes from the default stream-ordered pool (cudaMallocAsync on the default
+/// stream), freed back to the pool when destroyed: repeated plans allocate no new memory.
+class PooledBytes {
+ public:
+  /// @brief Nothing allocated.
+  PooledBytes() = default;
+  /// @brief Allocates @p bytes; throws course::DeviceMemoryError naming @p what.
+  /// @param bytes size
+  /// @param what what the memory is for
+  PooledBytes(std::size_t bytes, const std::string& what) : bytes_(bytes) {
+    if (bytes == 0) {
+      return;
+    }
+    keep_pool_memory();
+    const cudaError_t status = cudaMallocAsync(&data_, bytes, nullptr);
+    if (status != cudaSuccess) {
+      cudaGetLastError();  // clear the error so later calls work
+      data_ = nullptr;
+      throw course::DeviceMemoryError("cannot allocate " + course::format_bytes(bytes) + " for " +
+                                      what + ": " + cudaGetErrorString(status));
+    }
+  }
+  /// @brief Frees the memory into the pool (stream-ordered).
+  ~PooledBytes() {
+    if (data_ != nullptr) {
+      cudaFreeAsync(data_, nullptr);  // no check: destructors must not throw
+    }
+  }
+  PooledBytes(const PooledBytes&) = delete;
+  PooledBytes& operator=(const PooledBytes&) = delete;
+  /// @brief Takes over @p other's memory.
+  /// @param other the source, left empty
+  PooledBytes(PooledBytes&& other) noexcept : data_(other.data_), bytes_(other.bytes_) {
+    other.data_ = nullptr;
+    other.bytes_ = 0;
+  }
+  /// @brief Swaps with @p other (its old memory is freed with it).
+  /// @param other the source
+  /// @return this
+  PooledBytes& operator=(PooledBytes&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    return *this;
+  }
+  /// @brief The memory at @p byte_offset, as @p T.
+  /// @tparam T element type
+  /// @param byte_offset offset in bytes
+  /// @return device pointer
+  template <typename T>
+  T* at(std::size_t byte_offset) const {
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(data_) + byte_offset);
+  }
+  /// @brief Bytes held.
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+namespace {
 
 // ---- approach 1 ---------------------------------------------------------------------
 void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern& pattern,
@@ -94,17 +182,40 @@ void launch_dense(const Options& options, const DenseOperands& operands, float* 
 }
 
 // ---- approach 4 ---------------------------------------------------------------------
+/// Runs of nonzeros per block of the lane-group kernel when the options leave it open: as
+/// many as keep at least kMinWaves full waves of blocks (8 blocks of 256 threads fill an SM),
+/// so that the last, partly filled wave stays a small part of the time; at most 8.
+int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
+  constexpr int kResidentBlocks = 8;
+  constexpr int kMinWaves = 4;
+  constexpr int kMostIterations = 8;
+  static const int sm_count = [] {
+    int device = 0;
+    int count = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  }();
+  const std::int64_t iterations =
+      blocks_for_one_run / (static_cast<std::int64_t>(sm_count) * kResidentBlocks * kMinWaves);
+  return static_cast<int>(std::clamp<std::int64_t>(iterations, 1, kMostIterations));
+}
+
 template <int kGroupLanes>
 void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern& pattern,
-                             const unsigned char* panel_is_dense, float* output) {
+                             const int* panel_is_dense, int iterations, float* output) {
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
                       allows_vector_loads(operands.b_transposed, operands.ldb);
   const bool skip = panel_is_dense != nullptr;
-  const unsigned blocks = blocks_for(pattern.nnz() * kGroupLanes, kThreadsPerBlock);
+  const std::int64_t blocks_for_one_run = blocks_for(pattern.nnz() * kGroupLanes, kThreadsPerBlock);
+  if (iterations == 0) {
+    iterations = automatic_lane_iterations(blocks_for_one_run);
+  }
+  const unsigned blocks = blocks_for(blocks_for_one_run, iterations);
   const auto launch = [&](auto kernel) {
     kernel<<<blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
                                          pattern.col_indices(), pattern.values(), panel_is_dense,
-                                         output);
+                                         iterations, output);
   };
   if (vector && skip) {
     launch(lane_group_kernel<kGroupLanes, true, true>);
@@ -118,31 +229,30 @@ void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern&
   CUDA_CHECK_LAUNCH(lane_group_kernel);
 }
 
-/// Lanes per nonzero when the options leave it open: each lane reads 4 chunks of 8 halves
-/// (K / 32 lanes), within the built sizes 4..32.
+/// Lanes per nonzero when the options leave it open: 4 up to K = 256 (each lane reads up to
+/// 8 chunks of 8 halves of each row), doubling with K, within the built sizes 4..32.
 int automatic_group_lanes(int inner) {
   int lanes = 4;
-  while (lanes < 32 && lanes * 32 < inner) {
+  while (lanes < 32 && lanes * 64 < inner) {
     lanes *= 2;
   }
   return lanes;
 }
 
-void launch_lane_groups(int group_lanes, const DenseOperands& operands,
-                        const DevicePattern& pattern, const unsigned char* panel_is_dense,
-                        float* output) {
+void launch_lane_groups(int group_lanes, int iterations, const DenseOperands& operands,
+                        const DevicePattern& pattern, const int* panel_is_dense, float* output) {
   switch (group_lanes == 0 ? automatic_group_lanes(operands.inner) : group_lanes) {
     case 4:
-      launch_lane_groups_with<4>(operands, pattern, panel_is_dense, output);
+      launch_lane_groups_with<4>(operands, pattern, panel_is_dense, iterations, output);
       break;
     case 8:
-      launch_lane_groups_with<8>(operands, pattern, panel_is_dense, output);
+      launch_lane_groups_with<8>(operands, pattern, panel_is_dense, iterations, output);
       break;
     case 16:
-      launch_lane_groups_with<16>(operands, pattern, panel_is_dense, output);
+      launch_lane_groups_with<16>(operands, pattern, panel_is_dense, iterations, output);
       break;
     case 32:
-      launch_lane_groups_with<32>(operands, pattern, panel_is_dense, output);
+      launch_lane_groups_with<32>(operands, pattern, panel_is_dense, iterations, output);
       break;
     default:
       throw std::invalid_argument("approach 4 groups of " + std::to_string(group_lanes) +
@@ -151,6 +261,14 @@ void launch_lane_groups(int group_lanes, const DenseOperands& operands,
 }
 
 void check_options(const Options& options) {
+  if (options.lane_iterations < 0 || options.lane_iterations > 64) {
+    throw std::invalid_argument("lane_iterations must be in [0, 64] (0: automatic), got " +
+                                std::to_string(options.lane_iterations));
+  }
+  if (options.tc_min_nnz < 0) {
+    throw std::invalid_argument("tc_min_nnz must not be negative, got " +
+                                std::to_string(options.tc_min_nnz));
+  }
   if (!(options.tc_density > 0.0) || options.tc_density > 1.0) {
     throw std::invalid_argument("tc_density must be in (0, 1], got " +
                                 std::to_string(options.tc_density));
@@ -202,74 +320,135 @@ void check_operands(const DenseOperands& operands) {
 
 // ---- DevicePattern ------------------------------------------------------------------
 struct DevicePattern::Buffers {
-  course::DeviceBuffer<int> rows;
-  course::DeviceBuffer<int> cols;
-  course::DeviceBuffer<float> values;
+  PooledBytes storage;  // rows, columns and values of S in one allocation
+  std::size_t cols_offset = 0;
+  std::size_t values_offset = 0;
 };
+
+namespace {
+
+/// Throws the error that describes entry @p entry of @p matrix: an index out of range, or an
+/// entry before its predecessor.
+[[noreturn]] void throw_bad_entry(const course::CooMatrix& matrix, std::size_t entry) {
+  const int row = matrix.row_indices[entry];
+  const int col = matrix.col_indices[entry];
+  if (row < 0 || row >= matrix.rows || col < 0 || col >= matrix.cols) {
+    throw std::invalid_argument("S entry " + std::to_string(entry) + " (" + std::to_string(row) +
+                                ", " + std::to_string(col) + ") is out of range for a " +
+                                std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
+                                " matrix");
+  }
+  throw std::invalid_argument("S must be sorted row-major (course::sort_row_major); entry " +
+                              std::to_string(entry) + " comes before entry " +
+                              std::to_string(entry - 1));
+}
+
+}  // namespace
 
 DevicePattern::DevicePattern(const course::CooMatrix& matrix)
     : rows_(matrix.rows), cols_(matrix.cols), buffers_(std::make_unique<Buffers>()) {
-  course::validate(matrix);
-  const std::size_t nnz = matrix.nnz();
-  // One pass checks the order and counts the nonzeros of each 16-row panel.
-  std::size_t panel_count = 0;
-  int current_panel = -1;
-  const auto close_panel = [&] {
-    if (current_panel >= 0) {
-      const int panel_rows = std::min(kPanelRows, rows_ - current_panel * kPanelRows);
-      const double density = static_cast<double>(panel_count) /
-                             (static_cast<double>(panel_rows) * static_cast<double>(cols_));
-      max_panel_density_ = std::max(max_panel_density_, density);
+  if (matrix.rows < 0 || matrix.cols < 0) {
+    throw std::invalid_argument("S has negative size " + std::to_string(matrix.rows) + " x " +
+                                std::to_string(matrix.cols));
+  }
+  const std::size_t nnz = matrix.row_indices.size();
+  if (matrix.col_indices.size() != nnz || matrix.values.size() != nnz) {
+    throw std::invalid_argument("S has " + std::to_string(nnz) + " row indices but " +
+                                std::to_string(matrix.col_indices.size()) + " column indices and " +
+                                std::to_string(matrix.values.size()) + " values");
+  }
+  nnz_ = static_cast<std::int64_t>(nnz);
+  const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
+  panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
+  if (nnz > 0) {
+    const bool check_on_host = nnz_ <= kHostCheckLimit;
+    if (check_on_host) {
+      // Small S: check and count on the host before anything touches the device.
+      for (std::size_t entry = 0; entry < nnz; ++entry) {
+        const int row = matrix.row_indices[entry];
+        const int col = matrix.col_indices[entry];
+        const bool in_range = row >= 0 && row < rows_ && col >= 0 && col < cols_;
+        // Entry 0 has no predecessor to be compared with.
+        const bool in_order =
+            entry == 0 || row > matrix.row_indices[entry - 1] ||
+            (row == matrix.row_indices[entry - 1] && col >= matrix.col_indices[entry - 1]);
+        if (!in_range || !in_order) {
+          throw_bad_entry(matrix, entry);
+        }
+        ++panel_nnz_[static_cast<std::size_t>(row / kPanelRows)];
+      }
     }
-  };
-  for (std::size_t entry = 0; entry < nnz; ++entry) {
-    const int panel = matrix.row_indices[entry] / kPanelRows;
-    if (panel != current_panel) {
-      close_panel();
-      current_panel = panel;
-      panel_count = 0;
-    }
-    ++panel_count;
-    if (entry == 0) {
-      continue;
-    }
-    const int previous_row = matrix.row_indices[entry - 1];
-    const int row = matrix.row_indices[entry];
-    if (row < previous_row ||
-        (row == previous_row && matrix.col_indices[entry] < matrix.col_indices[entry - 1])) {
-      throw std::invalid_argument("S must be sorted row-major (course::sort_row_major); entry " +
-                                  std::to_string(entry) + " comes before entry " +
-                                  std::to_string(entry - 1));
+    const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
+    buffers_->cols_offset = index_bytes;
+    buffers_->values_offset = 2 * index_bytes;
+    buffers_->storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+    int* device_rows = buffers_->storage.at<int>(0);
+    int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
+    float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
+    if (check_on_host) {
+      // One copy of the three arrays, packed as they lie on the device.
+      std::vector<unsigned char> staging(buffers_->storage.bytes());
+      std::memcpy(staging.data(), matrix.row_indices.data(), nnz * sizeof(int));
+      std::memcpy(staging.data() + buffers_->cols_offset, matrix.col_indices.data(),
+                  nnz * sizeof(int));
+      std::memcpy(staging.data() + buffers_->values_offset, matrix.values.data(),
+                  nnz * sizeof(float));
+      CUDA_CHECK(cudaMemcpyAsync(device_rows, staging.data(), staging.size(),
+                                 cudaMemcpyHostToDevice, nullptr));
+    } else {
+      // Large S: upload (fast when the caller registered its arrays with cudaHostRegister),
+      // then check and count on the GPU and read the verdict back in one copy.
+      CUDA_CHECK(cudaMemcpyAsync(device_rows, matrix.row_indices.data(), nnz * sizeof(int),
+                                 cudaMemcpyHostToDevice, nullptr));
+      CUDA_CHECK(cudaMemcpyAsync(device_cols, matrix.col_indices.data(), nnz * sizeof(int),
+                                 cudaMemcpyHostToDevice, nullptr));
+      CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
+                                 cudaMemcpyHostToDevice, nullptr));
+      const std::size_t check_words = 1 + static_cast<std::size_t>(panel_count);
+      const PooledBytes check(check_words * sizeof(std::uint64_t), "the check of S");
+      CUDA_CHECK(cudaMemsetAsync(check.at<void>(0), 0xFF, sizeof(PatternCheck), nullptr));
+      const std::int64_t threads = std::max<std::int64_t>(nnz_, panel_count);
+      validate_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
+          rows_, cols_, device_rows, device_cols, nnz_, panel_count, check.at<PatternCheck>(0),
+          check.at<std::int64_t>(sizeof(std::uint64_t)));
+      CUDA_CHECK_LAUNCH(validate_pattern_kernel);
+      std::vector<std::int64_t> verdict(check_words);
+      CUDA_CHECK(cudaMemcpy(verdict.data(), check.at<void>(0), check_words * sizeof(std::int64_t),
+                            cudaMemcpyDeviceToHost));
+      const auto first_bad = static_cast<std::uint64_t>(verdict[0]);
+      if (first_bad != ~std::uint64_t{0}) {
+        throw_bad_entry(matrix, static_cast<std::size_t>(first_bad));
+      }
+      std::copy(verdict.begin() + 1, verdict.end(), panel_nnz_.begin());
     }
   }
-  close_panel();
-  nnz_ = static_cast<std::int64_t>(nnz);
-  buffers_->rows = course::DeviceBuffer<int>(nnz, "S row indices");
-  buffers_->cols = course::DeviceBuffer<int>(nnz, "S column indices");
-  buffers_->values = course::DeviceBuffer<float>(nnz, "S values");
-  buffers_->rows.upload(matrix.row_indices);
-  buffers_->cols.upload(matrix.col_indices);
-  buffers_->values.upload(matrix.values);
+  for (int panel = 0; panel < panel_count; ++panel) {
+    const int panel_rows = std::min(kPanelRows, rows_ - panel * kPanelRows);
+    const double density = static_cast<double>(panel_nnz_[static_cast<std::size_t>(panel)]) /
+                           (static_cast<double>(panel_rows) * static_cast<double>(cols_));
+    max_panel_density_ = std::max(max_panel_density_, density);
+  }
 }
 
 DevicePattern::~DevicePattern() = default;
 const int* DevicePattern::row_indices() const {
-  return buffers_->rows.data();
+  return buffers_->storage.at<int>(0);
 }
 const int* DevicePattern::col_indices() const {
-  return buffers_->cols.data();
+  return buffers_->storage.at<int>(buffers_->cols_offset);
 }
 const float* DevicePattern::values() const {
-  return buffers_->values.data();
+  return buffers_->storage.at<float>(buffers_->values_offset);
 }
 
 // ---- Plan ---------------------------------------------------------------------------
 struct Plan::State {
-  course::DeviceBuffer<float> dense;                   // approach 2
-  int ld_dense = 0;                                    // approach 2
-  TileGroups groups;                                   // approach 3
-  course::DeviceBuffer<unsigned char> panel_is_dense;  // approach 4
-  course::DeviceBuffer<int> dense_panels;              // approach 4
+  course::DeviceBuffer<float> dense;  // approach 2
+  int ld_dense = 0;                   // approach 2
+  TileGroups groups;                  // approach 3
+  PooledBytes panels;  // approach 4: 1 + slot per panel, the panel of each slot, tile starts
+  std::size_t tile_starts_offset = 0;  // approach 4
+  int panel_count = 0;                 // approach 4
 };
 
 std::size_t dense_product_bytes(int rows, int cols) {
@@ -313,22 +492,56 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
       tensor_core_units_ = state_->groups.tile_count;
       break;
     case Approach::hybrid: {
-      const int panel_count = (pattern.rows() + kPanelRows - 1) / kPanelRows;
-      if (pattern.nnz() == 0 || pattern.max_panel_density() < options.tc_density) {
-        break;  // no panel reaches the threshold: every nonzero goes to the CUDA cores
+      // The pattern counted each panel's nonzeros: classify on the host. Dense panels get a
+      // slot; the device receives 1 + slot per panel (0: sparse) and the panel of each slot,
+      // and tile_starts_kernel lists where each (row, 64-column block) starts in S.
+      const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+      const int panel_count = static_cast<int>(counts.size());
+      std::vector<int> slots_and_panels(counts.size(), 0);
+      for (int panel = 0; panel < panel_count; ++panel) {
+        const int panel_rows = std::min(kPanelRows, pattern.rows() - panel * kPanelRows);
+        const double density =
+            static_cast<double>(counts[static_cast<std::size_t>(panel)]) /
+            (static_cast<double>(panel_rows) * static_cast<double>(pattern.cols()));
+        if (counts[static_cast<std::size_t>(panel)] > 0 && density >= options.tc_density) {
+          slots_and_panels.push_back(panel);
+          slots_and_panels[static_cast<std::size_t>(panel)] =
+              static_cast<int>(slots_and_panels.size()) - panel_count;
+        }
       }
-      state_->panel_is_dense = course::DeviceBuffer<unsigned char>(panel_count, "panel flags");
-      state_->dense_panels = course::DeviceBuffer<int>(panel_count, "dense panel list");
-      course::DeviceBuffer<int> dense_count(1, "dense panel count");
-      dense_count.zero();
-      classify_panels_kernel<<<blocks_for(panel_count, kThreadsPerBlock), kThreadsPerBlock>>>(
-          panel_count, pattern.rows(), pattern.cols(), pattern.row_indices(), pattern.nnz(),
-          options.tc_density, state_->panel_is_dense.data(), state_->dense_panels.data(),
-          dense_count.data());
-      CUDA_CHECK_LAUNCH(classify_panels_kernel);
-      int count = 0;
-      dense_count.download(&count, 1);  // synchronises; the host sizes the launch with it
-      tensor_core_units_ = count;
+      state_->panel_count = panel_count;
+      tensor_core_units_ = static_cast<std::int64_t>(slots_and_panels.size()) - panel_count;
+      std::int64_t dense_nnz = 0;
+      for (std::size_t slot = 0; slot < static_cast<std::size_t>(tensor_core_units_); ++slot) {
+        dense_nnz += counts[static_cast<std::size_t>(slots_and_panels[counts.size() + slot])];
+      }
+      if (dense_nnz < options.tc_min_nnz) {
+        tensor_core_units_ = 0;  // too little dense work: one wave of lane groups is quicker
+      }
+      if (tensor_core_units_ == 0) {
+        break;  // every nonzero goes to the lane groups
+      }
+      if (pattern.nnz() > INT_MAX) {
+        throw std::invalid_argument(
+            "approach 4's dense panels index S with int: " + std::to_string(pattern.nnz()) +
+            " nonzeros exceed " + std::to_string(INT_MAX) + "; raise tc_density to 1");
+      }
+      const int col_blocks = (pattern.cols() + kPanelTileCols - 1) / kPanelTileCols;
+      const std::size_t list_bytes = align_bytes(slots_and_panels.size() * sizeof(int));
+      const std::size_t start_count = static_cast<std::size_t>(tensor_core_units_) * kPanelRows *
+                                      (static_cast<std::size_t>(col_blocks) + 1);
+      state_->panels =
+          PooledBytes(list_bytes + start_count * sizeof(int), "approach 4's dense panel tables");
+      state_->tile_starts_offset = list_bytes;
+      CUDA_CHECK(cudaMemcpyAsync(state_->panels.at<int>(0), slots_and_panels.data(),
+                                 slots_and_panels.size() * sizeof(int), cudaMemcpyHostToDevice,
+                                 nullptr));
+      int* tile_starts = state_->panels.at<int>(list_bytes);
+      CUDA_CHECK(cudaMemsetAsync(tile_starts, 0, start_count * sizeof(int), nullptr));
+      tile_starts_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
+          pattern.row_indices(), pattern.col_indices(), pattern.nnz(), col_blocks,
+          state_->panels.at<int>(0), tile_starts);
+      CUDA_CHECK_LAUNCH(tile_starts_kernel);
       break;
     }
   }
@@ -338,8 +551,7 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
 Plan::~Plan() = default;
 
 std::size_t Plan::workspace_bytes() const {
-  return state_->dense.bytes() + state_->groups.bytes() + state_->panel_is_dense.bytes() +
-         state_->dense_panels.bytes();
+  return state_->dense.bytes() + state_->groups.bytes() + state_->panels.bytes();
 }
 
 void Plan::run(const DenseOperands& operands, float* output) const {
@@ -392,17 +604,28 @@ void Plan::run(const DenseOperands& operands, float* output) const {
       break;
     }
     case Approach::hybrid: {
-      const bool has_dense_panels = tensor_core_units_ > 0;
-      if (has_dense_panels) {
-        tensor_core_panel_kernel<kPanelWarps>
-            <<<static_cast<unsigned>(tensor_core_units_), 32 * kPanelWarps>>>(
-                operands, state_->dense_panels.data(), pattern_->row_indices(),
-                pattern_->col_indices(), pattern_->values(), pattern_->nnz(), vector_a, vector_b,
-                output);
-        CUDA_CHECK_LAUNCH(tensor_core_panel_kernel);
+      const std::int64_t dense_panels = tensor_core_units_;
+      const int* panel_slots = dense_panels > 0 ? state_->panels.at<int>(0) : nullptr;
+      if (dense_panels > 0) {
+        const std::int64_t col_blocks =
+            (static_cast<std::int64_t>(operands.cols) + kPanelTileCols - 1) / kPanelTileCols;
+        if (col_blocks > kMaxGridY) {
+          throw std::invalid_argument("approach 4's dense panels need " +
+                                      std::to_string(col_blocks) +
+                                      " blocks along N, more than the limit " +
+                                      std::to_string(kMaxGridY) + " (N <= 4194240)");
+        }
+        const dim3 grid(blocks_for(dense_panels, 1), static_cast<unsigned>(col_blocks));
+        dense_panel_kernel<<<grid, kPanelThreads>>>(
+            operands, panel_slots + state_->panel_count,
+            state_->panels.at<int>(state_->tile_starts_offset), pattern_->col_indices(),
+            pattern_->values(), vector_a, vector_b, output);
+        CUDA_CHECK_LAUNCH(dense_panel_kernel);
       }
-      launch_lane_groups(options_.group_lanes, operands, *pattern_,
-                         has_dense_panels ? state_->panel_is_dense.data() : nullptr, output);
+      if (dense_panels < state_->panel_count) {
+        launch_lane_groups(options_.group_lanes, options_.lane_iterations, operands, *pattern_,
+                           panel_slots, output);
+      }
       break;
     }
   }

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace step5 {
 
@@ -33,7 +34,7 @@ enum class Approach {
   warp_per_nonzero = 1,  ///< CUDA cores: one warp per nonzero, shuffle reduction
   dense_wmma = 2,        ///< Tensor Cores on the whole dense product, then sampled
   tile_grouped = 3,      ///< Tensor Cores on the non-empty 16×16 tiles (the note's COO v2)
-  hybrid = 4             ///< the fastest: CUDA-core groups, Tensor Cores for dense row panels
+  hybrid = 4  ///< the fastest: CUDA-core lane groups, Tensor Core block tiles for dense panels
 };
 
 /// @brief Number of approaches.
@@ -68,8 +69,12 @@ void check_operands(const DenseOperands& operands);
 /// @brief The sparse matrix S on the device in COO form, sorted row-major (owns its memory).
 class DevicePattern {
  public:
-  /// @brief Validates @p matrix (indices in range, sorted by row then column) and uploads
-  /// its three arrays. The upload is part of every approach's preprocessing time.
+  /// @brief Uploads the three arrays of @p matrix into one stream-ordered device allocation,
+  /// validates them (indices in range, sorted by row then column) and counts the nonzeros of
+  /// each 64-row panel: on the host for a few thousand entries, on the GPU beyond (one kernel
+  /// and one read-back). The upload is part of every approach's preprocessing time; it runs
+  /// at full bus speed when the caller has pinned the vectors (cudaHostRegister).
+  /// Throws std::invalid_argument naming the first bad entry.
   /// @param matrix the sampling matrix S
   explicit DevicePattern(const course::CooMatrix& matrix);
   ~DevicePattern();
@@ -82,10 +87,10 @@ class DevicePattern {
   int cols() const { return cols_; }
   /// @brief Number of stored entries.
   std::int64_t nnz() const { return nnz_; }
-  /// @brief Largest density (nonzeros / (rows · N)) of any 16-row panel, found on the host
-  /// during the sortedness check; lets approach 4 skip its GPU classification when no panel
-  /// can reach the Tensor Core threshold.
+  /// @brief Largest density (nonzeros / (rows · N)) of any 64-row panel.
   double max_panel_density() const { return max_panel_density_; }
+  /// @brief Nonzeros of each 64-row panel (host copy), from which approach 4 classifies.
+  const std::vector<std::int64_t>& panel_nnz() const { return panel_nnz_; }
   /// @brief Device array of the entries' rows.
   const int* row_indices() const;
   /// @brief Device array of the entries' columns.
@@ -99,8 +104,15 @@ class DevicePattern {
   int cols_ = 0;
   std::int64_t nnz_ = 0;
   double max_panel_density_ = 0.0;
+  std::vector<std::int64_t> panel_nnz_;
   std::unique_ptr<Buffers> buffers_;
 };
+
+/// @brief Makes the device's default stream-ordered pool keep freed memory (release
+/// threshold: unlimited), once per process. The patterns and plans of step 5 (and the
+/// benchmark's cuSPARSE reference) allocate with cudaMallocAsync from that pool, so a
+/// repeated preprocessing reuses memory instead of calling cudaMalloc and cudaFree.
+void keep_pool_memory();
 
 /// @brief Tuning knobs; the defaults are the tuned values.
 struct Options {
@@ -108,8 +120,14 @@ struct Options {
       4;  ///< approach 2: warps per block along the tile columns (4: the note's 128×4)
   int dense_warps_y =
       4;  ///< approach 2: warps per block along the tile rows (1×32 = the note's 32×32)
-  int group_lanes = 0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: K/32 within [4, 32])
-  double tc_density = 0.10;  ///< approach 4: a 16-row panel goes to Tensor Cores at this density
+  int group_lanes =
+      0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)
+  double tc_density = 0.05;  ///< approach 4: a 64-row panel goes to Tensor Cores at this density
+  /// approach 4: Tensor Cores only when the dense panels hold at least this many nonzeros
+  /// (below, one wave of lane groups finishes before a Tensor Core block's chain of loads)
+  long long tc_min_nnz = 131072;
+  int lane_iterations =
+      0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
       true;  ///< approach 3: false runs the note's COO version 1 (every warp scans all nnz)
   std::size_t dense_limit_elements = std::size_t{1} << 32;  ///< approach 2: largest dense product
@@ -124,11 +142,11 @@ std::size_t dense_product_bytes(int rows, int cols);
 
 /// @brief An approach's preprocessing of S, done once, reused by every run.
 ///
-/// Construction does the GPU work that depends only on S (for approach 3 the grouping of
-/// the nonzeros by 16×16 tile, for approach 4 the classification of row panels, for
-/// approach 2 the dense buffer) and waits for it, so its wall time is the preprocessing
-/// time. Approach 2 throws course::DeviceMemoryError when its dense product does not fit,
-/// or std::length_error when it passes Options::dense_limit_elements.
+/// Construction does the work that depends only on S (for approach 3 the grouping of the
+/// nonzeros by 16×16 tile on the GPU, for approach 4 the classification of 64-row panels from
+/// the pattern's counts and its upload, for approach 2 the dense buffer) and waits for it, so
+/// its wall time is the preprocessing time. Approach 2 throws course::DeviceMemoryError when its
+/// dense product does not fit, or std::length_error when it passes Options::dense_limit_elements.
 class Plan {
  public:
   /// @brief Preprocesses @p pattern for @p approach.
@@ -149,7 +167,7 @@ class Plan {
 
   /// @brief The approach.
   Approach approach() const { return approach_; }
-  /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core row panels (approach 4).
+  /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core 64-row panels (approach 4).
   std::int64_t tensor_core_units() const { return tensor_core_units_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;

@@ -156,6 +156,7 @@ TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu
   for (const int lanes : {4, 8, 16, 32}) {
     step5::Options options;
     options.group_lanes = lanes;
+    options.tc_min_nnz = 0;  // Tensor Cores even for this small S
     check_approach(step5::Approach::hybrid, s, 72, 72, seed, options);
     check_approach(step5::Approach::hybrid, s, 37, 37, seed, options);
   }
@@ -241,8 +242,112 @@ TEST_CASE("plan run refuses operands of another shape", "[step5][gpu]") {
   bad.tc_density = 0.0;
   CHECK_THROWS_AS(step5::Plan(step5::Approach::hybrid, pattern, 16, bad), std::invalid_argument);
   bad = {};
+  bad.lane_iterations = -1;
+  CHECK_THROWS_WITH(step5::Plan(step5::Approach::hybrid, pattern, 16, bad),
+                    Catch::Contains("lane_iterations"));
+  bad = {};
   bad.group_lanes = 3;
   const step5::Plan odd(step5::Approach::hybrid, pattern, 16, bad);
   const step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
   CHECK_THROWS_WITH(odd.run(right, output.data()), Catch::Contains("4, 8, 16 or 32"));
+}
+
+TEST_CASE("approach 4 all-dense Tensor Core panels with K of 1 7 100 and 256", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // 130 x 150 at 30 %: every 64-row panel (the last one has 2 rows) goes to dense_panel_kernel
+  // and the lane-group kernel is not launched at all.
+  const course::CooMatrix s =
+      with_random_values(course::random_uniform_mask(130, 150, 5850, seed), seed);
+  step5::Options tensor_cores;
+  tensor_cores.tc_min_nnz = 0;  // Tensor Cores even for this small S
+  for (const int inner : {1, 7, 100, 256}) {
+    // ld = K: vector loads when K % 8 == 0; ld = K + 3: scalar loads.
+    check_approach(step5::Approach::hybrid, s, inner, inner, seed, tensor_cores);
+    check_approach(step5::Approach::hybrid, s, inner, inner + 3, seed, tensor_cores);
+  }
+  // A tiny matrix like karate (34 x 34, 156 nonzeros): one launch, either kernel.
+  const course::CooMatrix tiny =
+      with_random_values(course::random_uniform_mask(34, 34, 156, seed + 1), seed + 1);
+  for (const int inner : {1, 7, 100, 256}) {
+    check_approach(step5::Approach::hybrid, tiny, inner, inner, seed, tensor_cores);
+    check_approach(step5::Approach::hybrid, tiny, inner, inner, seed);  // default: lane groups
+  }
+}
+
+TEST_CASE("approach 4 sparse rows checked on the GPU with K of 1 7 100 and 256", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // 6000 nonzeros: more than the host-check limit, so S is validated and counted on the GPU;
+  // every panel is far below the Tensor Core density: lane groups only.
+  const course::CooMatrix s =
+      with_random_values(course::random_uniform_mask(3000, 2000, 6000, seed), seed);
+  for (const int inner : {1, 7, 100, 256}) {
+    check_approach(step5::Approach::hybrid, s, inner, inner, seed);
+    check_approach(step5::Approach::hybrid, s, inner, inner + 3, seed);
+  }
+}
+
+TEST_CASE("approach 4 mixes dense panels and sparse rows checked on the GPU", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // Rows 0..127 at 20 % (two dense panels), rows 128..299 very sparse, 10 000+ nonzeros.
+  const course::CooMatrix dense_part = course::random_uniform_mask(128, 400, 10240, seed);
+  const course::CooMatrix sparse_part = course::random_uniform_mask(172, 400, 300, seed + 1);
+  course::CooMatrix s;
+  s.rows = 300;
+  s.cols = 400;
+  s.row_indices = dense_part.row_indices;
+  s.col_indices = dense_part.col_indices;
+  s.values = dense_part.values;
+  for (std::size_t entry = 0; entry < sparse_part.nnz(); ++entry) {
+    s.row_indices.push_back(sparse_part.row_indices[entry] + 128);
+    s.col_indices.push_back(sparse_part.col_indices[entry]);
+    s.values.push_back(1.0f);
+  }
+  s = with_random_values(s, seed);
+  step5::Options options;
+  options.tc_min_nnz = 0;  // Tensor Cores even for this small S
+  const step5::DevicePattern pattern(s);
+  const step5::Plan plan(step5::Approach::hybrid, pattern, 100, options);
+  CHECK(plan.tensor_core_units() == 2);
+  const step5::Plan default_plan(step5::Approach::hybrid, pattern, 100);
+  CHECK(default_plan.tensor_core_units() == 0);  // below the default tc_min_nnz
+  for (const int inner : {1, 7, 100, 256}) {
+    check_approach(step5::Approach::hybrid, s, inner, inner, seed, options);
+  }
+}
+
+TEST_CASE("a large S that is unsorted or out of range is refused by the GPU check",
+          "[step5][gpu]") {
+  course::CooMatrix s = course::random_uniform_mask(500, 500, 8000, course::fresh_seed());
+  REQUIRE(s.nnz() > 4096);
+  {
+    const step5::DevicePattern valid(s);
+    CHECK(valid.nnz() == 8000);
+  }
+  course::CooMatrix unsorted = s;
+  std::swap(unsorted.row_indices[5000], unsorted.row_indices[6000]);
+  std::swap(unsorted.col_indices[5000], unsorted.col_indices[6000]);
+  CHECK_THROWS_WITH(step5::DevicePattern(unsorted), Catch::Contains("sorted"));
+  course::CooMatrix out_of_range = s;
+  out_of_range.col_indices[7000] = 500;
+  CHECK_THROWS_WITH(step5::DevicePattern(out_of_range), Catch::Contains("out of range"));
+}
+
+TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // 5000 nonzeros: with 64 groups per block the last block's runs are partly past the end.
+  const course::CooMatrix s =
+      with_random_values(course::random_uniform_mask(700, 900, 5000, seed), seed);
+  for (const int iterations : {1, 3, 8}) {
+    for (const int lanes : {4, 32}) {
+      step5::Options options;
+      options.lane_iterations = iterations;
+      options.group_lanes = lanes;
+      check_approach(step5::Approach::hybrid, s, 100, 100, seed, options);
+      check_approach(step5::Approach::hybrid, s, 7, 7, seed, options);
+    }
+  }
 }

@@ -1,0 +1,223 @@
+/// @file sddmm_dense_panels.cuh
+/// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.
+///
+/// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
+/// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones
+/// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile: the
+/// block stages 64 rows of A and 64 rows of Bᵀ, kPanelChunk values of K at a time, in shared
+/// memory (shared by all warps: each slice is read from global memory once per block), each
+/// warp multiplies a 16×32 strip with WMMA 16×16×16, the tile goes to shared memory, and the
+/// threads copy out only the positions that S holds. Where those are comes from a small
+/// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
+/// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
+/// made a block take 15–45 µs. Many blocks per panel (one per 64 columns) keep all SMs busy
+/// even when the matrix has few rows.
+#pragma once
+
+#include "panel_classification.cuh"
+#include "step5_launchers.hpp"
+
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include <cstdint>
+
+namespace step5 {
+
+/// @brief Columns of a block tile of the dense-panel kernel.
+constexpr int kPanelTileCols = 64;
+
+/// @brief Values of K staged per step.
+constexpr int kPanelChunk = 128;
+
+/// @brief Copies a 64×kPanelChunk slice of a row-major half matrix (rows first_row.., columns
+/// k0..) into shared memory (leading dimension @p ld_stage), zeros where the slice leaves the
+/// matrix. Each thread copies 8 consecutive halves at a time (one 16-byte load when allowed).
+/// @param stage shared memory slice
+/// @param ld_stage its leading dimension in halves
+/// @param matrix device matrix
+/// @param ld its leading dimension
+/// @param row_count its rows (M for A, N for Bᵀ)
+/// @param inner its valid columns (K)
+/// @param first_row first row of the slice
+/// @param k0 first column of the slice
+/// @param vector_loads whether 16-byte loads are allowed (allows_vector_loads)
+/// @param thread thread index in the block
+/// @param threads threads of the block
+__device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __half* matrix, int ld,
+                                         int row_count, int inner, int first_row, int k0,
+                                         bool vector_loads, int thread, int threads) {
+  constexpr int kPiecesPerRow = kPanelChunk / 8;
+  for (int piece = thread; piece < kPanelRows * kPiecesPerRow; piece += threads) {
+    const int slice_row = piece / kPiecesPerRow;
+    const int slice_col = (piece % kPiecesPerRow) * 8;
+    const int row = first_row + slice_row;
+    const int k = k0 + slice_col;
+    __half* destination = stage + slice_row * ld_stage + slice_col;
+    const __half* source = matrix + static_cast<std::int64_t>(row) * ld + k;
+    if (vector_loads && row < row_count && k + 8 <= inner) {
+      *reinterpret_cast<uint4*>(destination) = __ldg(reinterpret_cast<const uint4*>(source));
+      continue;
+    }
+    for (int offset = 0; offset < 8; ++offset) {
+      // Guards the rows past M (or N) of an edge tile and the columns past K of the last step.
+      const bool inside = row < row_count && k + offset < inner;
+      destination[offset] = inside ? source[offset] : __float2half(0.0f);
+    }
+  }
+}
+
+/// @brief Where each (row, 64-column block) of the dense panels starts in S: for the row
+/// at position r of dense panel slot p and column block c, tile_starts[(p·64 + r)·(C + 1) + c]
+/// is the first entry of the row with a column >= 64·c (C = ceil(N / 64); entry c = C is the
+/// row's end). dense_panel_kernel then finds a tile's entries with two loads, no search.
+///
+/// One thread per nonzero: an entry writes the starts of the column blocks between its
+/// predecessor's block (exclusive) and its own (inclusive), and the last entry of a row also
+/// those after it. Rows without entries keep the zeros the caller filled in (start = end).
+/// Preconditions: S sorted row-major; @p tile_starts zeroed; panel_slot[p] is 1 + the slot of
+/// a dense panel p, 0 for a sparse one.
+/// @param row_indices sorted rows of the nonzeros
+/// @param col_indices columns of the nonzeros
+/// @param nnz number of nonzeros
+/// @param col_blocks C
+/// @param panel_slot 1 + slot of each panel, 0 when sparse
+/// @param tile_starts the starts (output)
+__global__ void tile_starts_kernel(const int* __restrict__ row_indices,
+                                   const int* __restrict__ col_indices, std::int64_t nnz,
+                                   int col_blocks, const int* __restrict__ panel_slot,
+                                   int* __restrict__ tile_starts) {
+  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (entry >= nnz) {
+    return;  // threads past the last nonzero
+  }
+  const int row = row_indices[entry];
+  const int slot = panel_slot[row / kPanelRows] - 1;
+  if (slot < 0) {
+    return;  // a sparse panel: the lane groups do its entries
+  }
+  int* starts = tile_starts + (static_cast<std::int64_t>(slot) * kPanelRows + row % kPanelRows) *
+                                  (col_blocks + 1);
+  const int block = col_indices[entry] / kPanelTileCols;
+  // The first entry of a row also starts the empty column blocks before it.
+  const bool row_start = entry == 0 || row_indices[entry - 1] != row;
+  const int previous_block = row_start ? -1 : col_indices[entry - 1] / kPanelTileCols;
+  for (int col_block = previous_block + 1; col_block <= block; ++col_block) {
+    starts[col_block] = static_cast<int>(entry);
+  }
+  // The last entry of a row ends its block and every block after it.
+  const bool row_end = entry + 1 == nnz || row_indices[entry + 1] != row;
+  if (row_end) {
+    for (int col_block = block + 1; col_block <= col_blocks; ++col_block) {
+      starts[col_block] = static_cast<int>(entry + 1);
+    }
+  }
+}
+
+/// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
+///
+/// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
+/// blockIdx.x is the slot of a dense panel (dense_panels[blockIdx.x] is the panel);
+/// blockIdx.y picks the 64 columns; @p tile_starts from tile_starts_kernel.
+/// @param operands A and Bᵀ
+/// @param dense_panels the panel of each slot
+/// @param tile_starts first entry of each (row, column block) of the dense panels
+/// @param col_indices columns of the nonzeros
+/// @param values values of the nonzeros
+/// @param vector_a A allows 16-byte loads
+/// @param vector_b Bᵀ allows 16-byte loads
+/// @param output one float per nonzero
+__global__ void __launch_bounds__(256)
+    dense_panel_kernel(DenseOperands operands, const int* __restrict__ dense_panels,
+                       const int* __restrict__ tile_starts, const int* __restrict__ col_indices,
+                       const float* __restrict__ values, bool vector_a, bool vector_b,
+                       float* __restrict__ output) {
+  using namespace nvcuda;
+  constexpr int kWarps = 8;
+  constexpr int kThreads = 32 * kWarps;
+  constexpr int kFragment = 16;
+  constexpr int kStageLd = kPanelChunk + 8;          // halves; +8 spreads rows over the banks
+  constexpr int kResultLd = kPanelTileCols + 4;      // floats; a multiple of 4 as WMMA needs
+  constexpr int kWarpRows = kPanelRows / kFragment;  // 4 strips of 16 rows
+  constexpr int kWarpCols = kPanelTileCols / kFragment / (kWarps / kWarpRows);  // 2 fragments
+  constexpr int kThreadsPerRow = kThreads / kPanelRows;  // 4 threads copy out each row
+  static_assert(kPanelRows % kFragment == 0 && kPanelTileCols % kFragment == 0,
+                "the block tile is made of 16×16 fragments");
+  static_assert(kPanelChunk % kFragment == 0 && kPanelChunk % 8 == 0,
+                "a staged chunk holds whole 16-deep steps and 16-byte pieces");
+  static_assert(
+      kWarps % kWarpRows == 0 && kWarpCols * (kWarps / kWarpRows) * kFragment == kPanelTileCols,
+      "the warps cover the block tile exactly");
+  static_assert(kThreads % kPanelRows == 0, "whole groups of threads per row");
+  constexpr int kStageBytes = (kPanelRows + kPanelTileCols) * kStageLd * 2;
+  constexpr int kResultBytes = kPanelRows * kResultLd * 4;
+  // The staged slices and the finished tile are never needed at the same time: one buffer.
+  __shared__ __align__(
+      32) unsigned char shared[kStageBytes > kResultBytes ? kStageBytes : kResultBytes];
+  __half* stage_a = reinterpret_cast<__half*>(shared);
+  __half* stage_b = stage_a + kPanelRows * kStageLd;
+  float* result = reinterpret_cast<float*>(shared);
+
+  const int slot = static_cast<int>(blockIdx.x);
+  const int first_row = dense_panels[slot] * kPanelRows;
+  const int col_block = static_cast<int>(blockIdx.y);
+  const int first_col = col_block * kPanelTileCols;
+  const int thread = static_cast<int>(threadIdx.x);
+  const int warp = thread / 32;
+
+  // Load the copy-out ranges now: their latency hides behind the product.
+  const int copy_row = thread / kThreadsPerRow;
+  const int col_blocks = (operands.cols + kPanelTileCols - 1) / kPanelTileCols;
+  const int* row_starts =
+      tile_starts + (static_cast<std::int64_t>(slot) * kPanelRows + copy_row) * (col_blocks + 1);
+  const int copy_begin = row_starts[col_block];
+  const int copy_end = row_starts[col_block + 1];
+
+  const int warp_row = warp / (kWarps / kWarpRows);
+  const int warp_col = warp % (kWarps / kWarpRows);
+  wmma::fragment<wmma::accumulator, kFragment, kFragment, kFragment, float> accumulators[kWarpCols];
+#pragma unroll
+  for (int fragment = 0; fragment < kWarpCols; ++fragment) {
+    wmma::fill_fragment(accumulators[fragment], 0.0f);
+  }
+  wmma::fragment<wmma::matrix_a, kFragment, kFragment, kFragment, __half, wmma::row_major> a_part;
+  // Bᵀ row-major is B column-major: B(k, n) of the slice sits at stage_b[n * kStageLd + k].
+  wmma::fragment<wmma::matrix_b, kFragment, kFragment, kFragment, __half, wmma::col_major> b_part;
+  for (int k0 = 0; k0 < operands.inner; k0 += kPanelChunk) {
+    stage_panel_slice(stage_a, kStageLd, operands.a, operands.lda, operands.rows, operands.inner,
+                      first_row, k0, vector_a, thread, kThreads);
+    stage_panel_slice(stage_b, kStageLd, operands.b_transposed, operands.ldb, operands.cols,
+                      operands.inner, first_col, k0, vector_b, thread, kThreads);
+    __syncthreads();  // the whole chunk of A and Bᵀ is staged before any warp loads fragments
+#pragma unroll
+    for (int step = 0; step < kPanelChunk; step += kFragment) {
+      wmma::load_matrix_sync(a_part, stage_a + warp_row * kFragment * kStageLd + step, kStageLd);
+#pragma unroll
+      for (int fragment = 0; fragment < kWarpCols; ++fragment) {
+        const int tile_col = warp_col * kWarpCols + fragment;
+        wmma::load_matrix_sync(b_part, stage_b + tile_col * kFragment * kStageLd + step, kStageLd);
+        wmma::mma_sync(accumulators[fragment], a_part, b_part, accumulators[fragment]);
+      }
+    }
+    __syncthreads();  // every warp has read the chunk before it is overwritten (next chunk or
+                      // the result tile, which shares the buffer)
+  }
+#pragma unroll
+  for (int fragment = 0; fragment < kWarpCols; ++fragment) {
+    const int tile_col = warp_col * kWarpCols + fragment;
+    wmma::store_matrix_sync(result + warp_row * kFragment * kResultLd + tile_col * kFragment,
+                            accumulators[fragment], kResultLd, wmma::mem_row_major);
+  }
+  __syncthreads();  // the whole tile is in shared memory before threads copy out other warps'
+                    // fragments
+
+  // kThreadsPerRow threads copy out the row's entries inside the tile's 64 columns.
+  const float* result_row = result + copy_row * kResultLd - first_col;
+#pragma unroll 4
+  for (int entry = copy_begin + thread % kThreadsPerRow; entry < copy_end;
+       entry += kThreadsPerRow) {
+    output[entry] = values[entry] * result_row[col_indices[entry]];
+  }
+}
+
+}  // namespace step5
