@@ -53,7 +53,7 @@ if [[ -x "$build/$s5" ]]; then
     "$s5 --matrix $scratch/too_few.mtx"
     "$s5 --matrix $scratch/out_of_range.mtx"
     "$s5 --matrix $scratch/non_numeric.mtx"
-    "$s5 --rows 916000 --cols 916000 --nnz 5000000 --approach 2"
+    "$s5 --m 916000 --n 916000 --nnz 5000000 --approach 2"
   )
 fi
 
