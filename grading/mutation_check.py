@@ -152,18 +152,15 @@ MUTATIONS = [
              (Check(S3_TESTS),)),
 ]
 
-# ---- Step 4 and 5: PENDING -------------------------------------------------------------
-# Written against the step 4 and 5 files as they were while their authors still worked on
-# them. They run only with --include-pending (or --only-pending) and are not part of the
-# pass/fail verdict until the lead moves them into MUTATIONS (check the texts and test
-# names first: a stale text is reported, never skipped silently).
+# ---- Step 4 (reference kernels) -------------------------------------------------------
 S4 = "step4_boundary_checks"
 S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
 S4_FAST = "step4_boundary_checks/fast_gemm.cuh"
 S4_EDGES = "step 4 kernels are right one below and at and one above each tile edge"
 S4_MISALIGNED = "the fast kernel falls back to scalar loads for misaligned matrices"
-S5 = "step5_tensor_core_sddmm"
-PENDING_MUTATIONS = [
+S4_PADDED = "step4_boundary_checks/padded.cu"
+S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
+MUTATIONS += [
     # Out-of-range M (N) entries meet zeros of the N (M) tile, so dropping check 1 or 2
     # changes no result: only memcheck sees the reads past the arrays.
     Mutation("step4 checked: M-tile check (1) dropped", S4, S4_CHECKED,
@@ -189,6 +186,43 @@ PENDING_MUTATIONS = [
     Mutation("step4 fast: scalar P store check dropped (edge path)", S4, S4_FAST,
              "if (p_row < rows && p_col + part < cols) {", "if (true) {",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+    # The scalar edge path (J % 4 != 0): one column of each group of four taken from the
+    # wrong place, a visible wrong result (the group straddles the end of the row).
+    Mutation("step4 fast: scalar M-tile load takes the wrong column (edge path)", S4, S4_FAST,
+             "loaded.z = m_col + 2 < inner ? row_start[m_col + 2] : 0.0f;",
+             "loaded.z = m_col + 2 < inner ? row_start[m_col + 1] : 0.0f;",
+             (Check(S4_EDGES),)),
+    # A column of N past K only feeds P columns past K, never stored: memcheck sees it.
+    Mutation("step4 fast: scalar N-tile column check dropped (edge path)", S4, S4_FAST,
+             "loaded.w = n_col + 3 < cols ? row_start[n_col + 3] : 0.0f;",
+             "loaded.w = row_start[n_col + 3];",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+    # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
+    # the last tile column and its rows have the wrong length.
+    Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,
+             "                          round_up(shape.cols, kTile));",
+             "                          round_up(shape.cols, kTile) - 1);",
+             (Check(S4_EDGES),)),
+    # RectTiling's static_asserts (TILE_COLS % BLOCK_COLS == 0) make the stride kBlockCols
+    # cover the tile exactly; a thread that strides by its own output count instead writes
+    # its sums into the wrong (overlapping) columns.
+    Mutation("step4 rect tiles: output columns strided by kColsPerThread, not kBlockCols", S4,
+             S4_RECT,
+             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kBlockCols;",
+             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kColsPerThread;",
+             (Check(S4_EDGES),)),
+    Mutation("step4 rect tiles: M-tile check (1) dropped", S4, S4_RECT,
+             "(m_row < rows && m_col < inner) ? m_matrix[m_row * inner + m_col] : 0.0f",
+             "m_matrix[m_row * inner + m_col]",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+]
+
+# ---- Step 5 (reference kernels) -------------------------------------------------------
+S5 = "step5_tensor_core_sddmm"
+S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
+S5_TILES = "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
+S5_SHAPES = "all approaches with M N K not multiples of 16"
+MUTATIONS += [
     Mutation("step5: lane-to-element map of the 16x16 accumulator transposed", S5,
              "step5_tensor_core_sddmm/fragment_map.cuh",
              "  return {(lane >> 2) + 8 * ((index >> 1) & 1), 2 * (lane & 3) + (index & 1) + "
@@ -196,19 +230,39 @@ PENDING_MUTATIONS = [
              "  return {2 * (lane & 3) + (index & 1) + 8 * (index >> 2), (lane >> 2) + 8 * "
              "((index >> 1) & 1)};",
              (Check("fragment map equals the hardware layout"),)),
-    # SURVIVED on an H200 (grading/results/mutation_report_pending.md): all 32 lanes still
-    # execute the shuffle, the hardware gives the right sums and synccheck reports nothing.
-    # A mask that omits calling lanes is undefined behaviour no test can pin down; the lead
-    # should replace this entry by a mask bug with a visible effect (e.g. in shuffle_mask.cu,
-    # the ballot kernel's mask taken after the early return, checked by "partial warp sums
-    # with a ballot mask or with all lanes staying").
-    Mutation("step5: warp kernel's shuffle mask names only half the lanes", S5,
-             "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh",
+    # A mask that leaves out calling lanes is undefined behaviour that gave the right sums on
+    # an H200 with synccheck silent; the shuffles check their masks (warp_shuffle_check.cuh,
+    # STEP5_CHECK_WARP_MASKS), so the kernel traps and the test fails with a CUDA error.
+    Mutation("step5: warp kernel's shuffle mask names only half the lanes", S5, S5_WARP,
              "constexpr unsigned kAllLanes = 0xFFFFFFFFu;",
              "constexpr unsigned kAllLanes = 0x0000FFFFu;",
-             (Check("[step5][gpu]"), Check("all approaches on a rectangular matrix",
-                                          "synccheck"))),
+             (Check(S5_SHAPES),)),
+    Mutation("step5: warp kernel's butterfly skips the offset-16 step", S5, S5_WARP,
+             "for (int offset = 16; offset > 0; offset >>= 1) {",
+             "for (int offset = 8; offset > 0; offset >>= 1) {",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouped: write-back uses the transposed lane-to-element map", S5,
+             S5_TILES,
+             "const FragmentSlot slot = accumulator_slot_16x16(row_in_tile, col_in_tile);",
+             "const FragmentSlot slot = accumulator_slot_16x16(col_in_tile, row_in_tile);",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouped: a tile's segment ends one nonzero early", S5, S5_TILES,
+             "const int end = kTileRanges ? tile_offsets[tile + 1] : nnz;",
+             "const int end = kTileRanges ? tile_offsets[tile + 1] - 1 : nnz;",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouping: segment offsets shifted by one tile", S5,
+             "step5_tensor_core_sddmm/tile_grouping.cu",
+             "groups.tile_offsets.data() + 1, tile_count)",
+             "groups.tile_offsets.data(), tile_count)",
+             (Check(S5_SHAPES),)),
 ]
+
+# ---- PENDING ---------------------------------------------------------------------------
+# Mutations written against files still being changed go here: they run only with
+# --include-pending (or --only-pending) and are not part of the pass/fail verdict until
+# they are moved into MUTATIONS (check the texts and test names first: a stale text is
+# reported, never skipped silently). Empty: every step's list is final.
+PENDING_MUTATIONS = []
 
 # Top-level entries of the repository that the copy leaves out (builds, data, results).
 IGNORED_TOP = re.compile(r"^(build.*|\.git|\.deps|data|out|\.gl|grade-report.*)$")

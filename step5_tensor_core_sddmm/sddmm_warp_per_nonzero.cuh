@@ -9,6 +9,7 @@
 #pragma once
 
 #include "step5_launchers.hpp"
+#include "warp_shuffle_check.cuh"
 
 #include <cuda_fp16.h>
 
@@ -17,12 +18,14 @@
 namespace step5 {
 
 /// @brief Sum of @p value over the 32 lanes, in every lane (all 32 lanes must call it).
+/// The shuffles check their mask when COURSE_CHECK_WARP_MASKS is defined
+/// (warp_shuffle_check.cuh).
 /// @param value this lane's partial sum
 /// @return the warp's total
 __device__ inline float warp_sum(float value) {
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   for (int offset = 16; offset > 0; offset >>= 1) {
-    value += __shfl_xor_sync(kAllLanes, value, offset);
+    value += checked_shfl_xor_sync(kAllLanes, value, offset);
   }
   return value;
 }

@@ -1,0 +1,117 @@
+/// @cond COURSE_EXERCISE
+// Exercise version of step5_tensor_core_sddmm/sddmm_tile_grouped.cuh (kept out of the
+// course book). Build and test it as described in exercise/sddmm_warp_per_nonzero.cuh. The
+// tile product (wmma_tile_product.cuh), the grouping of S by tile (tile_grouping.cu) and the
+// launcher are given; the TODO is the write-back of the results through the lane map.
+//
+// Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.
+//
+// After group_by_tile, warp w owns tile w: it computes the tile's 16×16 block of A·B with
+// WMMA and writes the values at the tile's nonzeros, positions tile_offsets[w] ..
+// tile_offsets[w+1] (the note's version 2; its version 1 scanned all nnz in every warp).
+// Each result is written by the lane whose fragment register holds it, found with the
+// lane-to-element map of fragment_map.cuh, straight into S's order through the
+// permutation. No dense M×N storage exists anywhere.
+#pragma once
+
+#include "fragment_map.cuh"
+#include "wmma_tile_product.cuh"
+
+#include <cstdint>
+
+namespace step5 {
+
+/// @brief frag.x[index] for a run-time index without dynamic register indexing (which would
+/// move the fragment to local memory): compare against each constant index.
+/// @param accumulator the fragment
+/// @param index 0..7
+/// @return the element
+__device__ inline float fragment_value(const AccumulatorFragment& accumulator, int index) {
+  float value = 0.0f;
+#pragma unroll
+  for (int candidate = 0; candidate < kAccumulatorElementsPerLane; ++candidate) {
+    value = candidate == index ? accumulator.x[candidate] : value;
+  }
+  return value;
+}
+
+/// @brief One warp per non-empty tile; blockDim.x = 32 · kWarpsPerBlock.
+///
+/// Preconditions: the tile arrays come from group_by_tile for the same S and N; the GPU is
+/// sm_80 or newer for the lane map (older GPUs take a layout-free path through shared
+/// memory, chosen at compile time).
+/// @tparam kWarpsPerBlock warps per block
+/// @tparam kTileRanges true: loop over the tile's own range (version 2); false: every warp
+///         scans all nnz and keeps those in its tile (the note's version 1, for the lesson)
+/// @param operands A and Bᵀ
+/// @param tile_count number of non-empty tiles
+/// @param tile_cols tiles per tile row
+/// @param tile_keys key of each tile (tile_row · tile_cols + tile_col)
+/// @param tile_offsets range of each tile in the sorted arrays
+/// @param nnz number of nonzeros
+/// @param sorted_rows rows in tile order
+/// @param sorted_cols columns in tile order
+/// @param sorted_values values in tile order
+/// @param permutation tile order -> S's order
+/// @param vector_a A allows 16-byte loads
+/// @param vector_b Bᵀ allows 16-byte loads
+/// @param output one float per nonzero, S's order
+template <int kWarpsPerBlock, bool kTileRanges>
+__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+    tile_grouped_kernel(DenseOperands operands, std::int64_t tile_count, int tile_cols,
+                        const std::uint64_t* tile_keys, const int* tile_offsets, int nnz,
+                        const int* sorted_rows, const int* sorted_cols, const float* sorted_values,
+                        const int* permutation, bool vector_a, bool vector_b, float* output) {
+  static_assert(kWarpsPerBlock >= 1 && kWarpsPerBlock <= 32, "1..32 warps per block");
+  __shared__ WarpStage stages[kWarpsPerBlock];
+  const int warp_in_block = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + warp_in_block;
+  if (tile >= tile_count) {
+    return;  // warps of the last block past the last tile; whole warps leave together
+  }
+  const int tile_row = static_cast<int>(tile_keys[tile] / static_cast<std::uint64_t>(tile_cols));
+  const int tile_col = static_cast<int>(tile_keys[tile] % static_cast<std::uint64_t>(tile_cols));
+  AccumulatorFragment accumulator;
+  warp_tile_product(accumulator, operands, tile_row, tile_col, stages[warp_in_block], lane,
+                    vector_a, vector_b);
+  const int begin = kTileRanges ? tile_offsets[tile] : 0;
+  const int end = kTileRanges ? tile_offsets[tile + 1] : nnz;
+#if __CUDA_ARCH__ >= 800
+  // TODO(step 5): write the tile's results through the lane-to-element map.
+  //  - The warp holds the tile's 16×16 block of A·B in `accumulator`, spread over the 32
+  //    lanes: lane `lane` holds 8 of its elements in accumulator.x[0..7]. Which ones is
+  //    given by fragment_map.cuh (measured by fragment_layout):
+  //    accumulator_slot_16x16(row_in_tile, col_in_tile) returns the {lane, index} that
+  //    holds element (row_in_tile, col_in_tile).
+  //  - For each position in [begin, end) (the tile's nonzeros, sorted by tile):
+  //      row_in_tile = sorted_rows[position] - tile_row·kTile,
+  //      col_in_tile = sorted_cols[position] - tile_col·kTile.
+  //    Version 1 (!kTileRanges) scans all nnz: skip positions whose row_in_tile or
+  //    col_in_tile lies outside 0..kTile-1 (nonzeros of other tiles).
+  //  - Only the lane that holds the element writes it:
+  //      output[permutation[position]] = sorted_values[position]·fragment_value(accumulator,
+  //      slot.index)
+  //    (permutation maps the tile order back to S's order; fragment_value reads x[index]
+  //    without indexing the registers at run time). Every lane walks the same positions, so
+  //    each result is written exactly once.
+  static_cast<void>(begin);  // (remove these two lines once your loop uses begin and end)
+  static_cast<void>(end);
+#else
+  // Volta/Turing hold the accumulator in another layout: go through shared memory instead.
+  float* tile_values = reinterpret_cast<float*>(&stages[warp_in_block]);  // 256 floats = 1 KiB
+  nvcuda::wmma::store_matrix_sync(tile_values, accumulator, kTile, nvcuda::wmma::mem_row_major);
+  __syncwarp();  // the stored tile is visible to every lane
+  for (int position = begin + lane; position < end; position += 32) {
+    const int row_in_tile = sorted_rows[position] - tile_row * kTile;
+    const int col_in_tile = sorted_cols[position] - tile_col * kTile;
+    if (row_in_tile >= 0 && row_in_tile < kTile && col_in_tile >= 0 && col_in_tile < kTile) {
+      output[permutation[position]] =
+          sorted_values[position] * tile_values[row_in_tile * kTile + col_in_tile];
+    }
+  }
+#endif
+}
+
+}  // namespace step5
+/// @endcond

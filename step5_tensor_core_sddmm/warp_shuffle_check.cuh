@@ -1,0 +1,49 @@
+/// @file warp_shuffle_check.cuh
+/// @brief `__shfl_xor_sync` with a check of its mask, for the warp reductions of step 5.
+///
+/// A shuffle's mask must name every lane that takes part: at least the calling lane and the
+/// lane it reads from. A mask that leaves them out is undefined behaviour, and undefined
+/// behaviour may well give the right sums: on an H200 a mask naming only lanes 0-15 still
+/// adds all 32 partial sums, and compute-sanitizer's synccheck reports nothing. No test of
+/// the results can catch such a bug, so with COURSE_CHECK_WARP_MASKS defined (step 5's
+/// CMake option STEP5_CHECK_WARP_MASKS, on by default) the shuffle checks its own mask and
+/// stops the kernel (`__trap()`, the launch then fails with a CUDA error) when it is wrong.
+/// The check costs two bit tests per shuffle.
+#pragma once
+
+#include <cstdio>
+
+namespace step5 {
+
+/// @brief The calling thread's lane in its warp (the `%laneid` register), valid for any
+/// block shape.
+/// @return 0..31
+__device__ inline unsigned lane_id() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+/// @brief `__shfl_xor_sync(mask, value, lane_mask)`; with COURSE_CHECK_WARP_MASKS defined it
+/// first traps when @p mask does not name the calling lane or the lane it reads from
+/// (lane ^ lane_mask).
+/// @param mask lanes taking part in the shuffle
+/// @param value this lane's value
+/// @param lane_mask XOR distance to the partner lane (1, 2, 4, 8 or 16)
+/// @return the partner lane's value
+__device__ inline float checked_shfl_xor_sync(unsigned mask, float value, int lane_mask) {
+#ifdef COURSE_CHECK_WARP_MASKS
+  const unsigned lane = lane_id();
+  const unsigned partner = (lane ^ static_cast<unsigned>(lane_mask)) & 31u;
+  if (((mask >> lane) & 1u) == 0u || ((mask >> partner) & 1u) == 0u) {
+    printf(
+        "warp shuffle: mask 0x%08x does not name lane %u or its partner lane %u "
+        "(block %u, thread %u): the mask must name every lane that takes part\n",
+        mask, lane, partner, blockIdx.x, threadIdx.x);
+    __trap();
+  }
+#endif
+  return __shfl_xor_sync(mask, value, lane_mask);
+}
+
+}  // namespace step5
