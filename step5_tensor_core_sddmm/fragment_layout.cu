@@ -44,6 +44,10 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/// @brief Measures and prints the lane-to-element tables of the accumulator fragments.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, non-zero on an error (2: bad command line, 3: no suitable GPU)
 int main(int argc, char** argv) {
   return course::run_program("fragment_layout", [&] { return run(argc, argv); });
 }

@@ -6,6 +6,7 @@
 /// reference SDDMM in double before device memory is freed, and a mismatch prints
 /// `wrong answer` and exits with status 1.
 #ifndef APPROACH
+/// @brief The approach this program runs by default (1 to 4; see the options).
 #define APPROACH 4
 #endif
 
@@ -110,6 +111,10 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/// @brief Runs one SDDMM with the chosen approach (and the DEBUG check).
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, non-zero on an error (2: bad command line, 3: no suitable GPU)
 int main(int argc, char** argv) {
   return course::run_program("step5_tensor_core_sddmm", [&] { return run(argc, argv); });
 }

@@ -55,6 +55,10 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/// @brief Runs the shuffle-mask demonstration and prints what each variant computed.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, non-zero on an error (2: bad command line, 3: no suitable GPU)
 int main(int argc, char** argv) {
   return course::run_program("shuffle_mask", [&] { return run(argc, argv); });
 }
