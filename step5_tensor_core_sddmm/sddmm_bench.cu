@@ -4,10 +4,11 @@
 /// matrices of a directory.
 ///
 /// Columns: `sddmm` = kernel time (median of --repeats, CUDA events around the launches
-/// only); `other` = the preprocessing wall time (median of 5 after one warm-up), the note's
+/// only); `other` = the preprocessing wall time (median of 9 after one warm-up), the note's
 /// "other", defined the same way for every approach and for cuSPARSE: it starts from S on
 /// the host and ends when the device is ready to run the kernel, so it includes the upload
-/// of S's arrays (ours: rows, columns, values; cuSPARSE: CSR offsets, columns) and all
+/// of S's arrays (ours and cuSPARSE's: CSR offsets and columns; ours also the values unless
+/// S is a pattern matrix, whose ones the GPU writes) and all
 /// preprocessing (ours: checks of S and the plan; cuSPARSE: descriptors, buffer size,
 /// buffer and cusparseSDDMM_preprocess). Amortised outside it, for both sides alike: the
 /// host vectors of S are registered once per matrix (cudaHostRegister, so uploads run at
@@ -77,7 +78,7 @@ const std::vector<NoteShape> kNoteShapes = {
 struct Settings {
   std::vector<step5::Approach> approaches;
   int repeats = 10;
-  int other_repeats = 5;
+  int other_repeats = 9;
   long long max_nnz = 0;
   step5::Options options;
   std::string cusparse_layout = "auto";
@@ -203,6 +204,13 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
   const HostRegistration pin_values(sampling.values.data(), vector_bytes(sampling.values));
   const HostRegistration pin_offsets(csr.row_offsets.data(), vector_bytes(csr.row_offsets));
   const HostRegistration pin_csr_cols(csr.col_indices.data(), vector_bytes(csr.col_indices));
+  const HostRegistration pin_csr_values(csr.values.data(), vector_bytes(csr.values));
+  // Also amortised, like the CSR conversion: whether S is a pattern matrix (all values one,
+  // as a Matrix Market "pattern" file says in its header); then its values are not uploaded.
+  const step5::PatternValues pattern_values =
+      std::all_of(csr.values.begin(), csr.values.end(), [](float value) { return value == 1.0f; })
+          ? step5::PatternValues::all_ones
+          : step5::PatternValues::upload;
 
   // Dense operands: half for our kernels, float copies for cuSPARSE (same values).
   course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
@@ -240,6 +248,8 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
         const course::TimingStats other = course::time_host(
             [&] { step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout); },
             1, settings.other_repeats);
+        std::cerr << bench_case.name << " K=" << inner << " cuSPARSE: other min " << other.min_ms
+                  << " median " << other.median_ms << " max " << other.max_ms << " ms\n";
         step5::CusparseSddmm reference(handle, csr, a_float.data(), b, inner, layout);
         const course::TimingStats kernel =
             course::time_gpu([&] { reference.run(); }, 1, settings.repeats);
@@ -284,11 +294,14 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
     try {
       const course::TimingStats other = course::time_host(
           [&] {
-            const step5::DevicePattern pattern(sampling);
+            const step5::DevicePattern pattern(csr, pattern_values);
             const step5::Plan plan(approach, pattern, inner, settings.options);
           },
           1, settings.other_repeats);
-      const step5::DevicePattern pattern(sampling);
+      std::cerr << bench_case.name << " K=" << inner << " approach " << number << ": other min "
+                << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
+                << " ms\n";
+      const step5::DevicePattern pattern(csr, pattern_values);
       const course::TimingStats prep = course::time_host(
           [&] { const step5::Plan plan(approach, pattern, inner, settings.options); }, 1,
           settings.other_repeats);

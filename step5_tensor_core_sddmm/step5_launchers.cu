@@ -5,13 +5,17 @@
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "csr_pattern_upload.cuh"
 #include "device_utilities.cuh"
 #include "sddmm_dense_wmma.cuh"
 #include "sddmm_dense_panels.cuh"
 #include "sddmm_hybrid.cuh"
-#include "sddmm_tile_grouped.cuh"
-#include "sddmm_warp_per_nonzero.cuh"
 #include "tile_grouping.hpp"
+
+// The kernels a student writes, named with their step folder so that COURSE_KERNELS can
+// swap them (course_add_kernel_library in cmake/Course.cmake).
+#include "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
+#include "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 
 #include <algorithm>
 #include <climits>
@@ -347,6 +351,10 @@ namespace {
 
 DevicePattern::DevicePattern(const course::CooMatrix& matrix)
     : rows_(matrix.rows), cols_(matrix.cols), buffers_(std::make_unique<Buffers>()) {
+  upload_coo(matrix);
+}
+
+void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
   if (matrix.rows < 0 || matrix.cols < 0) {
     throw std::invalid_argument("S has negative size " + std::to_string(matrix.rows) + " x " +
                                 std::to_string(matrix.cols));
@@ -422,12 +430,183 @@ DevicePattern::DevicePattern(const course::CooMatrix& matrix)
       std::copy(verdict.begin() + 1, verdict.end(), panel_nnz_.begin());
     }
   }
+  compute_max_panel_density();
+}
+
+void DevicePattern::compute_max_panel_density() {
+  max_panel_density_ = 0.0;
+  const int panel_count = static_cast<int>(panel_nnz_.size());
   for (int panel = 0; panel < panel_count; ++panel) {
     const int panel_rows = std::min(kPanelRows, rows_ - panel * kPanelRows);
     const double density = static_cast<double>(panel_nnz_[static_cast<std::size_t>(panel)]) /
                            (static_cast<double>(panel_rows) * static_cast<double>(cols_));
     max_panel_density_ = std::max(max_panel_density_, density);
   }
+}
+
+namespace {
+
+/// Throws when the row offsets of @p matrix are not those of a CSR matrix with
+/// matrix.col_indices.size() entries: offset 0 must be 0, the last nnz, none above the next.
+/// @p first_bad is the first failing offset (found by the caller, on the host or the GPU).
+[[noreturn]] void throw_bad_offset(const course::CsrMatrix& matrix, std::size_t first_bad) {
+  throw std::invalid_argument(
+      "S's CSR row offset " + std::to_string(first_bad) + " (" +
+      std::to_string(matrix.row_offsets[first_bad]) +
+      ") is invalid: offsets must start at 0, never decrease and end at nnz = " +
+      std::to_string(matrix.col_indices.size()));
+}
+
+/// A pinned host buffer of at least @p words 64-bit words for the read-back of S's check,
+/// kept per thread and grown when needed (so repeated uploads allocate nothing).
+std::int64_t* pinned_verdict_buffer(std::size_t words) {
+  struct PinnedWords {
+    std::int64_t* data = nullptr;
+    std::size_t words = 0;
+    ~PinnedWords() {
+      if (data != nullptr) {
+        cudaFreeHost(data);  // no check: at thread exit the runtime may be gone
+      }
+    }
+  };
+  thread_local PinnedWords buffer;
+  if (buffer.words < words) {
+    if (buffer.data != nullptr) {
+      CUDA_CHECK(cudaFreeHost(buffer.data));
+      buffer.data = nullptr;
+      buffer.words = 0;
+    }
+    const std::size_t grown = std::max<std::size_t>(words, 1024);
+    CUDA_CHECK(cudaMallocHost(&buffer.data, grown * sizeof(std::int64_t)));
+    buffer.words = grown;
+  }
+  return buffer.data;
+}
+
+/// First offset of @p matrix that fails the CSR checks of throw_bad_offset, or its size.
+std::size_t first_bad_offset_on_host(const course::CsrMatrix& matrix) {
+  const std::vector<int>& offsets = matrix.row_offsets;
+  const auto nnz = static_cast<long long>(matrix.col_indices.size());
+  for (std::size_t index = 0; index < offsets.size(); ++index) {
+    const bool bad = offsets[index] < 0 || offsets[index] > nnz ||
+                     (index == 0 && offsets[index] != 0) ||
+                     (index + 1 == offsets.size() && offsets[index] != nnz) ||
+                     (index + 1 < offsets.size() && offsets[index] > offsets[index + 1]);
+    if (bad) {
+      return index;
+    }
+  }
+  return offsets.size();
+}
+
+/// Throws the error that describes entry @p entry of the CSR matrix @p matrix (valid row
+/// offsets): a column out of range, or a column before its predecessor in the same row.
+[[noreturn]] void throw_bad_csr_entry(const course::CsrMatrix& matrix, std::size_t entry) {
+  const auto row_end = std::upper_bound(matrix.row_offsets.begin(), matrix.row_offsets.end(),
+                                        static_cast<long long>(entry));
+  const auto row = static_cast<int>(row_end - matrix.row_offsets.begin()) - 1;
+  const int col = matrix.col_indices[entry];
+  if (col < 0 || col >= matrix.cols) {
+    throw std::invalid_argument("S entry " + std::to_string(entry) + " (" + std::to_string(row) +
+                                ", " + std::to_string(col) + ") is out of range for a " +
+                                std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
+                                " matrix");
+  }
+  throw std::invalid_argument(
+      "S must be sorted row-major (columns increasing within a row); "
+      "entry " +
+      std::to_string(entry) + " comes before entry " + std::to_string(entry - 1));
+}
+
+}  // namespace
+
+DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues values)
+    : rows_(matrix.rows), cols_(matrix.cols), buffers_(std::make_unique<Buffers>()) {
+  if (matrix.rows < 0 || matrix.cols < 0) {
+    throw std::invalid_argument("S has negative size " + std::to_string(matrix.rows) + " x " +
+                                std::to_string(matrix.cols));
+  }
+  const std::size_t nnz = matrix.col_indices.size();
+  if (matrix.row_offsets.size() != static_cast<std::size_t>(matrix.rows) + 1) {
+    throw std::invalid_argument("S has " + std::to_string(matrix.row_offsets.size()) +
+                                " CSR row offsets for " + std::to_string(matrix.rows) +
+                                " rows; it needs rows + 1");
+  }
+  const bool ones = values == PatternValues::all_ones;
+  if (!ones && matrix.values.size() != nnz) {
+    throw std::invalid_argument("S has " + std::to_string(nnz) + " column indices but " +
+                                std::to_string(matrix.values.size()) + " values");
+  }
+  if (nnz > static_cast<std::size_t>(INT_MAX)) {
+    throw std::invalid_argument("S in CSR with int offsets holds at most " +
+                                std::to_string(INT_MAX) + " entries, got " + std::to_string(nnz));
+  }
+  if (static_cast<std::int64_t>(nnz) <= kHostCheckLimit || matrix.rows == 0) {
+    // Small S: check the offsets, expand to COO on the host and take the COO path.
+    const std::size_t bad = first_bad_offset_on_host(matrix);
+    if (bad < matrix.row_offsets.size()) {
+      throw_bad_offset(matrix, bad);
+    }
+    course::CooMatrix coo;
+    coo.rows = matrix.rows;
+    coo.cols = matrix.cols;
+    coo.col_indices = matrix.col_indices;
+    coo.values = ones ? std::vector<float>(nnz, 1.0f) : matrix.values;
+    coo.row_indices.resize(nnz);
+    for (int row = 0; row < matrix.rows; ++row) {
+      for (int entry = matrix.row_offsets[row]; entry < matrix.row_offsets[row + 1]; ++entry) {
+        coo.row_indices[static_cast<std::size_t>(entry)] = row;
+      }
+    }
+    upload_coo(coo);  // its errors name the same entries as the CSR ones
+    return;
+  }
+  nnz_ = static_cast<std::int64_t>(nnz);
+  const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
+  panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
+  const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
+  buffers_->cols_offset = index_bytes;
+  buffers_->values_offset = 2 * index_bytes;
+  buffers_->storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+  int* device_rows = buffers_->storage.at<int>(0);
+  int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
+  float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
+  // Scratch: the check word, the first bad offset, the panel counts, then the row offsets.
+  const std::size_t check_words = 2 + static_cast<std::size_t>(panel_count);
+  const std::size_t offsets_at = align_bytes(check_words * sizeof(std::uint64_t));
+  const std::size_t offsets_bytes = matrix.row_offsets.size() * sizeof(int);
+  const PooledBytes scratch(offsets_at + offsets_bytes, "the CSR offsets and the check of S");
+  int* device_offsets = scratch.at<int>(offsets_at);
+  CUDA_CHECK(cudaMemcpyAsync(device_offsets, matrix.row_offsets.data(), offsets_bytes,
+                             cudaMemcpyHostToDevice, nullptr));
+  CUDA_CHECK(cudaMemcpyAsync(device_cols, matrix.col_indices.data(), nnz * sizeof(int),
+                             cudaMemcpyHostToDevice, nullptr));
+  if (!ones) {
+    CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
+                               cudaMemcpyHostToDevice, nullptr));
+  }
+  CUDA_CHECK(cudaMemsetAsync(scratch.at<void>(0), 0xFF, 2 * sizeof(std::uint64_t), nullptr));
+  const std::int64_t threads = std::max<std::int64_t>(nnz_, std::int64_t{rows_} + 1);
+  csr_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
+      device_offsets, device_cols, rows_, cols_, nnz_, panel_count, ones, device_rows,
+      device_values, scratch.at<PatternCheck>(0),
+      scratch.at<unsigned long long>(sizeof(std::uint64_t)),
+      scratch.at<std::int64_t>(2 * sizeof(std::uint64_t)));
+  CUDA_CHECK_LAUNCH(csr_pattern_kernel);
+  // The verdict comes back through pinned memory: a pageable read-back costs an extra copy.
+  std::int64_t* verdict = pinned_verdict_buffer(check_words);
+  CUDA_CHECK(cudaMemcpyAsync(verdict, scratch.at<void>(0), check_words * sizeof(std::int64_t),
+                             cudaMemcpyDeviceToHost, nullptr));
+  CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  if (static_cast<std::uint64_t>(verdict[1]) != ~std::uint64_t{0}) {
+    throw_bad_offset(matrix, static_cast<std::size_t>(verdict[1]));
+  }
+  const auto first_bad = static_cast<std::uint64_t>(verdict[0]);
+  if (first_bad != ~std::uint64_t{0}) {
+    throw_bad_csr_entry(matrix, static_cast<std::size_t>(first_bad));
+  }
+  std::copy(verdict + 2, verdict + check_words, panel_nnz_.begin());
+  compute_max_panel_density();
 }
 
 DevicePattern::~DevicePattern() = default;

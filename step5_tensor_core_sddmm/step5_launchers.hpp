@@ -66,6 +66,12 @@ struct DenseOperands {
 /// @param operands the operands to check
 void check_operands(const DenseOperands& operands);
 
+/// @brief What DevicePattern's CSR constructor uploads as S's values.
+enum class PatternValues {
+  upload,   ///< the matrix's values vector is uploaded
+  all_ones  ///< S is a pattern matrix: the values vector is ignored and the GPU writes ones
+};
+
 /// @brief The sparse matrix S on the device in COO form, sorted row-major (owns its memory).
 class DevicePattern {
  public:
@@ -77,6 +83,15 @@ class DevicePattern {
   /// Throws std::invalid_argument naming the first bad entry.
   /// @param matrix the sampling matrix S
   explicit DevicePattern(const course::CooMatrix& matrix);
+  /// @brief Uploads S from CSR: the row offsets and columns (and the values, unless @p values
+  /// says they are all one), 4 bytes per nonzero plus 4 per row instead of COO's 12 per
+  /// nonzero; the GPU rebuilds the row of each nonzero and writes the ones, then validates
+  /// and counts as the COO constructor does. The result is the same device pattern.
+  /// Throws std::invalid_argument naming a bad row offset or the first bad entry.
+  /// @param matrix the sampling matrix S (columns sorted within each row)
+  /// @param values whether to upload the values or write ones
+  explicit DevicePattern(const course::CsrMatrix& matrix,
+                         PatternValues values = PatternValues::upload);
   ~DevicePattern();
   DevicePattern(const DevicePattern&) = delete;
   DevicePattern& operator=(const DevicePattern&) = delete;
@@ -100,6 +115,10 @@ class DevicePattern {
 
  private:
   struct Buffers;
+  /// Checks and uploads a COO matrix (both constructors end here for small S).
+  void upload_coo(const course::CooMatrix& matrix);
+  /// Sets max_panel_density_ from panel_nnz_.
+  void compute_max_panel_density();
   int rows_ = 0;
   int cols_ = 0;
   std::int64_t nnz_ = 0;

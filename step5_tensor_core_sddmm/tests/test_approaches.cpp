@@ -351,3 +351,90 @@ TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[st
     }
   }
 }
+
+namespace {
+
+/// Uploads @p s from CSR (values uploaded, or written as ones by the GPU for a pattern) and
+/// checks approaches 1 and 4 on that device pattern against the CPU reference.
+void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, int inner,
+                      std::uint64_t seed) {
+  INFO("CSR upload, M=" << s.rows << " N=" << s.cols << " K=" << inner << " nnz=" << s.nnz()
+                        << " ones=" << (values == step5::PatternValues::all_ones) << " seed "
+                        << seed);
+  course::CsrMatrix csr = course::coo_to_csr(s);
+  if (values == step5::PatternValues::all_ones) {
+    // The constructor must ignore these values and write ones.
+    std::fill(csr.values.begin(), csr.values.end(), -7.0f);
+  }
+  const step5::DevicePattern pattern(csr, values);
+  REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
+  const auto a = step5::random_half_matrix(s.rows, inner, inner, seed);
+  const auto bt = step5::random_half_matrix(s.cols, inner, inner, seed + 1);
+  const course::DeviceMatrix<__half> device_a(a);
+  const course::DeviceMatrix<__half> device_bt(bt);
+  const step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
+                                      inner,  device_bt.data(), inner};
+  const auto reference = step5::sddmm_reference(a, bt, s);
+  for (const step5::Approach approach :
+       {step5::Approach::warp_per_nonzero, step5::Approach::hybrid}) {
+    INFO("approach " << step5::approach_name(approach));
+    course::DeviceBuffer<float> output(s.nnz(), "P");
+    output.poison();
+    step5::Options options;
+    options.tc_min_nnz = 0;  // dense panels go to Tensor Cores even in a small S
+    step5::sddmm(approach, pattern, operands, output.data(), options);
+    const auto result = step5::compare_sampled(
+        output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+    INFO(result.summary());
+    CHECK(result.ok());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // Large (checked on the GPU, with empty rows) and small (checked on the host).
+  for (const std::size_t nnz : {std::size_t{9000}, std::size_t{300}}) {
+    const course::CooMatrix mask = course::random_uniform_mask(1000, 700, nnz, seed);
+    check_csr_upload(mask, step5::PatternValues::all_ones, 100, seed);
+    check_csr_upload(with_random_values(mask, seed), step5::PatternValues::upload, 100, seed);
+  }
+  // Dense 64-row panels: the Tensor Core part of approach 4 also reads the rebuilt rows.
+  course::CooMatrix dense;
+  dense.rows = 130;
+  dense.cols = 96;
+  for (int row = 0; row < dense.rows; ++row) {
+    for (int col = 0; col < dense.cols; ++col) {
+      dense.row_indices.push_back(row);
+      dense.col_indices.push_back(col);
+      dense.values.push_back(1.0f);
+    }
+  }
+  check_csr_upload(with_random_values(dense, seed), step5::PatternValues::upload, 32, seed);
+}
+
+TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  for (const std::size_t nnz : {std::size_t{8000}, std::size_t{200}}) {  // GPU and host checks
+    const course::CsrMatrix valid =
+        course::coo_to_csr(course::random_uniform_mask(500, 500, nnz, seed));
+    CHECK(step5::DevicePattern(valid, step5::PatternValues::all_ones).nnz() ==
+          static_cast<std::int64_t>(nnz));
+    course::CsrMatrix decreasing = valid;
+    std::swap(decreasing.row_offsets[100], decreasing.row_offsets[300]);
+    REQUIRE(decreasing.row_offsets[100] > decreasing.row_offsets[101]);
+    CHECK_THROWS_WITH(step5::DevicePattern(decreasing), Catch::Contains("row offset"));
+    course::CsrMatrix wrong_end = valid;
+    wrong_end.row_offsets.back() -= 1;
+    CHECK_THROWS_WITH(step5::DevicePattern(wrong_end), Catch::Contains("row offset"));
+    course::CsrMatrix out_of_range = valid;
+    out_of_range.col_indices[nnz / 2] = 500;
+    CHECK_THROWS_WITH(step5::DevicePattern(out_of_range), Catch::Contains("out of range"));
+    course::CsrMatrix too_few_offsets = valid;
+    too_few_offsets.row_offsets.pop_back();
+    CHECK_THROWS_WITH(step5::DevicePattern(too_few_offsets), Catch::Contains("rows + 1"));
+  }
+}
