@@ -50,19 +50,20 @@ std::size_t aligned(std::size_t bytes) {
 
 }  // namespace
 
+/// @brief What the cuSPARSE reference keeps between calls: handle, descriptors, buffers.
 struct CusparseSddmm::State {
-  cusparseHandle_t handle = nullptr;
-  cusparseDnMatDescr_t a = nullptr;
-  cusparseDnMatDescr_t b = nullptr;
-  cusparseSpMatDescr_t c = nullptr;
-  PoolAllocation structure;  // CSR offsets, columns and C's values in one allocation
-  PoolAllocation buffer;
-  int* offsets = nullptr;
-  int* columns = nullptr;
-  float* values = nullptr;
-  float alpha = 1.0f;
-  float beta = 0.0f;
-  std::size_t nnz = 0;
+  cusparseHandle_t handle = nullptr;  ///< cuSPARSE library handle
+  cusparseDnMatDescr_t a = nullptr;   ///< dense A (M×K, fp32)
+  cusparseDnMatDescr_t b = nullptr;   ///< dense B (K×N, fp32, column-major)
+  cusparseSpMatDescr_t c = nullptr;   ///< sparse result in CSR with S's pattern
+  PoolAllocation structure;           ///< CSR offsets, columns and C's values in one allocation
+  PoolAllocation buffer;              ///< cuSPARSE's work buffer
+  int* offsets = nullptr;             ///< CSR row offsets (M + 1), inside structure
+  int* columns = nullptr;             ///< CSR column indices (nnz), inside structure
+  float* values = nullptr;            ///< C's values (nnz), inside structure
+  float alpha = 1.0f;                 ///< scale of A·B
+  float beta = 0.0f;                  ///< scale of the previous C
+  std::size_t nnz = 0;                ///< nonzeros of S
 };
 
 std::string layout_name(CusparseBLayout layout) {

@@ -677,6 +677,10 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/// @brief Runs the SDDMM benchmark: every approach and cuSPARSE on the chosen matrices.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, non-zero on an error or a wrong result
 int main(int argc, char** argv) {
   return course::run_program("sddmm_bench", [&] { return run(argc, argv); });
 }

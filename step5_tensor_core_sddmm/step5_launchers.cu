@@ -323,10 +323,11 @@ void check_operands(const DenseOperands& operands) {
 }
 
 // ---- DevicePattern ------------------------------------------------------------------
+/// @brief Device storage of S: rows, columns and values in one allocation.
 struct DevicePattern::Buffers {
-  PooledBytes storage;  // rows, columns and values of S in one allocation
-  std::size_t cols_offset = 0;
-  std::size_t values_offset = 0;
+  PooledBytes storage;            ///< rows, columns and values of S in one allocation
+  std::size_t cols_offset = 0;    ///< byte offset of the column indices in storage
+  std::size_t values_offset = 0;  ///< byte offset of the values in storage
 };
 
 namespace {
@@ -621,13 +622,14 @@ const float* DevicePattern::values() const {
 }
 
 // ---- Plan ---------------------------------------------------------------------------
+/// @brief What each approach prepares before its kernel runs.
 struct Plan::State {
-  course::DeviceBuffer<float> dense;  // approach 2
-  int ld_dense = 0;                   // approach 2
-  TileGroups groups;                  // approach 3
-  PooledBytes panels;  // approach 4: 1 + slot per panel, the panel of each slot, tile starts
-  std::size_t tile_starts_offset = 0;  // approach 4
-  int panel_count = 0;                 // approach 4
+  course::DeviceBuffer<float> dense;  ///< approach 2: the dense M×N product
+  int ld_dense = 0;                   ///< approach 2: leading dimension of dense
+  TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
+  PooledBytes panels;  ///< approach 4: 1 + slot per panel, the panel of each slot, tile starts
+  std::size_t tile_starts_offset = 0;  ///< approach 4: byte offset of the tile starts
+  int panel_count = 0;                 ///< approach 4: number of dense (Tensor Core) panels
 };
 
 std::size_t dense_product_bytes(int rows, int cols) {
