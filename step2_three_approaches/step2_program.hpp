@@ -6,8 +6,6 @@
 /// without a GPU, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
-#include "common/matrix.hpp"
-
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -46,18 +44,8 @@ struct Options {
 /// @return false when --help was given (the usage text is already printed)
 bool parse_options(int argc, char** argv, int default_approach, Options& options);
 
-/// @brief The DEBUG check: compares @p got with the plain serial CPU product of a and b and
-/// prints the verdict (`wrong answer` and the first mismatches, or a line saying it matches).
-/// @param a left factor
-/// @param b right factor
-/// @param got the GPU's product
-/// @param out where the verdict is printed
-/// @return true when every element matches
-bool debug_verify(const HostMatrix<float>& a, const HostMatrix<float>& b,
-                  const HostMatrix<float>& got, std::ostream& out);
-
 /// @brief Runs the chosen approach on random inputs, prints its time and, when @p verify is
-/// true, checks the result with debug_verify before device memory is freed.
+/// true, checks the result with course::debug_verify before device memory is freed.
 /// @param options validated options
 /// @param verify true when the program was built with DEBUG
 /// @param out where the report is printed

@@ -4,15 +4,13 @@
 #include "step3_shared_tiling/step3_program.hpp"
 
 #include "common/cli.hpp"
-#include "common/compare.hpp"
-#include "common/random_fill.hpp"
-#include "common/timing.hpp"
+#include "common/option_given.hpp"
+#include "common/timed_product.hpp"
 #include "step2_three_approaches/matmul_benchmark.hpp"
 #include "step2_three_approaches/step2_launchers.hpp"
 #include "step3_shared_tiling/step3_launchers.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
@@ -22,24 +20,13 @@
 namespace course::step3 {
 namespace {
 
-// True when option @p name appears on the command line (as "--name value" or "--name=value").
-bool given(int argc, char** argv, const std::string& name) {
-  for (int index = 1; index < argc; ++index) {
-    const std::string argument = argv[index];
-    if (argument == name || argument.rfind(name + "=", 0) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // Refuses single-run options in benchmark mode and benchmark options without --bench.
 void check_mode(int argc, char** argv, bool bench) {
   const std::vector<std::string> single_run_only{"--size", "--rows", "--inner", "--cols",
                                                  "--approach"};
   const std::vector<std::string> bench_only{"--bench-sizes", "--serial-max", "--csv"};
   for (const std::string& name : bench ? single_run_only : bench_only) {
-    if (given(argc, argv, name)) {
+    if (option_given(argc, argv, name)) {
       throw UsageError(bench ? name +
                                    " does not apply to --bench, which times approaches 2 to 4 "
                                    "at --bench-sizes"
@@ -115,9 +102,9 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
     return false;
   }
   check_mode(argc, argv, options.bench);
-  options.rows = static_cast<int>(given(argc, argv, "--rows") ? rows : size);
-  options.inner = static_cast<int>(given(argc, argv, "--inner") ? inner : size);
-  options.cols = static_cast<int>(given(argc, argv, "--cols") ? cols : size);
+  options.rows = static_cast<int>(option_given(argc, argv, "--rows") ? rows : size);
+  options.inner = static_cast<int>(option_given(argc, argv, "--inner") ? inner : size);
+  options.cols = static_cast<int>(option_given(argc, argv, "--cols") ? cols : size);
   options.approach = static_cast<int>(approach);
   options.seed = seed;
   options.repeats = static_cast<int>(repeats);
@@ -139,11 +126,6 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
   return true;
 }
 
-bool debug_verify(const HostMatrix<float>& a, const HostMatrix<float>& b,
-                  const HostMatrix<float>& got, std::ostream& out) {
-  return report_verification(verify_against_serial(a, b, got), out);
-}
-
 void launch_approach(int number, const float* a, const float* b, float* c, int rows, int inner,
                      int cols) {
   if (number == 4) {
@@ -154,40 +136,19 @@ void launch_approach(int number, const float* a, const float* b, float* c, int r
 }
 
 int run(const Options& options, bool verify, std::ostream& out) {
-  const std::uint64_t seed =
-      options.seed >= 0 ? static_cast<std::uint64_t>(options.seed) : fresh_seed();
-  HostMatrix<float> a(options.rows, options.inner);
-  HostMatrix<float> b(options.inner, options.cols);
-  fill_uniform(a, seed);
-  fill_uniform(b, seed + 1);
-  out << "step 3, " << approach_description(options.approach) << "\n"
-      << "C (" << options.rows << "x" << options.cols << ") = A (" << options.rows << "x"
-      << options.inner << ") · B (" << options.inner << "x" << options.cols << "), seed " << seed
-      << "\n";
-
-  DeviceMatrix<float> device_a(a);
-  DeviceMatrix<float> device_b(b);
-  DeviceMatrix<float> device_c(options.rows, options.cols, 0, "C");
-  device_c.poison();  // an element the kernel forgets to write stays NaN and fails the check
-  const TimingStats timing = time_gpu(
-      [&] {
-        launch_approach(options.approach, device_a.data(), device_b.data(), device_c.data(),
-                        options.rows, options.inner, options.cols);
+  const TimedProduct product{"step 3, " + approach_description(options.approach) + "\n",
+                             "",
+                             options.rows,
+                             options.inner,
+                             options.cols,
+                             options.seed,
+                             options.repeats};
+  return run_timed_product(
+      product,
+      [&](const float* a, const float* b, float* c) {
+        launch_approach(options.approach, a, b, c, options.rows, options.inner, options.cols);
       },
-      1, options.repeats);
-  const double flops = 2.0 * options.rows * static_cast<double>(options.inner) * options.cols;
-  out << "kernel time: " << timing.median_ms << " ms (median of " << timing.repeats << " runs), "
-      << flops / (timing.median_ms * 1e-3) / 1e9 << " GFLOP/s\n";
-
-  if (!verify) {
-    out << "DEBUG is off: the result was not checked (define DEBUG or build with "
-           "-DCOURSE_DEBUG=ON)\n";
-    return 0;
-  }
-  out << "DEBUG: checking against the serial CPU product...\n" << std::flush;
-  // The check runs while the device matrices are still allocated, as the note asks.
-  const HostMatrix<float> got = device_c.to_host();
-  return debug_verify(a, b, got, out) ? 0 : 1;
+      verify, out);
 }
 
 int run_benchmark(const Options& options, std::ostream& out, std::ostream& progress) {

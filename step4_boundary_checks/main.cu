@@ -8,10 +8,11 @@
 /// (or STEP4_APPROACH) picks the default approach: 1 checked tiling, 2 padding, 3
 /// rectangular tiles, 4 the fast kernel.
 #include "common/cli.hpp"
-#include "common/compare.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
+#include "common/timed_product.hpp"
 #include "common/timing.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/step4_launchers.hpp"
@@ -31,23 +32,21 @@ namespace {
 int run_single(step4::Approach approach, const step4::ProblemShape& shape, int repeats) {
   const course::DeviceInfo device = course::require_cuda_device();
   const std::uint64_t seed = course::fresh_seed();
-  course::HostMatrix<float> m_host(shape.rows, shape.inner);
-  course::HostMatrix<float> n_host(shape.inner, shape.cols);
-  course::fill_uniform(m_host, seed);
-  course::fill_uniform(n_host, seed + 1);
-  course::DeviceMatrix<float> m_device(m_host);
-  course::DeviceMatrix<float> n_device(n_host);
-  course::DeviceMatrix<float> p_device(shape.rows, shape.cols, 0, "P");
-  p_device.poison();
+  // M and N from the seed, uploaded; P poisoned so an element never written fails the check.
+  course::ProductOperands operands(shape.rows, shape.inner, shape.cols, seed,
+                                   course::InputKind::uniform, "P");
+  const float* m_device = operands.device_a.data();
+  const float* n_device = operands.device_b.data();
+  float* p_device = operands.device_c.data();
 
   step4::PaddedWorkspace workspace;  // reused by the padded approach between the runs
   auto multiply = [&] {
     if (approach == step4::Approach::padded) {
-      step4::matmul_padded(m_device.data(), n_device.data(), p_device.data(), shape.rows,
-                           shape.inner, shape.cols, workspace);
+      step4::matmul_padded(m_device, n_device, p_device, shape.rows, shape.inner, shape.cols,
+                           workspace);
     } else {
-      step4::run_approach(approach, m_device.data(), n_device.data(), p_device.data(), shape.rows,
-                          shape.inner, shape.cols);
+      step4::run_approach(approach, m_device, n_device, p_device, shape.rows, shape.inner,
+                          shape.cols);
     }
   };
   const course::TimingStats timing = course::time_gpu(multiply, 1, repeats);
@@ -57,11 +56,10 @@ int run_single(step4::Approach approach, const step4::ProblemShape& shape, int r
             << shape.cols << " (seed " << seed << ")\n"
             << "median " << timing.median_ms << " ms over " << timing.repeats << " runs, "
             << shape.flops() / (timing.median_ms * 1e9) << " TFLOP/s\n";
-  const course::HostMatrix<float> p_host = p_device.to_host();
+  const course::HostMatrix<float> p_host = operands.device_c.to_host();
   (void)p_host;
 #ifdef DEBUG
-  const course::CompareResult result = course::verify_against_serial(m_host, n_host, p_host);
-  if (!course::report_verification(result, std::cout)) {
+  if (!course::debug_verify(operands.a, operands.b, p_host, std::cout)) {
     return 1;
   }
 #endif

@@ -3,21 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include "common/cli.hpp"
-#include "common/compare.hpp"
 #include "common/cpu_reference.hpp"
-#include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
+#include "common/testing/arguments.hpp"
+#include "common/testing/product_checks.hpp"
+#include "common/testing/program_runner.hpp"
+#include "common/timed_product.hpp"
 #include "step1_naive/step1_launchers.hpp"
 #include "step1_naive/step1_program.hpp"
 
-#include <sys/wait.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -25,94 +20,47 @@
 
 namespace {
 
-enum class Inputs { small_integers, uniform };
-
-struct Shape {
-  int rows;
-  int inner;
-  int cols;
-};
+using course::InputKind;
+using course::testing::Shape;
 
 // Runs the naive launcher on fresh random inputs with a poisoned output and compares with
 // the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_naive(const Shape& shape, Inputs inputs) {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols << ", "
-                << (inputs == Inputs::small_integers ? "small integers" : "uniform floats")
-                << ", seed " << seed);
-  course::HostMatrix<float> a(shape.rows, shape.inner);
-  course::HostMatrix<float> b(shape.inner, shape.cols);
-  if (inputs == Inputs::small_integers) {
-    course::fill_small_integers(a, seed);
-    course::fill_small_integers(b, seed + 1);
-  } else {
-    course::fill_uniform(a, seed);
-    course::fill_uniform(b, seed + 1);
-  }
-  course::DeviceMatrix<float> device_a(a);
-  course::DeviceMatrix<float> device_b(b);
-  course::DeviceMatrix<float> device_c(shape.rows, shape.cols);
-  device_c.poison();
-  course::step1::launch_naive_single_block(device_a.data(), device_b.data(), device_c.data(),
-                                           shape.rows, shape.inner, shape.cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto reference = course::matmul_reference(a, b);
-  const auto tolerance = inputs == Inputs::small_integers
-                             ? course::Tolerance::exact()
-                             : course::Tolerance::fp32_accumulation(shape.inner);
-  const auto result = course::compare_with_reference(device_c.to_host(), reference, tolerance);
-  INFO(result.summary());
-  CHECK(result.ok());
+void check_naive(const Shape& shape, InputKind inputs) {
+  course::testing::check_launch("", shape, inputs, [&](const float* a, const float* b, float* c) {
+    course::step1::launch_naive_single_block(a, b, c, shape.rows, shape.inner, shape.cols);
+  });
 }
 
 const std::vector<Shape> kShapes = {{1, 1, 1},   {2, 3, 4},   {31, 31, 31}, {32, 32, 32},
                                     {32, 7, 5},  {5, 32, 17}, {1, 32, 32},  {32, 1, 1},
                                     {17, 9, 32}, {32, 32, 1}, {3, 1, 29},   {16, 31, 8}};
 
-bool parse_words(std::vector<std::string> words, course::step1::Options& options) {
-  words.insert(words.begin(), "step1_naive");
-  std::vector<char*> argv;
-  for (std::string& word : words) {
-    argv.push_back(word.data());
-  }
-  return course::step1::parse_options(static_cast<int>(argv.size()), argv.data(), options);
+bool parse_words(const std::vector<std::string>& words, course::step1::Options& options) {
+  course::testing::Arguments arguments("step1_naive", words);
+  return course::step1::parse_options(arguments.argc(), arguments.argv(), options);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
   course::step1::Options options;
-  try {
-    parse_words(words, options);
-  } catch (const course::UsageError& error) {
-    return error.what();
-  }
-  return "";
+  return course::testing::usage_error_of([&] { parse_words(words, options); });
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
 int run_program(const std::string& arguments, std::string& output) {
-  const std::string log = (std::filesystem::temp_directory_path() /
-                           ("step1_program_test_" + std::to_string(course::fresh_seed()) + ".log"))
-                              .string();
-  const std::string command =
-      std::string("\"") + STEP1_PROGRAM_PATH + "\" " + arguments + " > " + log + " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream file(log);
-  output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  std::remove(log.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return course::testing::run_program_capture(STEP1_PROGRAM_PATH, arguments, output);
 }
 
 }  // namespace
 
 TEST_CASE("step1 naive kernel matches the reference on small integers exactly", "[step1][gpu]") {
   for (const Shape& shape : kShapes) {
-    check_naive(shape, Inputs::small_integers);
+    check_naive(shape, InputKind::small_integers);
   }
 }
 
 TEST_CASE("step1 naive kernel matches the reference on uniform floats", "[step1][gpu]") {
   for (const Shape& shape : kShapes) {
-    check_naive(shape, Inputs::uniform);
+    check_naive(shape, InputKind::uniform);
   }
 }
 
@@ -134,25 +82,7 @@ TEST_CASE("step1 launcher refuses sizes over the one-block limit before launchin
 }
 
 TEST_CASE("step1 DEBUG check says wrong answer for one corrupted element", "[step1]") {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("seed " << seed);
-  course::HostMatrix<float> a(32, 20);
-  course::HostMatrix<float> b(20, 32);
-  course::fill_uniform(a, seed);
-  course::fill_uniform(b, seed + 1);
-  course::HostMatrix<float> product;
-  course::matmul_serial(a, b, product);
-
-  std::ostringstream correct_report;
-  CHECK(course::step1::debug_verify(a, b, product, correct_report));
-  CHECK(correct_report.str().find("wrong answer") == std::string::npos);
-  CHECK(correct_report.str().find("correct") != std::string::npos);
-
-  product(7, 19) += 0.5f;
-  std::ostringstream wrong_report;
-  CHECK_FALSE(course::step1::debug_verify(a, b, product, wrong_report));
-  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
-  CHECK(wrong_report.str().find("(7, 19)") != std::string::npos);
+  course::testing::check_debug_verify_flags({32, 20, 32}, 7, 19, 0.5f);
 }
 
 TEST_CASE("step1 options accept sizes up to 32", "[step1]") {

@@ -3,22 +3,17 @@
 #include <catch2/catch.hpp>
 
 #include "common/cli.hpp"
-#include "common/compare.hpp"
 #include "common/cpu_reference.hpp"
-#include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
+#include "common/testing/arguments.hpp"
+#include "common/testing/product_checks.hpp"
+#include "common/testing/program_runner.hpp"
+#include "common/timed_product.hpp"
 #include "step2_three_approaches/matmul_benchmark.hpp"
 #include "step2_three_approaches/step2_launchers.hpp"
 #include "step2_three_approaches/step2_program.hpp"
 
-#include <sys/wait.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,45 +21,17 @@
 
 namespace {
 
-enum class Inputs { small_integers, uniform };
-
-struct Shape {
-  int rows;
-  int inner;
-  int cols;
-};
+using course::InputKind;
+using course::testing::Shape;
 
 // Runs approach @p approach on fresh random inputs with a poisoned output and compares with
 // the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_approach(int approach, const Shape& shape, Inputs inputs) {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("approach " << approach << ", shape " << shape.rows << "x" << shape.inner << "x"
-                   << shape.cols << ", "
-                   << (inputs == Inputs::small_integers ? "small integers" : "uniform floats")
-                   << ", seed " << seed);
-  course::HostMatrix<float> a(shape.rows, shape.inner);
-  course::HostMatrix<float> b(shape.inner, shape.cols);
-  if (inputs == Inputs::small_integers) {
-    course::fill_small_integers(a, seed);
-    course::fill_small_integers(b, seed + 1);
-  } else {
-    course::fill_uniform(a, seed);
-    course::fill_uniform(b, seed + 1);
-  }
-  course::DeviceMatrix<float> device_a(a);
-  course::DeviceMatrix<float> device_b(b);
-  course::DeviceMatrix<float> device_c(shape.rows, shape.cols);
-  device_c.poison();
-  course::step2::launch_step2_approach(approach, device_a.data(), device_b.data(), device_c.data(),
-                                       shape.rows, shape.inner, shape.cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto reference = course::matmul_reference(a, b);
-  const auto tolerance = inputs == Inputs::small_integers
-                             ? course::Tolerance::exact()
-                             : course::Tolerance::fp32_accumulation(shape.inner);
-  const auto result = course::compare_with_reference(device_c.to_host(), reference, tolerance);
-  INFO(result.summary());
-  CHECK(result.ok());
+void check_approach(int approach, const Shape& shape, InputKind inputs) {
+  course::testing::check_launch("approach " + std::to_string(approach), shape, inputs,
+                                [&](const float* a, const float* b, float* c) {
+                                  course::step2::launch_step2_approach(
+                                      approach, a, b, c, shape.rows, shape.inner, shape.cols);
+                                });
 }
 
 // Shapes for every approach: tiny, odd, exactly one tile or block, one past it, more outputs
@@ -76,44 +43,21 @@ const std::vector<Shape> kCommonShapes = {
 // Larger shapes for the many-block approaches only (approach 1 would be slow, not wrong).
 const std::vector<Shape> kLargeShapes = {{257, 300, 31}, {300, 513, 289}, {1, 70, 2000}};
 
-std::vector<char*> make_argv(std::vector<std::string>& words) {
-  std::vector<char*> argv;
-  for (std::string& word : words) {
-    argv.push_back(word.data());
-  }
-  return argv;
-}
-
-bool parse_words(std::vector<std::string> words, course::step2::Options& options,
+bool parse_words(const std::vector<std::string>& words, course::step2::Options& options,
                  int default_approach = 3) {
-  words.insert(words.begin(), "step2_three_approaches");
-  std::vector<char*> argv = make_argv(words);
-  return course::step2::parse_options(static_cast<int>(argv.size()), argv.data(), default_approach,
+  course::testing::Arguments arguments("step2_three_approaches", words);
+  return course::step2::parse_options(arguments.argc(), arguments.argv(), default_approach,
                                       options);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
   course::step2::Options options;
-  try {
-    parse_words(words, options);
-  } catch (const course::UsageError& error) {
-    return error.what();
-  }
-  return "";
+  return course::testing::usage_error_of([&] { parse_words(words, options); });
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
 int run_program(const std::string& arguments, std::string& output) {
-  const std::string log = (std::filesystem::temp_directory_path() /
-                           ("step2_program_test_" + std::to_string(course::fresh_seed()) + ".log"))
-                              .string();
-  const std::string command =
-      std::string("\"") + STEP2_PROGRAM_PATH + "\" " + arguments + " > " + log + " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream file(log);
-  output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  std::remove(log.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return course::testing::run_program_capture(STEP2_PROGRAM_PATH, arguments, output);
 }
 
 course::step2::BenchRow row_of(const std::string& name,
@@ -129,31 +73,31 @@ course::step2::BenchRow row_of(const std::string& name,
 
 TEST_CASE("step2 approach 1 single block loop matches the reference", "[step2][gpu]") {
   for (const Shape& shape : kCommonShapes) {
-    check_approach(1, shape, Inputs::small_integers);
-    check_approach(1, shape, Inputs::uniform);
+    check_approach(1, shape, InputKind::small_integers);
+    check_approach(1, shape, InputKind::uniform);
   }
 }
 
 TEST_CASE("step2 approach 2 one thread per element matches the reference", "[step2][gpu]") {
   for (const Shape& shape : kCommonShapes) {
-    check_approach(2, shape, Inputs::small_integers);
-    check_approach(2, shape, Inputs::uniform);
+    check_approach(2, shape, InputKind::small_integers);
+    check_approach(2, shape, InputKind::uniform);
   }
   for (const Shape& shape : kLargeShapes) {
-    check_approach(2, shape, Inputs::small_integers);
-    check_approach(2, shape, Inputs::uniform);
+    check_approach(2, shape, InputKind::small_integers);
+    check_approach(2, shape, InputKind::uniform);
   }
 }
 
 TEST_CASE("step2 approach 3 output tiles without shared memory matches the reference",
           "[step2][gpu]") {
   for (const Shape& shape : kCommonShapes) {
-    check_approach(3, shape, Inputs::small_integers);
-    check_approach(3, shape, Inputs::uniform);
+    check_approach(3, shape, InputKind::small_integers);
+    check_approach(3, shape, InputKind::uniform);
   }
   for (const Shape& shape : kLargeShapes) {
-    check_approach(3, shape, Inputs::small_integers);
-    check_approach(3, shape, Inputs::uniform);
+    check_approach(3, shape, InputKind::small_integers);
+    check_approach(3, shape, InputKind::uniform);
   }
 }
 
@@ -173,47 +117,22 @@ TEST_CASE("step2 launchers refuse sizes they cannot launch before touching the G
 }
 
 TEST_CASE("step2 DEBUG check says wrong answer for one corrupted element", "[step2]") {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("seed " << seed);
-  course::HostMatrix<float> a(40, 70);
-  course::HostMatrix<float> b(70, 33);
-  course::fill_uniform(a, seed);
-  course::fill_uniform(b, seed + 1);
-  course::HostMatrix<float> product;
-  course::matmul_serial(a, b, product);
-
-  std::ostringstream correct_report;
-  CHECK(course::step2::debug_verify(a, b, product, correct_report));
-  CHECK(correct_report.str().find("wrong answer") == std::string::npos);
-  CHECK(correct_report.str().find("correct") != std::string::npos);
-
-  product(39, 0) -= 0.25f;
-  std::ostringstream wrong_report;
-  CHECK_FALSE(course::step2::debug_verify(a, b, product, wrong_report));
-  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
-  CHECK(wrong_report.str().find("(39, 0)") != std::string::npos);
+  course::testing::check_debug_verify_flags({40, 70, 33}, 39, 0, -0.25f);
 }
 
 TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  course::HostMatrix<float> a(45, 64);
-  course::HostMatrix<float> b(64, 50);
-  course::fill_uniform(a, seed);
-  course::fill_uniform(b, seed + 1);
-  course::DeviceMatrix<float> device_a(a);
-  course::DeviceMatrix<float> device_b(b);
-  course::DeviceMatrix<float> device_c(45, 50);
-  device_c.poison();
-  course::step2::launch_one_thread_per_element(device_a.data(), device_b.data(), device_c.data(),
-                                               45, 64, 50);
-  course::HostMatrix<float> got = device_c.to_host();
+  course::ProductOperands operands(45, 64, 50, seed);
+  course::step2::launch_one_thread_per_element(operands.device_a.data(), operands.device_b.data(),
+                                               operands.device_c.data(), 45, 64, 50);
+  course::HostMatrix<float> got = operands.device_c.to_host();
   std::ostringstream correct_report;
-  CHECK(course::step2::debug_verify(a, b, got, correct_report));
+  CHECK(course::debug_verify(operands.a, operands.b, got, correct_report));
   got(44, 49) *= 2.0f;
   got(44, 49) += 1.0f;
   std::ostringstream wrong_report;
-  CHECK_FALSE(course::step2::debug_verify(a, b, got, wrong_report));
+  CHECK_FALSE(course::debug_verify(operands.a, operands.b, got, wrong_report));
   CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
 }
 

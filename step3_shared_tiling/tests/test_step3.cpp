@@ -4,21 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include "common/cli.hpp"
-#include "common/compare.hpp"
 #include "common/cpu_reference.hpp"
-#include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
+#include "common/testing/arguments.hpp"
+#include "common/testing/product_checks.hpp"
+#include "common/testing/program_runner.hpp"
+#include "common/timed_product.hpp"
 #include "step3_shared_tiling/step3_launchers.hpp"
 #include "step3_shared_tiling/step3_program.hpp"
 
-#include <sys/wait.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,44 +21,15 @@
 
 namespace {
 
-enum class Inputs { small_integers, uniform };
-
-struct Shape {
-  int rows;
-  int inner;
-  int cols;
-};
+using course::InputKind;
+using course::testing::Shape;
 
 // Runs the tiled kernel on fresh random inputs with a poisoned output and compares with the
 // double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_tiled(const Shape& shape, Inputs inputs) {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols << ", "
-                << (inputs == Inputs::small_integers ? "small integers" : "uniform floats")
-                << ", seed " << seed);
-  course::HostMatrix<float> a(shape.rows, shape.inner);
-  course::HostMatrix<float> b(shape.inner, shape.cols);
-  if (inputs == Inputs::small_integers) {
-    course::fill_small_integers(a, seed);
-    course::fill_small_integers(b, seed + 1);
-  } else {
-    course::fill_uniform(a, seed);
-    course::fill_uniform(b, seed + 1);
-  }
-  course::DeviceMatrix<float> device_a(a);
-  course::DeviceMatrix<float> device_b(b);
-  course::DeviceMatrix<float> device_c(shape.rows, shape.cols);
-  device_c.poison();
-  course::step3::launch_tiled_shared(device_a.data(), device_b.data(), device_c.data(), shape.rows,
-                                     shape.inner, shape.cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const auto reference = course::matmul_reference(a, b);
-  const auto tolerance = inputs == Inputs::small_integers
-                             ? course::Tolerance::exact()
-                             : course::Tolerance::fp32_accumulation(shape.inner);
-  const auto result = course::compare_with_reference(device_c.to_host(), reference, tolerance);
-  INFO(result.summary());
-  CHECK(result.ok());
+void check_tiled(const Shape& shape, InputKind inputs) {
+  course::testing::check_launch("", shape, inputs, [&](const float* a, const float* b, float* c) {
+    course::step3::launch_tiled_shared(a, b, c, shape.rows, shape.inner, shape.cols);
+  });
 }
 
 // Multiples of 32: one tile, one phase; square; rectangular in every direction; long inner.
@@ -71,39 +37,21 @@ const std::vector<Shape> kShapes = {{32, 32, 32},   {64, 64, 64},   {64, 96, 128
                                     {32, 32, 64},   {96, 32, 32},   {32, 512, 32},
                                     {128, 256, 64}, {256, 64, 160}, {320, 320, 320}};
 
-bool parse_words(std::vector<std::string> words, course::step3::Options& options,
+bool parse_words(const std::vector<std::string>& words, course::step3::Options& options,
                  int default_approach = 4) {
-  words.insert(words.begin(), "step3_shared_tiling");
-  std::vector<char*> argv;
-  for (std::string& word : words) {
-    argv.push_back(word.data());
-  }
-  return course::step3::parse_options(static_cast<int>(argv.size()), argv.data(), default_approach,
+  course::testing::Arguments arguments("step3_shared_tiling", words);
+  return course::step3::parse_options(arguments.argc(), arguments.argv(), default_approach,
                                       options);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
   course::step3::Options options;
-  try {
-    parse_words(words, options);
-  } catch (const course::UsageError& error) {
-    return error.what();
-  }
-  return "";
+  return course::testing::usage_error_of([&] { parse_words(words, options); });
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
 int run_program(const std::string& arguments, std::string& output) {
-  const std::string log = (std::filesystem::temp_directory_path() /
-                           ("step3_program_test_" + std::to_string(course::fresh_seed()) + ".log"))
-                              .string();
-  const std::string command =
-      std::string("\"") + STEP3_PROGRAM_PATH + "\" " + arguments + " > " + log + " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream file(log);
-  output.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-  std::remove(log.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return course::testing::run_program_capture(STEP3_PROGRAM_PATH, arguments, output);
 }
 
 }  // namespace
@@ -111,13 +59,13 @@ int run_program(const std::string& arguments, std::string& output) {
 TEST_CASE("step3 tiled shared kernel matches the reference on small integers exactly",
           "[step3][gpu]") {
   for (const Shape& shape : kShapes) {
-    check_tiled(shape, Inputs::small_integers);
+    check_tiled(shape, InputKind::small_integers);
   }
 }
 
 TEST_CASE("step3 tiled shared kernel matches the reference on uniform floats", "[step3][gpu]") {
   for (const Shape& shape : kShapes) {
-    check_tiled(shape, Inputs::uniform);
+    check_tiled(shape, InputKind::uniform);
   }
 }
 
@@ -142,48 +90,17 @@ TEST_CASE("step3 launcher refuses sizes that are not multiples of 32 pointing to
 }
 
 TEST_CASE("step3 DEBUG check says wrong answer for one corrupted element", "[step3]") {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("seed " << seed);
-  course::HostMatrix<float> a(64, 96);
-  course::HostMatrix<float> b(96, 32);
-  course::fill_uniform(a, seed);
-  course::fill_uniform(b, seed + 1);
-  course::HostMatrix<float> product;
-  course::matmul_serial(a, b, product);
-
-  std::ostringstream correct_report;
-  CHECK(course::step3::debug_verify(a, b, product, correct_report));
-  CHECK(correct_report.str().find("wrong answer") == std::string::npos);
-  CHECK(correct_report.str().find("correct") != std::string::npos);
-
-  product(63, 31) += 1.0f;
-  std::ostringstream wrong_report;
-  CHECK_FALSE(course::step3::debug_verify(a, b, product, wrong_report));
-  CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
-  CHECK(wrong_report.str().find("(63, 31)") != std::string::npos);
+  course::testing::check_debug_verify_flags({64, 96, 32}, 63, 31, 1.0f);
 }
 
 TEST_CASE("step3 launch_approach runs approach 4 and the approaches of step 2", "[step3][gpu]") {
   for (int approach = 1; approach <= 4; ++approach) {
-    const std::uint64_t seed = course::fresh_seed();
-    INFO("approach " << approach << ", seed " << seed);
-    const int rows = approach == 4 ? 64 : 45;
-    const int inner = approach == 4 ? 32 : 37;
-    const int cols = approach == 4 ? 96 : 70;
-    course::HostMatrix<float> a(rows, inner);
-    course::HostMatrix<float> b(inner, cols);
-    course::fill_small_integers(a, seed);
-    course::fill_small_integers(b, seed + 1);
-    course::DeviceMatrix<float> device_a(a);
-    course::DeviceMatrix<float> device_b(b);
-    course::DeviceMatrix<float> device_c(rows, cols);
-    device_c.poison();
-    course::step3::launch_approach(approach, device_a.data(), device_b.data(), device_c.data(),
-                                   rows, inner, cols);
-    const auto result = course::compare_with_reference(
-        device_c.to_host(), course::matmul_reference(a, b), course::Tolerance::exact());
-    INFO(result.summary());
-    CHECK(result.ok());
+    const Shape shape = approach == 4 ? Shape{64, 32, 96} : Shape{45, 37, 70};
+    course::testing::check_launch(
+        "approach " + std::to_string(approach), shape, InputKind::small_integers,
+        [&](const float* a, const float* b, float* c) {
+          course::step3::launch_approach(approach, a, b, c, shape.rows, shape.inner, shape.cols);
+        });
   }
 }
 

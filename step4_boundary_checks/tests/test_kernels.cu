@@ -6,6 +6,7 @@
 #include "common/cpu_reference.hpp"
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
+#include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/step4_launchers.hpp"
@@ -66,18 +67,13 @@ std::vector<Kernel> kernels_under_test() {
 /// output) and compares with the double reference.
 void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint64_t seed) {
   INFO(kernel.name << " on " << rows << "x" << inner << "x" << cols << ", seed " << seed);
-  course::HostMatrix<float> m_host(rows, inner);
-  course::HostMatrix<float> n_host(inner, cols);
-  course::fill_uniform(m_host, seed);
-  course::fill_uniform(n_host, seed + 1);
-  course::DeviceMatrix<float> m_device(m_host);
-  course::DeviceMatrix<float> n_device(n_host);
-  course::DeviceMatrix<float> p_device(rows, cols);
-  p_device.poison();
-  kernel.launch(m_device.data(), n_device.data(), p_device.data(), rows, inner, cols);
-  const course::HostMatrix<float> got = p_device.to_host();
-  const course::CompareResult result = course::compare_with_reference(
-      got, course::matmul_reference(m_host, n_host), course::Tolerance::fp32_accumulation(inner));
+  course::ProductOperands operands(rows, inner, cols, seed);
+  kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(), rows,
+                inner, cols);
+  const course::HostMatrix<float> got = operands.device_c.to_host();
+  const course::CompareResult result =
+      course::compare_with_reference(got, course::matmul_reference(operands.a, operands.b),
+                                     course::Tolerance::fp32_accumulation(inner));
   INFO(result.summary());
   CHECK(result.ok());
 }
