@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the course needs and the machine lacks, from Debian/Ubuntu packages:
-# CMake, Catch2 v2, Doxygen, zlib headers (and, with --fuzz, clang with libFuzzer).
+# CMake, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check) (and, with --fuzz, clang with libFuzzer).
 # The CUDA Toolkit itself (nvcc, cuBLAS, cuSPARSE) must already be installed.
 set -euo pipefail
 
-packages=(cmake catch2 doxygen zlib1g-dev)
+packages=(cmake catch2 doxygen zlib1g-dev python3)
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
