@@ -20,23 +20,44 @@ namespace course::step2 {
 namespace {
 
 // Refuses single-run options in benchmark mode and benchmark options without --bench.
-void check_mode(int argc, char** argv, bool bench) {
+void check_mode(int argc, char** argv, bool bench, const std::string& bench_times) {
   const std::vector<std::string> single_run_only{"--size", "--rows", "--inner", "--cols",
                                                  "--approach"};
   const std::vector<std::string> bench_only{"--bench-sizes", "--serial-max", "--csv"};
   for (const std::string& name : bench ? single_run_only : bench_only) {
     if (option_given(argc, argv, name)) {
-      throw UsageError(bench ? name +
-                                   " does not apply to --bench, which times every approach "
-                                   "at --bench-sizes"
+      throw UsageError(bench ? name + " does not apply to --bench, which times " + bench_times +
+                                   " at --bench-sizes"
                              : name + " is a benchmark option: add --bench");
     }
   }
 }
 
+CommandLine step2_command_line() {
+  CommandLine line;
+  line.program = "step2_three_approaches";
+  line.description =
+      "Step 2: C = A·B (A is rows x inner, B is inner x cols) with one of three approaches: "
+      "1 = a single block of 1024 threads looping over C, 2 = one thread per output element "
+      "over many blocks, 3 = 32x32 output tiles per block without shared memory. Built with "
+      "DEBUG, the result is checked against the serial CPU product. --bench reproduces the "
+      "note's Table 1 (serial CPU, approaches 1-3 and cuBLAS at 2^10, 2^11, 2^12).";
+  line.size_help = "square size: rows = inner = cols";
+  line.max_approach = 3;
+  line.approach_help = "approach to run (default: APPROACH in main.cu or STEP2_APPROACH)";
+  line.repeats_help =
+      "timed runs; the median is printed (the benchmark runs the serial CPU product and "
+      "approach 1 fewer times at large sizes)";
+  line.bench_help = "benchmark: the note's Table 1 on this GPU, with cuBLAS as reference";
+  line.bench_sizes_help = "square sizes of the benchmark (default 1024,2048,4096)";
+  line.bench_times = "every approach";
+  return line;
+}
+
 }  // namespace
 
-bool parse_options(int argc, char** argv, int default_approach, Options& options) {
+bool parse_command_line(int argc, char** argv, const CommandLine& line, int default_approach,
+                        Options& options) {
   long long size = options.rows;
   long long rows = options.rows;
   long long inner = options.inner;
@@ -46,28 +67,17 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
   long long repeats = options.repeats;
   long long serial_max = options.serial_max;
   std::vector<long long> bench_sizes(options.bench_sizes.begin(), options.bench_sizes.end());
-  ArgParser parser(
-      "step2_three_approaches",
-      "Step 2: C = A·B (A is rows x inner, B is inner x cols) with one of three approaches: "
-      "1 = a single block of 1024 threads looping over C, 2 = one thread per output element "
-      "over many blocks, 3 = 32x32 output tiles per block without shared memory. Built with "
-      "DEBUG, the result is checked against the serial CPU product. --bench reproduces the "
-      "note's Table 1 (serial CPU, approaches 1-3 and cuBLAS at 2^10, 2^11, 2^12).");
-  parser.add_integer("--size", &size, 1, kMaxSize, "square size: rows = inner = cols");
+  ArgParser parser(line.program, line.description);
+  parser.add_integer("--size", &size, 1, kMaxSize, line.size_help);
   parser.add_integer("--rows", &rows, 1, kMaxSize, "rows of A and C (default: --size)");
   parser.add_integer("--inner", &inner, 1, kMaxSize, "columns of A, rows of B (default: --size)");
   parser.add_integer("--cols", &cols, 1, kMaxSize, "columns of B and C (default: --size)");
-  parser.add_integer("--approach", &approach, 1, 3,
-                     "approach to run (default: APPROACH in main.cu or STEP2_APPROACH)");
+  parser.add_integer("--approach", &approach, 1, line.max_approach, line.approach_help);
   parser.add_integer("--seed", &seed, 0, std::numeric_limits<long long>::max(),
                      "seed of the random inputs (default: a fresh one, printed)");
-  parser.add_integer("--repeats", &repeats, 1, 1000,
-                     "timed runs; the median is printed (the benchmark runs the serial CPU "
-                     "product and approach 1 fewer times at large sizes)");
-  parser.add_flag("--bench", &options.bench,
-                  "benchmark: the note's Table 1 on this GPU, with cuBLAS as reference");
-  parser.add_integer_list("--bench-sizes", &bench_sizes, 32, kMaxBenchSize,
-                          "square sizes of the benchmark (default 1024,2048,4096)");
+  parser.add_integer("--repeats", &repeats, 1, 1000, line.repeats_help);
+  parser.add_flag("--bench", &options.bench, line.bench_help);
+  parser.add_integer_list("--bench-sizes", &bench_sizes, 32, kMaxBenchSize, line.bench_sizes_help);
   parser.add_integer("--serial-max", &serial_max, 0, kMaxBenchSize,
                      "benchmark: time the serial CPU product only up to this size (0: never; "
                      "at 4096 it is the slowest cell of the table)");
@@ -75,7 +85,7 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
   if (!parser.parse(argc, argv)) {
     return false;
   }
-  check_mode(argc, argv, options.bench);
+  check_mode(argc, argv, options.bench, line.bench_times);
   options.rows = static_cast<int>(option_given(argc, argv, "--rows") ? rows : size);
   options.inner = static_cast<int>(option_given(argc, argv, "--inner") ? inner : size);
   options.cols = static_cast<int>(option_given(argc, argv, "--cols") ? cols : size);
@@ -86,6 +96,13 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
   std::sort(bench_sizes.begin(), bench_sizes.end());
   bench_sizes.erase(std::unique(bench_sizes.begin(), bench_sizes.end()), bench_sizes.end());
   options.bench_sizes.assign(bench_sizes.begin(), bench_sizes.end());
+  return true;
+}
+
+bool parse_options(int argc, char** argv, int default_approach, Options& options) {
+  if (!parse_command_line(argc, argv, step2_command_line(), default_approach, options)) {
+    return false;
+  }
   try {
     check_step2_sizes(options.approach, options.rows, options.inner, options.cols);
   } catch (const std::invalid_argument& error) {

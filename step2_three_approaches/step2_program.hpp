@@ -23,7 +23,7 @@ struct Options {
   int rows = 1024;                                 ///< rows of A and C
   int inner = 1024;                                ///< columns of A, rows of B
   int cols = 1024;                                 ///< columns of B and C
-  int approach = 3;                                ///< approach to run (1 to 3)
+  int approach = 3;                                ///< approach to run (step 3 adds 4)
   long long seed = -1;                             ///< seed of the inputs; -1 draws a fresh one
   int repeats = 5;                                 ///< timed runs (the median is printed)
   bool bench = false;                              ///< run the benchmark instead of one product
@@ -31,6 +31,32 @@ struct Options {
   int serial_max = 4096;                           ///< largest size the serial CPU is timed at
   std::string csv_path;                            ///< where the benchmark writes its CSV
 };
+
+/// @brief What differs between the command lines of steps 2 and 3, which otherwise take the
+/// same options.
+struct CommandLine {
+  std::string program;           ///< program name, for --help and messages
+  std::string description;       ///< the --help paragraph
+  std::string size_help;         ///< help line of --size
+  int max_approach = 3;          ///< largest value of --approach
+  std::string approach_help;     ///< help line of --approach
+  std::string repeats_help;      ///< help line of --repeats
+  std::string bench_help;        ///< help line of --bench
+  std::string bench_sizes_help;  ///< help line of --bench-sizes
+  std::string bench_times;       ///< what --bench times, e.g. "every approach"
+};
+
+/// @brief Parses the options steps 2 and 3 share into @p options, applies --size to the
+/// dimensions not given, and refuses single-run options with --bench and benchmark options
+/// without it. Size limits of the approaches are left to the caller.
+/// @param argc argument count
+/// @param argv arguments (argv[0] is the program name)
+/// @param line the program's texts and approach range
+/// @param default_approach the approach when --approach is absent (main.cu's APPROACH)
+/// @param options receives the values
+/// @return false when --help was given (the usage text is already printed)
+bool parse_command_line(int argc, char** argv, const CommandLine& line, int default_approach,
+                        Options& options);
 
 /// @brief Parses and validates the command line. Everything is checked here, before any GPU
 /// call, so a bad value is refused even on a machine without a GPU.

@@ -6,31 +6,16 @@
 /// without a GPU, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
+#include "step2_three_approaches/step2_program.hpp"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 namespace course::step3 {
 
-/// @brief Largest size along any dimension the program accepts: three 16384×16384 float
-/// matrices take 3 GiB, and the DEBUG check of one on the CPU takes hours already.
-constexpr int kMaxSize = 16384;
-/// @brief Largest benchmark size (the note's largest is 4096).
-constexpr int kMaxBenchSize = 8192;
-
-/// @brief What the command line asked for.
-struct Options {
-  int rows = 1024;                                 ///< rows of A and C
-  int inner = 1024;                                ///< columns of A, rows of B
-  int cols = 1024;                                 ///< columns of B and C
-  int approach = 4;                                ///< approach to run: 4, or step 2's 1 to 3
-  long long seed = -1;                             ///< seed of the inputs; -1 draws a fresh one
-  int repeats = 5;                                 ///< timed runs (the median is printed)
-  bool bench = false;                              ///< run the benchmark instead of one product
-  std::vector<int> bench_sizes{1024, 2048, 4096};  ///< benchmark sizes, ascending
-  int serial_max = 4096;                           ///< largest size the serial CPU is timed at
-  std::string csv_path;                            ///< where the benchmark writes its CSV
-};
+/// @brief What the command line asked for: step 2's options, with approach 4 added.
+using Options = step2::Options;
 
 /// @brief Parses and validates the command line. Everything is checked here, before any GPU
 /// call, so a bad value is refused even on a machine without a GPU.
