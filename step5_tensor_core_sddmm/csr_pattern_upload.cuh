@@ -21,11 +21,12 @@ namespace step5 {
 /// the next) and lowers *first_bad_offset to t if it fails. Thread t < panel_count writes the
 /// nonzeros of 64-row panel t (a difference of two offsets). Thread t < nnz writes the row of
 /// nonzero t (the last row r with row_offsets[r] <= t, by binary search), writes its value
-/// 1 when @p write_ones, and lowers check->first_bad_entry to t when its column is out of
-/// range or below the column of nonzero t-1 in the same row. The rows, counts and entry
-/// checks are meaningful only when no offset failed (the rows stay in [0, rows) regardless).
-/// Preconditions: rows >= 1; both check words set to ~0 before the launch; one thread per
-/// max(nnz, rows + 1).
+/// 1 when @p write_ones, lowers check->first_bad_entry to t when its column is out of
+/// range or below the column of nonzero t-1 in the same row, and otherwise widens its panel's
+/// column span when it starts or ends its row. The rows, counts, spans and entry checks are
+/// meaningful only when no offset failed (the rows stay in [0, rows) regardless).
+/// Preconditions: rows >= 1; both check words set to ~0 and @p panel_span zeroed before the
+/// launch; one thread per max(nnz, rows + 1).
 /// @param row_offsets rows + 1 offsets
 /// @param col_indices column of each nonzero
 /// @param rows M
@@ -38,12 +39,13 @@ namespace step5 {
 /// @param check the first failing entry (output)
 /// @param first_bad_offset the first offset that fails its check (output)
 /// @param panel_nnz nonzeros of each panel (output)
+/// @param panel_span two ints per panel, see widen_panel_span (output)
 __global__ void csr_pattern_kernel(const int* __restrict__ row_offsets,
                                    const int* __restrict__ col_indices, int rows, int cols,
                                    std::int64_t nnz, int panel_count, bool write_ones,
                                    int* __restrict__ rows_out, float* __restrict__ values_out,
                                    PatternCheck* check, unsigned long long* first_bad_offset,
-                                   std::int64_t* __restrict__ panel_nnz) {
+                                   std::int64_t* __restrict__ panel_nnz, int* panel_span) {
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (thread <= rows) {
     const int offset_index = static_cast<int>(thread);
@@ -82,6 +84,10 @@ __global__ void csr_pattern_kernel(const int* __restrict__ row_offsets,
     bad = bad || (thread > row_offsets[row] && col < col_indices[thread - 1]);
     if (bad) {
       atomicMin(&check->first_bad_entry, static_cast<unsigned long long>(thread));
+    } else {
+      const bool row_start = thread == row_offsets[row];
+      const bool row_end = thread + 1 == row_offsets[row + 1];
+      widen_panel_span(panel_span, row, col, cols, row_start, row_end);
     }
     if (write_ones) {
       values_out[thread] = 1.0f;

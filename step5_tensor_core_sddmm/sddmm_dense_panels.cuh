@@ -10,8 +10,9 @@
 /// threads copy out only the positions that S holds. Where those are comes from a small
 /// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
 /// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
-/// made a block take 15–45 µs. Many blocks per panel (one per 64 columns) keep all SMs busy
-/// even when the matrix has few rows.
+/// made a block take 15–45 µs. Many blocks per panel (one per 64 columns of the columns its
+/// nonzeros span) keep all SMs busy even when the matrix has few rows; a banded matrix gets
+/// only the blocks along its band.
 #pragma once
 
 #include "panel_classification.cuh"
@@ -67,48 +68,68 @@ __device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __ha
   }
 }
 
-/// @brief Where each (row, 64-column block) of the dense panels starts in S: for the row
-/// at position r of dense panel slot p and column block c, tile_starts[(p·64 + r)·(C + 1) + c]
-/// is the first entry of the row with a column >= 64·c (C = ceil(N / 64); entry c = C is the
-/// row's end). dense_panel_kernel then finds a tile's entries with two loads, no search.
+/// @brief A dense panel's part of the tile-start table (see tile_starts_kernel).
+struct __align__(16) DenseSlot {
+  int first_block;    ///< first 64-column block of the panel's column span
+  int stride;         ///< starts per row: the span's blocks + 1
+  int starts_offset;  ///< where the panel's 64 rows of starts begin in the table
+  int panel;          ///< the panel (rows 64·panel ..)
+};
+
+/// @brief One 64×64 block tile of a dense panel, as dense_panel_kernel reads it in one load.
+struct __align__(16) DenseTile {
+  int first_row;  ///< first row of the tile
+  int first_col;  ///< first column of the tile
+  int starts;     ///< index in the tile-start table of the tile's row 0
+  int stride;     ///< distance between the starts of consecutive rows
+};
+
+/// @brief Where each (row, 64-column block) of the dense panels starts in S: for the row at
+/// position r of the panel of slot p, and block b of the panel's column span,
+/// tile_starts[slots[p].starts_offset + r·slots[p].stride + b] is the first entry of the row
+/// with a column >= 64·(slots[p].first_block + b); entry b = span is the row's end.
+/// dense_panel_kernel then finds a tile's entries with two loads, no search.
 ///
 /// One thread per nonzero: an entry writes the starts of the column blocks between its
 /// predecessor's block (exclusive) and its own (inclusive), and the last entry of a row also
 /// those after it. Rows without entries keep the zeros the caller filled in (start = end).
 /// Preconditions: S sorted row-major; @p tile_starts zeroed; panel_slot[p] is 1 + the slot of
-/// a dense panel p, 0 for a sparse one.
+/// a dense panel p, 0 for a sparse one; every entry of a dense panel lies in its span.
 /// @param row_indices sorted rows of the nonzeros
 /// @param col_indices columns of the nonzeros
 /// @param nnz number of nonzeros
-/// @param col_blocks C
 /// @param panel_slot 1 + slot of each panel, 0 when sparse
+/// @param slots the dense panels
 /// @param tile_starts the starts (output)
 __global__ void tile_starts_kernel(const int* __restrict__ row_indices,
                                    const int* __restrict__ col_indices, std::int64_t nnz,
-                                   int col_blocks, const int* __restrict__ panel_slot,
+                                   const int* __restrict__ panel_slot,
+                                   const DenseSlot* __restrict__ slots,
                                    int* __restrict__ tile_starts) {
   const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (entry >= nnz) {
     return;  // threads past the last nonzero
   }
   const int row = row_indices[entry];
-  const int slot = panel_slot[row / kPanelRows] - 1;
-  if (slot < 0) {
+  const int slot_index = panel_slot[row / kPanelRows] - 1;
+  if (slot_index < 0) {
     return;  // a sparse panel: the lane groups do its entries
   }
-  int* starts = tile_starts + (static_cast<std::int64_t>(slot) * kPanelRows + row % kPanelRows) *
-                                  (col_blocks + 1);
-  const int block = col_indices[entry] / kPanelTileCols;
+  const DenseSlot slot = slots[slot_index];
+  int* starts =
+      tile_starts + slot.starts_offset + static_cast<std::int64_t>(row % kPanelRows) * slot.stride;
+  const int block = col_indices[entry] / kPanelTileCols - slot.first_block;
   // The first entry of a row also starts the empty column blocks before it.
   const bool row_start = entry == 0 || row_indices[entry - 1] != row;
-  const int previous_block = row_start ? -1 : col_indices[entry - 1] / kPanelTileCols;
+  const int previous_block =
+      row_start ? -1 : col_indices[entry - 1] / kPanelTileCols - slot.first_block;
   for (int col_block = previous_block + 1; col_block <= block; ++col_block) {
     starts[col_block] = static_cast<int>(entry);
   }
   // The last entry of a row ends its block and every block after it.
   const bool row_end = entry + 1 == nnz || row_indices[entry + 1] != row;
   if (row_end) {
-    for (int col_block = block + 1; col_block <= col_blocks; ++col_block) {
+    for (int col_block = block + 1; col_block < slot.stride; ++col_block) {
       starts[col_block] = static_cast<int>(entry + 1);
     }
   }
@@ -117,10 +138,9 @@ __global__ void tile_starts_kernel(const int* __restrict__ row_indices,
 /// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
 ///
 /// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
-/// blockIdx.x is the slot of a dense panel (dense_panels[blockIdx.x] is the panel);
-/// blockIdx.y picks the 64 columns; @p tile_starts from tile_starts_kernel.
+/// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel.
 /// @param operands A and Bᵀ
-/// @param dense_panels the panel of each slot
+/// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
 /// @param col_indices columns of the nonzeros
 /// @param values values of the nonzeros
@@ -128,7 +148,7 @@ __global__ void tile_starts_kernel(const int* __restrict__ row_indices,
 /// @param vector_b Bᵀ allows 16-byte loads
 /// @param output one float per nonzero
 __global__ void __launch_bounds__(256)
-    dense_panel_kernel(DenseOperands operands, const int* __restrict__ dense_panels,
+    dense_panel_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                        const int* __restrict__ tile_starts, const int* __restrict__ col_indices,
                        const float* __restrict__ values, bool vector_a, bool vector_b,
                        float* __restrict__ output) {
@@ -158,20 +178,18 @@ __global__ void __launch_bounds__(256)
   __half* stage_b = stage_a + kPanelRows * kStageLd;
   float* result = reinterpret_cast<float*>(shared);
 
-  const int slot = static_cast<int>(blockIdx.x);
-  const int first_row = dense_panels[slot] * kPanelRows;
-  const int col_block = static_cast<int>(blockIdx.y);
-  const int first_col = col_block * kPanelTileCols;
+  const DenseTile tile = tiles[blockIdx.x];
+  const int first_row = tile.first_row;
+  const int first_col = tile.first_col;
   const int thread = static_cast<int>(threadIdx.x);
   const int warp = thread / 32;
 
   // Load the copy-out ranges now: their latency hides behind the product.
   const int copy_row = thread / kThreadsPerRow;
-  const int col_blocks = (operands.cols + kPanelTileCols - 1) / kPanelTileCols;
   const int* row_starts =
-      tile_starts + (static_cast<std::int64_t>(slot) * kPanelRows + copy_row) * (col_blocks + 1);
-  const int copy_begin = row_starts[col_block];
-  const int copy_end = row_starts[col_block + 1];
+      tile_starts + tile.starts + static_cast<std::int64_t>(copy_row) * tile.stride;
+  const int copy_begin = row_starts[0];
+  const int copy_end = row_starts[1];
 
   const int warp_row = warp / (kWarps / kWarpRows);
   const int warp_col = warp % (kWarps / kWarpRows);

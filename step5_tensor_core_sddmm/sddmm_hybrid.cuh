@@ -40,6 +40,65 @@ __device__ inline float dot8(const uint4& a, const uint4& b, float acc) {
   return acc;
 }
 
+/// @brief The lane's part of the dot product of two rows of K = 8·kFixedChunks halves: every
+/// load of the lane first, then the products (the trip count is known at compile time, so
+/// the chunks stay in registers).
+/// @tparam kGroupLanes lanes per nonzero
+/// @tparam kFixedChunks K / 8
+/// @param a_row row of A (16-byte aligned)
+/// @param b_row row of Bᵀ (16-byte aligned)
+/// @param lane_in_group the lane's place in its group
+/// @return the lane's partial sum
+template <int kGroupLanes, int kFixedChunks>
+__device__ inline float row_dot_fixed(const __half* a_row, const __half* b_row, int lane_in_group) {
+  static_assert(kFixedChunks % kGroupLanes == 0, "the same number of chunks in every lane");
+  constexpr int kChunksPerLane = kFixedChunks / kGroupLanes;
+  uint4 a_chunks[kChunksPerLane];
+  uint4 b_chunks[kChunksPerLane];
+#pragma unroll
+  for (int step = 0; step < kChunksPerLane; ++step) {
+    const int chunk = lane_in_group + step * kGroupLanes;
+    a_chunks[step] = __ldg(reinterpret_cast<const uint4*>(a_row) + chunk);
+    b_chunks[step] = __ldg(reinterpret_cast<const uint4*>(b_row) + chunk);
+  }
+  float partial = 0.0f;
+#pragma unroll
+  for (int step = 0; step < kChunksPerLane; ++step) {
+    partial = dot8(a_chunks[step], b_chunks[step], partial);
+  }
+  return partial;
+}
+
+/// @brief The lane's part of the dot product of two rows of any K: 16-byte chunks when
+/// @p kVector (then the K % 8 tail one half at a time), else one half at a time.
+/// @tparam kGroupLanes lanes per nonzero
+/// @tparam kVector the rows allow 16-byte loads
+/// @param a_row row of A
+/// @param b_row row of Bᵀ
+/// @param inner K
+/// @param lane_in_group the lane's place in its group
+/// @return the lane's partial sum
+template <int kGroupLanes, bool kVector>
+__device__ inline float row_dot(const __half* a_row, const __half* b_row, int inner,
+                                int lane_in_group) {
+  float partial = 0.0f;
+  int k_scalar = lane_in_group;
+  if (kVector) {
+    const int full_chunks = inner / 8;
+#pragma unroll 4
+    for (int chunk = lane_in_group; chunk < full_chunks; chunk += kGroupLanes) {
+      const uint4 a_chunk = __ldg(reinterpret_cast<const uint4*>(a_row) + chunk);
+      const uint4 b_chunk = __ldg(reinterpret_cast<const uint4*>(b_row) + chunk);
+      partial = dot8(a_chunk, b_chunk, partial);
+    }
+    k_scalar = full_chunks * 8 + lane_in_group;  // the K % 8 tail, if any
+  }
+  for (int k = k_scalar; k < inner; k += kGroupLanes) {
+    partial = fmaf(__half2float(a_row[k]), __half2float(b_row[k]), partial);
+  }
+  return partial;
+}
+
 /// @brief One group of kGroupLanes lanes per nonzero, CUDA cores.
 ///
 /// Each block takes @p iterations runs of blockDim.x / kGroupLanes consecutive nonzeros, one
@@ -47,12 +106,20 @@ __device__ inline float dot8(const uint4& a, const uint4& b, float acc) {
 /// Bᵀ in the SM's L1 cache, and the loads of one run overlap those of the next. The launcher
 /// picks @p iterations so that the grid still fills every SM (on the H200, 1 run took 0.420 ms
 /// and the automatic 8 runs 0.316 ms on matrix_36000_36000_4000000; small grids get 1).
+/// When K is known at compile time (kFixedChunks = K / 8 > 0) the loop over a lane's chunks is
+/// unrolled completely (row_dot_fixed) and all of the lane's loads are in flight before the
+/// first product, in 40 registers where the runtime-K loop takes 52 (ptxas, sm_90). On the
+/// H200 (lane_micro experiment, uniform masks, K = 256) that ran 1.08–1.30× faster than the
+/// runtime-K loop, and 1.11–1.13× on the 685000² and 916000² masks whose Bᵀ is far larger
+/// than L2.
 /// Preconditions: blockDim.x is a multiple of 32; kVector only when A and Bᵀ allow 16-byte
-/// loads (allows_vector_loads); kSkipDensePanels only with @p panel_is_dense from
-/// the plan's panel classification (those nonzeros are written by dense_panel_kernel).
+/// loads (allows_vector_loads); kFixedChunks > 0 only with kVector and K = 8·kFixedChunks;
+/// kSkipDensePanels only with @p panel_is_dense from the plan's panel classification (those
+/// nonzeros are written by dense_panel_kernel).
 /// @tparam kGroupLanes lanes per nonzero (a power of two, 1..32)
 /// @tparam kVector read 8 halves per load
 /// @tparam kSkipDensePanels leave the nonzeros of dense panels alone
+/// @tparam kFixedChunks K / 8 when it is fixed at compile time, 0 for any K
 /// @param operands A and Bᵀ
 /// @param nnz number of nonzeros
 /// @param row_indices row of each nonzero
@@ -61,7 +128,7 @@ __device__ inline float dot8(const uint4& a, const uint4& b, float acc) {
 /// @param panel_is_dense one int per 64-row panel, nonzero for a dense one
 /// @param iterations runs of nonzeros per block (>= 1)
 /// @param output one float per nonzero
-template <int kGroupLanes, bool kVector, bool kSkipDensePanels>
+template <int kGroupLanes, bool kVector, bool kSkipDensePanels, int kFixedChunks = 0>
 __global__ void __launch_bounds__(256)
     lane_group_kernel(DenseOperands operands, std::int64_t nnz, const int* __restrict__ row_indices,
                       const int* __restrict__ col_indices, const float* __restrict__ values,
@@ -69,6 +136,8 @@ __global__ void __launch_bounds__(256)
                       float* __restrict__ output) {
   static_assert(kGroupLanes >= 1 && kGroupLanes <= 32 && (kGroupLanes & (kGroupLanes - 1)) == 0,
                 "a group is a power of two of lanes within one warp");
+  static_assert(kFixedChunks == 0 || (kVector && kFixedChunks % kGroupLanes == 0),
+                "a fixed K reads whole 16-byte chunks, the same number in every lane");
   const int groups_per_block = static_cast<int>(blockDim.x) / kGroupLanes;
   const int lane_in_group = static_cast<int>(threadIdx.x) % kGroupLanes;
   const std::int64_t first_nonzero =
@@ -88,19 +157,10 @@ __global__ void __launch_bounds__(256)
       } else {
         const __half* a_row = operands.a + static_cast<std::int64_t>(row) * operands.lda;
         const __half* b_row = operands.b_transposed + static_cast<std::int64_t>(col) * operands.ldb;
-        int k_scalar = lane_in_group;
-        if (kVector) {
-          const int full_chunks = operands.inner / 8;
-#pragma unroll 4
-          for (int chunk = lane_in_group; chunk < full_chunks; chunk += kGroupLanes) {
-            const uint4 a_chunk = __ldg(reinterpret_cast<const uint4*>(a_row) + chunk);
-            const uint4 b_chunk = __ldg(reinterpret_cast<const uint4*>(b_row) + chunk);
-            partial = dot8(a_chunk, b_chunk, partial);
-          }
-          k_scalar = full_chunks * 8 + lane_in_group;  // the K % 8 tail, if any
-        }
-        for (int k = k_scalar; k < operands.inner; k += kGroupLanes) {
-          partial = fmaf(__half2float(a_row[k]), __half2float(b_row[k]), partial);
+        if constexpr (kFixedChunks > 0) {
+          partial = row_dot_fixed<kGroupLanes, kFixedChunks>(a_row, b_row, lane_in_group);
+        } else {
+          partial = row_dot<kGroupLanes, kVector>(a_row, b_row, operands.inner, lane_in_group);
         }
       }
     }
@@ -112,6 +172,8 @@ __global__ void __launch_bounds__(256)
       partial += __shfl_xor_sync(0xFFFFFFFFu, partial, offset);
     }
     if (active && lane_in_group == 0) {
+      // S's value is loaded only here: loading it beside the indices cost 25 % on the
+      // 916000² mask (H200), as the early load changed how the row loads were scheduled.
       output[nonzero] = __ldg(values + nonzero) * partial;
     }
   }

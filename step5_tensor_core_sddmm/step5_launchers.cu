@@ -205,7 +205,40 @@ int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
   return static_cast<int>(std::clamp<std::int64_t>(iterations, 1, kMostIterations));
 }
 
-template <int kGroupLanes>
+/// The arguments of one lane-group launch (approach 4's CUDA-core part).
+struct LaneLaunch {
+  unsigned blocks;
+  const DenseOperands& operands;
+  const DevicePattern& pattern;
+  const int* panel_is_dense;
+  int iterations;
+  float* output;
+};
+
+/// Launches lane_group_kernel<kGroupLanes, true, skip, kFixedChunks> when K = 8·kFixedChunks
+/// and the rows allow 16-byte loads, and says whether it did.
+template <int kGroupLanes, int kFixedChunks>
+bool launch_fixed_inner(const LaneLaunch& launch, bool vector) {
+  if (!vector || launch.operands.inner != 8 * kFixedChunks) {
+    return false;
+  }
+  const auto run = [&](auto kernel) {
+    kernel<<<launch.blocks, kThreadsPerBlock>>>(
+        launch.operands, launch.pattern.nnz(), launch.pattern.row_indices(),
+        launch.pattern.col_indices(), launch.pattern.values(), launch.panel_is_dense,
+        launch.iterations, launch.output);
+  };
+  if (launch.panel_is_dense != nullptr) {
+    run(lane_group_kernel<kGroupLanes, true, true, kFixedChunks>);
+  } else {
+    run(lane_group_kernel<kGroupLanes, true, false, kFixedChunks>);
+  }
+  return true;
+}
+
+/// Launches the lane-group kernel for any K: a compiled-in K (kFixedChunks... = K / 8) when
+/// one matches, else the runtime-K kernel.
+template <int kGroupLanes, int... kFixedChunks>
 void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern& pattern,
                              const int* panel_is_dense, int iterations, float* output) {
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
@@ -215,20 +248,29 @@ void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern&
   if (iterations == 0) {
     iterations = automatic_lane_iterations(blocks_for_one_run);
   }
-  const unsigned blocks = blocks_for(blocks_for_one_run, iterations);
-  const auto launch = [&](auto kernel) {
-    kernel<<<blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
-                                         pattern.col_indices(), pattern.values(), panel_is_dense,
-                                         iterations, output);
+  const LaneLaunch launch{blocks_for(blocks_for_one_run, iterations),
+                          operands,
+                          pattern,
+                          panel_is_dense,
+                          iterations,
+                          output};
+  if ((launch_fixed_inner<kGroupLanes, kFixedChunks>(launch, vector) || ...)) {
+    CUDA_CHECK_LAUNCH(lane_group_kernel);
+    return;
+  }
+  const auto run = [&](auto kernel) {
+    kernel<<<launch.blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
+                                                pattern.col_indices(), pattern.values(),
+                                                panel_is_dense, iterations, output);
   };
   if (vector && skip) {
-    launch(lane_group_kernel<kGroupLanes, true, true>);
+    run(lane_group_kernel<kGroupLanes, true, true>);
   } else if (vector) {
-    launch(lane_group_kernel<kGroupLanes, true, false>);
+    run(lane_group_kernel<kGroupLanes, true, false>);
   } else if (skip) {
-    launch(lane_group_kernel<kGroupLanes, false, true>);
+    run(lane_group_kernel<kGroupLanes, false, true>);
   } else {
-    launch(lane_group_kernel<kGroupLanes, false, false>);
+    run(lane_group_kernel<kGroupLanes, false, false>);
   }
   CUDA_CHECK_LAUNCH(lane_group_kernel);
 }
@@ -245,18 +287,21 @@ int automatic_group_lanes(int inner) {
 
 void launch_lane_groups(int group_lanes, int iterations, const DenseOperands& operands,
                         const DevicePattern& pattern, const int* panel_is_dense, float* output) {
+  // Compiled-in K (as K / 8): the K of the automatic lane count (32..256 with 4 lanes, 512
+  // with 8, 1024 with 16) and K = 256 for every lane count (the benchmark's lane experiment).
   switch (group_lanes == 0 ? automatic_group_lanes(operands.inner) : group_lanes) {
     case 4:
-      launch_lane_groups_with<4>(operands, pattern, panel_is_dense, iterations, output);
+      launch_lane_groups_with<4, 4, 8, 16, 32>(operands, pattern, panel_is_dense, iterations,
+                                               output);
       break;
     case 8:
-      launch_lane_groups_with<8>(operands, pattern, panel_is_dense, iterations, output);
+      launch_lane_groups_with<8, 32, 64>(operands, pattern, panel_is_dense, iterations, output);
       break;
     case 16:
-      launch_lane_groups_with<16>(operands, pattern, panel_is_dense, iterations, output);
+      launch_lane_groups_with<16, 32, 128>(operands, pattern, panel_is_dense, iterations, output);
       break;
     case 32:
-      launch_lane_groups_with<32>(operands, pattern, panel_is_dense, iterations, output);
+      launch_lane_groups_with<32, 32>(operands, pattern, panel_is_dense, iterations, output);
       break;
     default:
       throw std::invalid_argument("approach 4 groups of " + std::to_string(group_lanes) +
@@ -369,6 +414,7 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
   nnz_ = static_cast<std::int64_t>(nnz);
   const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
   panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
+  panel_spans_.assign(static_cast<std::size_t>(panel_count), PanelSpan{});
   if (nnz > 0) {
     const bool check_on_host = nnz_ <= kHostCheckLimit;
     if (check_on_host) {
@@ -384,7 +430,11 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
         if (!in_range || !in_order) {
           throw_bad_entry(matrix, entry);
         }
-        ++panel_nnz_[static_cast<std::size_t>(row / kPanelRows)];
+        const auto panel = static_cast<std::size_t>(row / kPanelRows);
+        ++panel_nnz_[panel];
+        PanelSpan& span = panel_spans_[panel];
+        span.first_col = span.first_col < 0 ? col : std::min(span.first_col, col);
+        span.last_col = std::max(span.last_col, col);
       }
     }
     const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
@@ -413,13 +463,19 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
                                  cudaMemcpyHostToDevice, nullptr));
       CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
                                  cudaMemcpyHostToDevice, nullptr));
-      const std::size_t check_words = 1 + static_cast<std::size_t>(panel_count);
+      // The check word, the panel counts, then two ints of span per panel (one word).
+      const std::size_t check_words = 1 + 2 * static_cast<std::size_t>(panel_count);
+      const std::size_t spans_at =
+          (1 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
       const PooledBytes check(check_words * sizeof(std::uint64_t), "the check of S");
       CUDA_CHECK(cudaMemsetAsync(check.at<void>(0), 0xFF, sizeof(PatternCheck), nullptr));
+      CUDA_CHECK(cudaMemsetAsync(check.at<void>(spans_at), 0,
+                                 static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
+                                 nullptr));
       const std::int64_t threads = std::max<std::int64_t>(nnz_, panel_count);
       validate_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
           rows_, cols_, device_rows, device_cols, nnz_, panel_count, check.at<PatternCheck>(0),
-          check.at<std::int64_t>(sizeof(std::uint64_t)));
+          check.at<std::int64_t>(sizeof(std::uint64_t)), check.at<int>(spans_at));
       CUDA_CHECK_LAUNCH(validate_pattern_kernel);
       std::vector<std::int64_t> verdict(check_words);
       CUDA_CHECK(cudaMemcpy(verdict.data(), check.at<void>(0), check_words * sizeof(std::int64_t),
@@ -428,10 +484,19 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
       if (first_bad != ~std::uint64_t{0}) {
         throw_bad_entry(matrix, static_cast<std::size_t>(first_bad));
       }
-      std::copy(verdict.begin() + 1, verdict.end(), panel_nnz_.begin());
+      std::copy(verdict.begin() + 1, verdict.begin() + 1 + panel_count, panel_nnz_.begin());
+      decode_panel_spans(reinterpret_cast<const int*>(verdict.data() + 1 + panel_count));
     }
   }
   compute_max_panel_density();
+}
+
+void DevicePattern::decode_panel_spans(const int* span_words) {
+  for (std::size_t panel = 0; panel < panel_spans_.size(); ++panel) {
+    const int first_key = span_words[2 * panel];     // N - first column, 0 when none
+    const int last_key = span_words[2 * panel + 1];  // last column + 1, 0 when none
+    panel_spans_[panel] = first_key == 0 ? PanelSpan{} : PanelSpan{cols_ - first_key, last_key - 1};
+  }
 }
 
 void DevicePattern::compute_max_panel_density() {
@@ -565,6 +630,7 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
   nnz_ = static_cast<std::int64_t>(nnz);
   const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
   panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
+  panel_spans_.assign(static_cast<std::size_t>(panel_count), PanelSpan{});
   const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
   buffers_->cols_offset = index_bytes;
   buffers_->values_offset = 2 * index_bytes;
@@ -572,8 +638,10 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
   int* device_rows = buffers_->storage.at<int>(0);
   int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
   float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
-  // Scratch: the check word, the first bad offset, the panel counts, then the row offsets.
-  const std::size_t check_words = 2 + static_cast<std::size_t>(panel_count);
+  // Scratch: the check word, the first bad offset, the panel counts, two ints of span per
+  // panel (one word), then the row offsets.
+  const std::size_t check_words = 2 + 2 * static_cast<std::size_t>(panel_count);
+  const std::size_t spans_at = (2 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
   const std::size_t offsets_at = align_bytes(check_words * sizeof(std::uint64_t));
   const std::size_t offsets_bytes = matrix.row_offsets.size() * sizeof(int);
   const PooledBytes scratch(offsets_at + offsets_bytes, "the CSR offsets and the check of S");
@@ -587,12 +655,15 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
                                cudaMemcpyHostToDevice, nullptr));
   }
   CUDA_CHECK(cudaMemsetAsync(scratch.at<void>(0), 0xFF, 2 * sizeof(std::uint64_t), nullptr));
+  CUDA_CHECK(cudaMemsetAsync(scratch.at<void>(spans_at), 0,
+                             static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
+                             nullptr));
   const std::int64_t threads = std::max<std::int64_t>(nnz_, std::int64_t{rows_} + 1);
   csr_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
       device_offsets, device_cols, rows_, cols_, nnz_, panel_count, ones, device_rows,
       device_values, scratch.at<PatternCheck>(0),
       scratch.at<unsigned long long>(sizeof(std::uint64_t)),
-      scratch.at<std::int64_t>(2 * sizeof(std::uint64_t)));
+      scratch.at<std::int64_t>(2 * sizeof(std::uint64_t)), scratch.at<int>(spans_at));
   CUDA_CHECK_LAUNCH(csr_pattern_kernel);
   // The verdict comes back through pinned memory: a pageable read-back costs an extra copy.
   std::int64_t* verdict = pinned_verdict_buffer(check_words);
@@ -606,7 +677,8 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
   if (first_bad != ~std::uint64_t{0}) {
     throw_bad_csr_entry(matrix, static_cast<std::size_t>(first_bad));
   }
-  std::copy(verdict + 2, verdict + check_words, panel_nnz_.begin());
+  std::copy(verdict + 2, verdict + 2 + panel_count, panel_nnz_.begin());
+  decode_panel_spans(reinterpret_cast<const int*>(verdict + 2 + panel_count));
   compute_max_panel_density();
 }
 
@@ -627,10 +699,70 @@ struct Plan::State {
   course::DeviceBuffer<float> dense;  ///< approach 2: the dense M×N product
   int ld_dense = 0;                   ///< approach 2: leading dimension of dense
   TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
-  PooledBytes panels;  ///< approach 4: 1 + slot per panel, the panel of each slot, tile starts
+  PooledBytes panels;  ///< approach 4: 1 + slot per panel, the slots, the tiles, tile starts
+  std::size_t slots_offset = 0;        ///< approach 4: byte offset of the dense slots
+  std::size_t tiles_offset = 0;        ///< approach 4: byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< approach 4: byte offset of the tile starts
-  int panel_count = 0;                 ///< approach 4: number of dense (Tensor Core) panels
+  std::int64_t tile_count = 0;         ///< approach 4: block tiles for Tensor Cores
+  bool sparse_rows = true;             ///< approach 4: some nonzeros are left to lane groups
 };
+
+/// @brief Approach 4's choice of Tensor Core panels, made on the host from the pattern's counts.
+struct DensePanelChoice {
+  std::vector<int> panel_slot;    ///< 1 + slot of each panel, 0 for a sparse one
+  std::vector<DenseSlot> slots;   ///< the dense panels
+  std::vector<DenseTile> tiles;   ///< their block tiles, one per column block of each span
+  std::int64_t starts_total = 0;  ///< size of the tile-start table
+  std::int64_t dense_nnz = 0;     ///< nonzeros in the dense panels
+};
+
+namespace {
+
+/// Picks the panels whose density over the columns they span reaches Options::tc_density.
+/// No panel is picked when they hold fewer than Options::tc_min_nnz nonzeros together, or
+/// when their entries or their table could not be indexed with int (more than 2³¹ - 1):
+/// the lane groups then compute every nonzero, which is slower but always possible.
+DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options& options) {
+  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+  const std::vector<PanelSpan>& spans = pattern.panel_spans();
+  DensePanelChoice choice;
+  choice.panel_slot.assign(counts.size(), 0);
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    if (counts[panel] == 0) {
+      continue;  // nothing to compute in this panel
+    }
+    const int first_block = spans[panel].first_col / kPanelTileCols;
+    const int blocks = spans[panel].last_col / kPanelTileCols - first_block + 1;
+    const int span_cols = std::min((first_block + blocks) * kPanelTileCols, pattern.cols()) -
+                          first_block * kPanelTileCols;
+    const int panel_rows =
+        std::min(kPanelRows, pattern.rows() - static_cast<int>(panel) * kPanelRows);
+    const double density = static_cast<double>(counts[panel]) /
+                           (static_cast<double>(panel_rows) * static_cast<double>(span_cols));
+    if (density < options.tc_density) {
+      continue;  // sparse even within its span: lane groups
+    }
+    const auto starts_offset = static_cast<int>(choice.starts_total);
+    choice.panel_slot[panel] = static_cast<int>(choice.slots.size()) + 1;
+    choice.slots.push_back({first_block, blocks + 1, starts_offset, static_cast<int>(panel)});
+    for (int block = 0; block < blocks; ++block) {
+      choice.tiles.push_back({static_cast<int>(panel) * kPanelRows,
+                              (first_block + block) * kPanelTileCols, starts_offset + block,
+                              blocks + 1});
+    }
+    choice.starts_total += static_cast<std::int64_t>(kPanelRows) * (blocks + 1);
+    choice.dense_nnz += counts[panel];
+    if (choice.starts_total > INT_MAX) {
+      return {};  // the table would outgrow int indices: no Tensor Cores
+    }
+  }
+  if (choice.dense_nnz < options.tc_min_nnz || pattern.nnz() > INT_MAX) {
+    return {};  // too little dense work, or entries beyond int: lane groups only
+  }
+  return choice;
+}
+
+}  // namespace
 
 std::size_t dense_product_bytes(int rows, int cols) {
   return static_cast<std::size_t>(round_up(rows, kTile)) *
@@ -672,61 +804,46 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
       state_->groups = group_by_tile(pattern);
       tensor_core_units_ = state_->groups.tile_count;
       break;
-    case Approach::hybrid: {
-      // The pattern counted each panel's nonzeros: classify on the host. Dense panels get a
-      // slot; the device receives 1 + slot per panel (0: sparse) and the panel of each slot,
-      // and tile_starts_kernel lists where each (row, 64-column block) starts in S.
-      const std::vector<std::int64_t>& counts = pattern.panel_nnz();
-      const int panel_count = static_cast<int>(counts.size());
-      std::vector<int> slots_and_panels(counts.size(), 0);
-      for (int panel = 0; panel < panel_count; ++panel) {
-        const int panel_rows = std::min(kPanelRows, pattern.rows() - panel * kPanelRows);
-        const double density =
-            static_cast<double>(counts[static_cast<std::size_t>(panel)]) /
-            (static_cast<double>(panel_rows) * static_cast<double>(pattern.cols()));
-        if (counts[static_cast<std::size_t>(panel)] > 0 && density >= options.tc_density) {
-          slots_and_panels.push_back(panel);
-          slots_and_panels[static_cast<std::size_t>(panel)] =
-              static_cast<int>(slots_and_panels.size()) - panel_count;
-        }
-      }
-      state_->panel_count = panel_count;
-      tensor_core_units_ = static_cast<std::int64_t>(slots_and_panels.size()) - panel_count;
-      std::int64_t dense_nnz = 0;
-      for (std::size_t slot = 0; slot < static_cast<std::size_t>(tensor_core_units_); ++slot) {
-        dense_nnz += counts[static_cast<std::size_t>(slots_and_panels[counts.size() + slot])];
-      }
-      if (dense_nnz < options.tc_min_nnz) {
-        tensor_core_units_ = 0;  // too little dense work: one wave of lane groups is quicker
-      }
-      if (tensor_core_units_ == 0) {
-        break;  // every nonzero goes to the lane groups
-      }
-      if (pattern.nnz() > INT_MAX) {
-        throw std::invalid_argument(
-            "approach 4's dense panels index S with int: " + std::to_string(pattern.nnz()) +
-            " nonzeros exceed " + std::to_string(INT_MAX) + "; raise tc_density to 1");
-      }
-      const int col_blocks = (pattern.cols() + kPanelTileCols - 1) / kPanelTileCols;
-      const std::size_t list_bytes = align_bytes(slots_and_panels.size() * sizeof(int));
-      const std::size_t start_count = static_cast<std::size_t>(tensor_core_units_) * kPanelRows *
-                                      (static_cast<std::size_t>(col_blocks) + 1);
-      state_->panels =
-          PooledBytes(list_bytes + start_count * sizeof(int), "approach 4's dense panel tables");
-      state_->tile_starts_offset = list_bytes;
-      CUDA_CHECK(cudaMemcpyAsync(state_->panels.at<int>(0), slots_and_panels.data(),
-                                 slots_and_panels.size() * sizeof(int), cudaMemcpyHostToDevice,
-                                 nullptr));
-      int* tile_starts = state_->panels.at<int>(list_bytes);
-      CUDA_CHECK(cudaMemsetAsync(tile_starts, 0, start_count * sizeof(int), nullptr));
-      tile_starts_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
-          pattern.row_indices(), pattern.col_indices(), pattern.nnz(), col_blocks,
-          state_->panels.at<int>(0), tile_starts);
-      CUDA_CHECK_LAUNCH(tile_starts_kernel);
+    case Approach::hybrid:
+      prepare_dense_panels(choose_dense_panels(pattern, options));
       break;
-    }
   }
   CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void Plan::prepare_dense_panels(const DensePanelChoice& choice) {
+  tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
+  state_->tile_count = static_cast<std::int64_t>(choice.tiles.size());
+  state_->sparse_rows = choice.dense_nnz < pattern_->nnz();
+  if (choice.slots.empty()) {
+    return;  // every nonzero goes to the lane groups
+  }
+  // One allocation, one upload: 1 + slot per panel, the slots, the tiles; then the table of
+  // tile starts, filled on the GPU by tile_starts_kernel.
+  const std::size_t slot_bytes = align_bytes(choice.panel_slot.size() * sizeof(int));
+  const std::size_t slots_bytes = align_bytes(choice.slots.size() * sizeof(DenseSlot));
+  const std::size_t tiles_bytes = align_bytes(choice.tiles.size() * sizeof(DenseTile));
+  const std::size_t table_bytes = static_cast<std::size_t>(choice.starts_total) * sizeof(int);
+  state_->slots_offset = slot_bytes;
+  state_->tiles_offset = slot_bytes + slots_bytes;
+  state_->tile_starts_offset = state_->tiles_offset + tiles_bytes;
+  state_->panels =
+      PooledBytes(state_->tile_starts_offset + table_bytes, "approach 4's dense panel tables");
+  std::vector<unsigned char> staging(state_->tile_starts_offset);
+  std::memcpy(staging.data(), choice.panel_slot.data(), choice.panel_slot.size() * sizeof(int));
+  std::memcpy(staging.data() + state_->slots_offset, choice.slots.data(),
+              choice.slots.size() * sizeof(DenseSlot));
+  std::memcpy(staging.data() + state_->tiles_offset, choice.tiles.data(),
+              choice.tiles.size() * sizeof(DenseTile));
+  CUDA_CHECK(cudaMemcpyAsync(state_->panels.at<void>(0), staging.data(), staging.size(),
+                             cudaMemcpyHostToDevice, nullptr));
+  int* tile_starts = state_->panels.at<int>(state_->tile_starts_offset);
+  CUDA_CHECK(cudaMemsetAsync(tile_starts, 0, table_bytes, nullptr));
+  tile_starts_kernel<<<blocks_for(pattern_->nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
+      pattern_->row_indices(), pattern_->col_indices(), pattern_->nnz(), state_->panels.at<int>(0),
+      state_->panels.at<DenseSlot>(state_->slots_offset), tile_starts);
+  CUDA_CHECK_LAUNCH(tile_starts_kernel);
+  CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the copy has read staging before it goes
 }
 
 Plan::~Plan() = default;
@@ -785,25 +902,15 @@ void Plan::run(const DenseOperands& operands, float* output) const {
       break;
     }
     case Approach::hybrid: {
-      const std::int64_t dense_panels = tensor_core_units_;
-      const int* panel_slots = dense_panels > 0 ? state_->panels.at<int>(0) : nullptr;
-      if (dense_panels > 0) {
-        const std::int64_t col_blocks =
-            (static_cast<std::int64_t>(operands.cols) + kPanelTileCols - 1) / kPanelTileCols;
-        if (col_blocks > kMaxGridY) {
-          throw std::invalid_argument("approach 4's dense panels need " +
-                                      std::to_string(col_blocks) +
-                                      " blocks along N, more than the limit " +
-                                      std::to_string(kMaxGridY) + " (N <= 4194240)");
-        }
-        const dim3 grid(blocks_for(dense_panels, 1), static_cast<unsigned>(col_blocks));
-        dense_panel_kernel<<<grid, kPanelThreads>>>(
-            operands, panel_slots + state_->panel_count,
+      const int* panel_slots = tensor_core_units_ > 0 ? state_->panels.at<int>(0) : nullptr;
+      if (state_->tile_count > 0) {
+        dense_panel_kernel<<<blocks_for(state_->tile_count, 1), kPanelThreads>>>(
+            operands, state_->panels.at<DenseTile>(state_->tiles_offset),
             state_->panels.at<int>(state_->tile_starts_offset), pattern_->col_indices(),
             pattern_->values(), vector_a, vector_b, output);
         CUDA_CHECK_LAUNCH(dense_panel_kernel);
       }
-      if (dense_panels < state_->panel_count) {
+      if (state_->sparse_rows) {
         launch_lane_groups(options_.group_lanes, options_.lane_iterations, operands, *pattern_,
                            panel_slots, output);
       }

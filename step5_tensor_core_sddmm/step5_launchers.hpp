@@ -72,12 +72,19 @@ enum class PatternValues {
   all_ones  ///< S is a pattern matrix: the values vector is ignored and the GPU writes ones
 };
 
+/// @brief The columns that the nonzeros of one 64-row panel of S span.
+struct PanelSpan {
+  int first_col = -1;  ///< smallest column of the panel's nonzeros (-1: no nonzero)
+  int last_col = -1;   ///< largest column of the panel's nonzeros (-1: no nonzero)
+};
+
 /// @brief The sparse matrix S on the device in COO form, sorted row-major (owns its memory).
 class DevicePattern {
  public:
   /// @brief Uploads the three arrays of @p matrix into one stream-ordered device allocation,
   /// validates them (indices in range, sorted by row then column) and counts the nonzeros of
-  /// each 64-row panel: on the host for a few thousand entries, on the GPU beyond (one kernel
+  /// each 64-row panel and the columns they span: on the host for a few thousand entries, on
+  /// the GPU beyond (one kernel
   /// and one read-back). The upload is part of every approach's preprocessing time; it runs
   /// at full bus speed when the caller has pinned the vectors (cudaHostRegister).
   /// Throws std::invalid_argument naming the first bad entry.
@@ -106,6 +113,8 @@ class DevicePattern {
   double max_panel_density() const { return max_panel_density_; }
   /// @brief Nonzeros of each 64-row panel (host copy), from which approach 4 classifies.
   const std::vector<std::int64_t>& panel_nnz() const { return panel_nnz_; }
+  /// @brief Columns spanned by each 64-row panel's nonzeros (host copy).
+  const std::vector<PanelSpan>& panel_spans() const { return panel_spans_; }
   /// @brief Device array of the entries' rows.
   const int* row_indices() const;
   /// @brief Device array of the entries' columns.
@@ -119,11 +128,14 @@ class DevicePattern {
   void upload_coo(const course::CooMatrix& matrix);
   /// Sets max_panel_density_ from panel_nnz_.
   void compute_max_panel_density();
+  /// Sets panel_spans_ from the two ints per panel that widen_panel_span wrote.
+  void decode_panel_spans(const int* span_words);
   int rows_ = 0;
   int cols_ = 0;
   std::int64_t nnz_ = 0;
   double max_panel_density_ = 0.0;
   std::vector<std::int64_t> panel_nnz_;
+  std::vector<PanelSpan> panel_spans_;
   std::unique_ptr<Buffers> buffers_;
 };
 
@@ -141,7 +153,9 @@ struct Options {
       4;  ///< approach 2: warps per block along the tile rows (1×32 = the note's 32×32)
   int group_lanes =
       0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)
-  double tc_density = 0.05;  ///< approach 4: a 64-row panel goes to Tensor Cores at this density
+  /// approach 4: a 64-row panel goes to Tensor Cores at this density, measured over the
+  /// columns its nonzeros span
+  double tc_density = 0.05;
   /// approach 4: Tensor Cores only when the dense panels hold at least this many nonzeros
   /// (below, one wave of lane groups finishes before a Tensor Core block's chain of loads)
   long long tc_min_nnz = 131072;
@@ -158,6 +172,8 @@ struct Options {
 /// @param cols N
 /// @return bytes of the padded float product
 std::size_t dense_product_bytes(int rows, int cols);
+
+struct DensePanelChoice;
 
 /// @brief An approach's preprocessing of S, done once, reused by every run.
 ///
@@ -186,7 +202,8 @@ class Plan {
 
   /// @brief The approach.
   Approach approach() const { return approach_; }
-  /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core 64-row panels (approach 4).
+  /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core 64-row panels (approach 4;
+  /// each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const { return tensor_core_units_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
@@ -199,6 +216,8 @@ class Plan {
   Options options_;
   std::int64_t tensor_core_units_ = 0;
   std::unique_ptr<State> state_;
+  /// Uploads approach 4's choice of dense panels and fills its table of tile starts.
+  void prepare_dense_panels(const DensePanelChoice& choice);
 };
 
 /// @brief Convenience: preprocess and run once (tests, the step program).

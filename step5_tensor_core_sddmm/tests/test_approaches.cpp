@@ -392,6 +392,62 @@ void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, i
 
 }  // namespace
 
+/// A band around the line col = offset + row, 41 columns wide (clipped at N), plus one far
+/// entry in row 70 when @p outlier is set.
+course::CooMatrix band_matrix(int rows, int cols, int offset, bool outlier) {
+  course::CooMatrix s;
+  s.rows = rows;
+  s.cols = cols;
+  for (int row = 0; row < rows; ++row) {
+    const int first = std::max(0, offset + row - 20);
+    const int last = std::min(cols - 1, offset + row + 20);
+    for (int col = first; col <= last; ++col) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(col);
+      s.values.push_back(1.0f);
+    }
+    if (outlier && row == 70 && last < cols - 1) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(cols - 1);
+      s.values.push_back(1.0f);
+    }
+  }
+  return s;
+}
+
+TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  step5::Options options;
+  options.tc_min_nnz = 0;  // Tensor Cores even for these small matrices
+  // 300 rows: 5 panels, each spanning 3 column blocks from block 2 on (about 20 % dense
+  // there, 0.5 % over all 2000 columns). Row 70's far entry spreads panel 1 over columns
+  // 192..1999: 2.3 % dense, so its rows go to the lane groups.
+  const course::CooMatrix banded = with_random_values(band_matrix(300, 2000, 200, true), seed);
+  {
+    const step5::DevicePattern pattern(banded);
+    CHECK(step5::Plan(step5::Approach::hybrid, pattern, 64, options).tensor_core_units() == 4);
+    const step5::DevicePattern from_csr(course::coo_to_csr(banded));
+    CHECK(step5::Plan(step5::Approach::hybrid, from_csr, 64, options).tensor_core_units() == 4);
+  }
+  for (const int inner : {7, 100, 256}) {
+    check_approach(step5::Approach::hybrid, banded, inner, inner, seed, options);
+  }
+  check_csr_upload(banded, step5::PatternValues::upload, 100, seed);
+  // The band leaves through the last, partial column block (N = 500), and a small S whose
+  // panels and spans are found on the host (90 rows, under 4096 nonzeros).
+  check_approach(step5::Approach::hybrid,
+                 with_random_values(band_matrix(300, 500, 200, true), seed), 100, 100, seed,
+                 options);
+  const course::CooMatrix small = band_matrix(90, 700, 300, false);
+  REQUIRE(small.nnz() <= 4096);
+  {
+    const step5::DevicePattern pattern(small);
+    CHECK(step5::Plan(step5::Approach::hybrid, pattern, 64, options).tensor_core_units() == 2);
+  }
+  check_approach(step5::Approach::hybrid, with_random_values(small, seed), 100, 100, seed, options);
+}
+
 TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
