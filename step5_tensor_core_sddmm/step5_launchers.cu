@@ -213,6 +213,14 @@ struct LaneLaunch {
   const int* panel_is_dense;
   int iterations;
   float* output;
+
+  /// Launches one instantiation of lane_group_kernel with these arguments.
+  template <typename Kernel>
+  void operator()(Kernel kernel) const {
+    kernel<<<blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
+                                         pattern.col_indices(), pattern.values(), panel_is_dense,
+                                         iterations, output);
+  }
 };
 
 /// Launches lane_group_kernel<kGroupLanes, true, skip, kFixedChunks> when K = 8·kFixedChunks
@@ -222,16 +230,10 @@ bool launch_fixed_inner(const LaneLaunch& launch, bool vector) {
   if (!vector || launch.operands.inner != 8 * kFixedChunks) {
     return false;
   }
-  const auto run = [&](auto kernel) {
-    kernel<<<launch.blocks, kThreadsPerBlock>>>(
-        launch.operands, launch.pattern.nnz(), launch.pattern.row_indices(),
-        launch.pattern.col_indices(), launch.pattern.values(), launch.panel_is_dense,
-        launch.iterations, launch.output);
-  };
   if (launch.panel_is_dense != nullptr) {
-    run(lane_group_kernel<kGroupLanes, true, true, kFixedChunks>);
+    launch(lane_group_kernel<kGroupLanes, true, true, kFixedChunks>);
   } else {
-    run(lane_group_kernel<kGroupLanes, true, false, kFixedChunks>);
+    launch(lane_group_kernel<kGroupLanes, true, false, kFixedChunks>);
   }
   return true;
 }
@@ -255,22 +257,15 @@ void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern&
                           iterations,
                           output};
   if ((launch_fixed_inner<kGroupLanes, kFixedChunks>(launch, vector) || ...)) {
-    CUDA_CHECK_LAUNCH(lane_group_kernel);
-    return;
-  }
-  const auto run = [&](auto kernel) {
-    kernel<<<launch.blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
-                                                pattern.col_indices(), pattern.values(),
-                                                panel_is_dense, iterations, output);
-  };
-  if (vector && skip) {
-    run(lane_group_kernel<kGroupLanes, true, true>);
+    // launched with a compiled-in K
+  } else if (vector && skip) {
+    launch(lane_group_kernel<kGroupLanes, true, true>);
   } else if (vector) {
-    run(lane_group_kernel<kGroupLanes, true, false>);
+    launch(lane_group_kernel<kGroupLanes, true, false>);
   } else if (skip) {
-    run(lane_group_kernel<kGroupLanes, false, true>);
+    launch(lane_group_kernel<kGroupLanes, false, true>);
   } else {
-    run(lane_group_kernel<kGroupLanes, false, false>);
+    launch(lane_group_kernel<kGroupLanes, false, false>);
   }
   CUDA_CHECK_LAUNCH(lane_group_kernel);
 }
@@ -726,6 +721,9 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options
   const std::vector<std::int64_t>& counts = pattern.panel_nnz();
   const std::vector<PanelSpan>& spans = pattern.panel_spans();
   DensePanelChoice choice;
+  if (pattern.nnz() > INT_MAX) {
+    return choice;  // the tile starts hold entries as int: lane groups only
+  }
   choice.panel_slot.assign(counts.size(), 0);
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     if (counts[panel] == 0) {
@@ -756,8 +754,8 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options
       return {};  // the table would outgrow int indices: no Tensor Cores
     }
   }
-  if (choice.dense_nnz < options.tc_min_nnz || pattern.nnz() > INT_MAX) {
-    return {};  // too little dense work, or entries beyond int: lane groups only
+  if (choice.dense_nnz < options.tc_min_nnz) {
+    return {};  // too little dense work: one wave of lane groups is quicker
   }
   return choice;
 }

@@ -67,6 +67,20 @@ course::CooMatrix with_random_values(course::CooMatrix s, std::uint64_t seed) {
   return s;
 }
 
+/// S made of @p top's rows followed by @p bottom's (same columns), @p bottom's values set to
+/// @p bottom_value.
+course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatrix& bottom,
+                             float bottom_value) {
+  course::CooMatrix s = top;
+  s.rows = top.rows + bottom.rows;
+  for (std::size_t entry = 0; entry < bottom.nnz(); ++entry) {
+    s.row_indices.push_back(bottom.row_indices[entry] + top.rows);
+    s.col_indices.push_back(bottom.col_indices[entry]);
+    s.values.push_back(bottom_value);
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("all approaches with M N K not multiples of 16", "[step5][gpu]") {
@@ -140,19 +154,8 @@ TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
   // Rows 0..31 dense (50 %), the rest very sparse: both kernels of approach 4 run.
-  course::CooMatrix dense_part = course::random_uniform_mask(32, 200, 3200, seed);
-  course::CooMatrix sparse_part = course::random_uniform_mask(70, 200, 60, seed + 1);
-  course::CooMatrix s;
-  s.rows = 102;
-  s.cols = 200;
-  s.row_indices = dense_part.row_indices;
-  s.col_indices = dense_part.col_indices;
-  s.values = dense_part.values;
-  for (std::size_t entry = 0; entry < sparse_part.nnz(); ++entry) {
-    s.row_indices.push_back(sparse_part.row_indices[entry] + 32);
-    s.col_indices.push_back(sparse_part.col_indices[entry]);
-    s.values.push_back(2.0f);
-  }
+  const course::CooMatrix s = stack_rows(course::random_uniform_mask(32, 200, 3200, seed),
+                                         course::random_uniform_mask(70, 200, 60, seed + 1), 2.0f);
   for (const int lanes : {4, 8, 16, 32}) {
     step5::Options options;
     options.group_lanes = lanes;
@@ -292,19 +295,8 @@ TEST_CASE("approach 4 mixes dense panels and sparse rows checked on the GPU", "[
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
   // Rows 0..127 at 20 % (two dense panels), rows 128..299 very sparse, 10 000+ nonzeros.
-  const course::CooMatrix dense_part = course::random_uniform_mask(128, 400, 10240, seed);
-  const course::CooMatrix sparse_part = course::random_uniform_mask(172, 400, 300, seed + 1);
-  course::CooMatrix s;
-  s.rows = 300;
-  s.cols = 400;
-  s.row_indices = dense_part.row_indices;
-  s.col_indices = dense_part.col_indices;
-  s.values = dense_part.values;
-  for (std::size_t entry = 0; entry < sparse_part.nnz(); ++entry) {
-    s.row_indices.push_back(sparse_part.row_indices[entry] + 128);
-    s.col_indices.push_back(sparse_part.col_indices[entry]);
-    s.values.push_back(1.0f);
-  }
+  course::CooMatrix s = stack_rows(course::random_uniform_mask(128, 400, 10240, seed),
+                                   course::random_uniform_mask(172, 400, 300, seed + 1), 1.0f);
   s = with_random_values(s, seed);
   step5::Options options;
   options.tc_min_nnz = 0;  // Tensor Cores even for this small S
