@@ -4,7 +4,7 @@
 /// matrices of a directory.
 ///
 /// Columns: `sddmm` = kernel time (median of --repeats, CUDA events around the launches
-/// only); `other` = the preprocessing wall time (median of 9 after one warm-up), the note's
+/// only); `other` = the preprocessing wall time (median of 21 after one warm-up), the note's
 /// "other", defined the same way for every approach and for cuSPARSE: it starts from S on
 /// the host and ends when the device is ready to run the kernel, so it includes the upload
 /// of S's arrays (ours and cuSPARSE's: CSR offsets and columns; ours also the values unless
@@ -79,7 +79,7 @@ const std::vector<NoteShape> kNoteShapes = {
 struct Settings {
   std::vector<step5::Approach> approaches;
   int repeats = 10;
-  int other_repeats = 9;
+  int other_repeats = 21;
   long long max_nnz = 0;
   step5::Options options;
   std::string cusparse_layout = "auto";

@@ -11,6 +11,7 @@
 #include "sddmm_dense_panels.cuh"
 #include "sddmm_hybrid.cuh"
 #include "tile_grouping.hpp"
+#include "upload_resources.hpp"
 
 // The kernels a student writes, named with their step folder so that COURSE_KERNELS can
 // swap them (course_add_kernel_library in cmake/Course.cmake).
@@ -344,7 +345,26 @@ Approach approach_from_number(long long number) {
   return static_cast<Approach>(number);
 }
 
+namespace {
+
+/// Whether check_operands finds nothing wrong: run() calls it on every launch, so the usual
+/// case builds no message (an std::ostringstream costs about a microsecond).
+bool operands_are_valid(const DenseOperands& operands) {
+  const bool sizes = operands.rows >= 0 && operands.cols >= 0 && operands.inner >= 0;
+  const bool strides = operands.lda >= operands.inner && operands.lda >= 1 &&
+                       operands.ldb >= operands.inner && operands.ldb >= 1;
+  const bool empty = operands.inner == 0;
+  const bool pointers = empty || ((operands.a != nullptr || operands.rows == 0) &&
+                                  (operands.b_transposed != nullptr || operands.cols == 0));
+  return sizes && strides && pointers;
+}
+
+}  // namespace
+
 void check_operands(const DenseOperands& operands) {
+  if (operands_are_valid(operands)) {
+    return;
+  }
   std::ostringstream problem;
   if (operands.rows < 0 || operands.cols < 0 || operands.inner < 0) {
     problem << "sizes must not be negative (M=" << operands.rows << ", N=" << operands.cols
@@ -368,6 +388,24 @@ struct DevicePattern::Buffers {
   PooledBytes storage;            ///< rows, columns and values of S in one allocation
   std::size_t cols_offset = 0;    ///< byte offset of the column indices in storage
   std::size_t values_offset = 0;  ///< byte offset of the values in storage
+  /// Recorded on the side stream after the values' copy (CSR upload); null when none.
+  cudaEvent_t values_copied = nullptr;
+  /// Whether the default stream is already ordered after values_copied.
+  bool values_ordered = true;
+
+  Buffers() = default;
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+  /// Orders the default stream after the values' copy before storage goes back to the pool
+  /// (the members are destroyed after this body). No checks: destructors must not throw.
+  ~Buffers() {
+    if (values_copied != nullptr) {
+      if (!values_ordered) {
+        cudaStreamWaitEvent(nullptr, values_copied, 0);
+      }
+      cudaEventDestroy(values_copied);
+    }
+  }
 };
 
 namespace {
@@ -518,32 +556,6 @@ namespace {
       std::to_string(matrix.col_indices.size()));
 }
 
-/// A pinned host buffer of at least @p words 64-bit words for the read-back of S's check,
-/// kept per thread and grown when needed (so repeated uploads allocate nothing).
-std::int64_t* pinned_verdict_buffer(std::size_t words) {
-  struct PinnedWords {
-    std::int64_t* data = nullptr;
-    std::size_t words = 0;
-    ~PinnedWords() {
-      if (data != nullptr) {
-        cudaFreeHost(data);  // no check: at thread exit the runtime may be gone
-      }
-    }
-  };
-  thread_local PinnedWords buffer;
-  if (buffer.words < words) {
-    if (buffer.data != nullptr) {
-      CUDA_CHECK(cudaFreeHost(buffer.data));
-      buffer.data = nullptr;
-      buffer.words = 0;
-    }
-    const std::size_t grown = std::max<std::size_t>(words, 1024);
-    CUDA_CHECK(cudaMallocHost(&buffer.data, grown * sizeof(std::int64_t)));
-    buffer.words = grown;
-  }
-  return buffer.data;
-}
-
 /// First offset of @p matrix that fails the CSR checks of throw_bad_offset, or its size.
 std::size_t first_bad_offset_on_host(const course::CsrMatrix& matrix) {
   const std::vector<int>& offsets = matrix.row_offsets;
@@ -558,6 +570,38 @@ std::size_t first_bad_offset_on_host(const course::CsrMatrix& matrix) {
     }
   }
   return offsets.size();
+}
+
+/// First entry of @p matrix (valid row offsets) whose column is out of range or below its
+/// predecessor's in the same row, or nnz: the error path of the GPU check, which only says
+/// that some entry failed.
+std::size_t first_bad_csr_entry_on_host(const course::CsrMatrix& matrix) {
+  for (int row = 0; row < matrix.rows; ++row) {
+    const auto begin = static_cast<std::size_t>(matrix.row_offsets[row]);
+    const auto end = static_cast<std::size_t>(matrix.row_offsets[row + 1]);
+    for (std::size_t entry = begin; entry < end; ++entry) {
+      const int col = matrix.col_indices[entry];
+      // The first entry of a row has no predecessor in its row to be compared with.
+      const bool bad =
+          col < 0 || col >= matrix.cols || (entry > begin && col < matrix.col_indices[entry - 1]);
+      if (bad) {
+        return entry;
+      }
+    }
+  }
+  return matrix.col_indices.size();
+}
+
+/// Nonzeros of each 64-row panel of @p matrix (valid row offsets): two offsets per panel.
+std::vector<std::int64_t> count_panels(const course::CsrMatrix& matrix) {
+  const int panel_count = (matrix.rows + kPanelRows - 1) / kPanelRows;
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(panel_count));
+  for (int panel = 0; panel < panel_count; ++panel) {
+    const int end_row = std::min(matrix.rows, (panel + 1) * kPanelRows);
+    counts[static_cast<std::size_t>(panel)] =
+        matrix.row_offsets[end_row] - matrix.row_offsets[panel * kPanelRows];
+  }
+  return counts;
 }
 
 /// Throws the error that describes entry @p entry of the CSR matrix @p matrix (valid row
@@ -622,10 +666,13 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
     upload_coo(coo);  // its errors name the same entries as the CSR ones
     return;
   }
+  upload_csr_on_gpu(matrix, ones);
+}
+
+void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones) {
+  const std::size_t nnz = matrix.col_indices.size();
   nnz_ = static_cast<std::int64_t>(nnz);
   const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
-  panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
-  panel_spans_.assign(static_cast<std::size_t>(panel_count), PanelSpan{});
   const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
   buffers_->cols_offset = index_bytes;
   buffers_->values_offset = 2 * index_bytes;
@@ -633,47 +680,51 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
   int* device_rows = buffers_->storage.at<int>(0);
   int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
   float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
-  // Scratch: the check word, the first bad offset, the panel counts, two ints of span per
-  // panel (one word), then the row offsets.
-  const std::size_t check_words = 2 + 2 * static_cast<std::size_t>(panel_count);
-  const std::size_t spans_at = (2 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
-  const std::size_t offsets_at = align_bytes(check_words * sizeof(std::uint64_t));
   const std::size_t offsets_bytes = matrix.row_offsets.size() * sizeof(int);
-  const PooledBytes scratch(offsets_at + offsets_bytes, "the CSR offsets and the check of S");
-  int* device_offsets = scratch.at<int>(offsets_at);
-  CUDA_CHECK(cudaMemcpyAsync(device_offsets, matrix.row_offsets.data(), offsets_bytes,
+  const PooledBytes device_offsets(offsets_bytes, "the CSR offsets of S");
+  CUDA_CHECK(cudaMemcpyAsync(device_offsets.at<int>(0), matrix.row_offsets.data(), offsets_bytes,
                              cudaMemcpyHostToDevice, nullptr));
   CUDA_CHECK(cudaMemcpyAsync(device_cols, matrix.col_indices.data(), nnz * sizeof(int),
                              cudaMemcpyHostToDevice, nullptr));
   if (!ones) {
+    // Nothing before the SDDMM itself reads the values: they travel on a second stream,
+    // after the allocation and the index copies above (ordered on the default stream),
+    // while the check and the plan run. values() orders the default stream after them.
+    side_stream_waits_for_default();
     CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
-                               cudaMemcpyHostToDevice, nullptr));
+                               cudaMemcpyHostToDevice, side_copy_stream()));
+    CUDA_CHECK(cudaEventCreateWithFlags(&buffers_->values_copied, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventRecord(buffers_->values_copied, side_copy_stream()));
+    buffers_->values_ordered = false;
   }
-  CUDA_CHECK(cudaMemsetAsync(scratch.at<void>(0), 0xFF, 2 * sizeof(std::uint64_t), nullptr));
-  CUDA_CHECK(cudaMemsetAsync(scratch.at<void>(spans_at), 0,
-                             static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
-                             nullptr));
+  // The verdict and the spans come back through mapped host memory: no memset, no copy.
+  auto* verdict = static_cast<CsrVerdict*>(
+      pinned_scratch(PinnedUse::verdict,
+                     sizeof(CsrVerdict) + 2 * sizeof(int) * static_cast<std::size_t>(panel_count)));
+  verdict->bad_offset = 0;
+  verdict->bad_entry = 0;
+  int* spans = reinterpret_cast<int*>(verdict + 1);
   const std::int64_t threads = std::max<std::int64_t>(nnz_, std::int64_t{rows_} + 1);
-  csr_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
-      device_offsets, device_cols, rows_, cols_, nnz_, panel_count, ones, device_rows,
-      device_values, scratch.at<PatternCheck>(0),
-      scratch.at<unsigned long long>(sizeof(std::uint64_t)),
-      scratch.at<std::int64_t>(2 * sizeof(std::uint64_t)), scratch.at<int>(spans_at));
+  csr_pattern_kernel<kThreadsPerBlock><<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
+      device_offsets.at<int>(0), device_cols, rows_, cols_, nnz_, ones, device_rows, device_values,
+      verdict, spans);
   CUDA_CHECK_LAUNCH(csr_pattern_kernel);
-  // The verdict comes back through pinned memory: a pageable read-back costs an extra copy.
-  std::int64_t* verdict = pinned_verdict_buffer(check_words);
-  CUDA_CHECK(cudaMemcpyAsync(verdict, scratch.at<void>(0), check_words * sizeof(std::int64_t),
-                             cudaMemcpyDeviceToHost, nullptr));
   CUDA_CHECK(cudaStreamSynchronize(nullptr));
-  if (static_cast<std::uint64_t>(verdict[1]) != ~std::uint64_t{0}) {
-    throw_bad_offset(matrix, static_cast<std::size_t>(verdict[1]));
+  if (!ones && (verdict->bad_offset != 0 || verdict->bad_entry != 0)) {
+    // The caller may free the matrix once the error is thrown: let the copy finish first.
+    CUDA_CHECK(cudaEventSynchronize(buffers_->values_copied));
   }
-  const auto first_bad = static_cast<std::uint64_t>(verdict[0]);
-  if (first_bad != ~std::uint64_t{0}) {
-    throw_bad_csr_entry(matrix, static_cast<std::size_t>(first_bad));
+  if (verdict->bad_offset != 0) {
+    throw_bad_offset(matrix, first_bad_offset_on_host(matrix));
   }
-  std::copy(verdict + 2, verdict + 2 + panel_count, panel_nnz_.begin());
-  decode_panel_spans(reinterpret_cast<const int*>(verdict + 2 + panel_count));
+  if (verdict->bad_entry != 0) {
+    throw_bad_csr_entry(matrix, first_bad_csr_entry_on_host(matrix));
+  }
+  panel_nnz_ = count_panels(matrix);
+  panel_spans_.resize(static_cast<std::size_t>(panel_count));
+  for (std::size_t panel = 0; panel < panel_spans_.size(); ++panel) {
+    panel_spans_[panel] = PanelSpan{spans[2 * panel], spans[2 * panel + 1]};
+  }
   compute_max_panel_density();
 }
 
@@ -685,6 +736,11 @@ const int* DevicePattern::col_indices() const {
   return buffers_->storage.at<int>(buffers_->cols_offset);
 }
 const float* DevicePattern::values() const {
+  if (!buffers_->values_ordered) {
+    // First use: whatever the caller queues next on the default stream waits for the copy.
+    CUDA_CHECK(cudaStreamWaitEvent(nullptr, buffers_->values_copied, 0));
+    buffers_->values_ordered = true;
+  }
   return buffers_->storage.at<float>(buffers_->values_offset);
 }
 
@@ -816,8 +872,8 @@ void Plan::prepare_dense_panels(const DensePanelChoice& choice) {
   if (choice.slots.empty()) {
     return;  // every nonzero goes to the lane groups
   }
-  // One allocation, one upload: 1 + slot per panel, the slots, the tiles; then the table of
-  // tile starts, filled on the GPU by tile_starts_kernel.
+  // One allocation: 1 + slot per panel, the slots, the tiles; then the table of tile starts,
+  // cleared by panel_tables_kernel and filled by tile_starts_kernel.
   const std::size_t slot_bytes = align_bytes(choice.panel_slot.size() * sizeof(int));
   const std::size_t slots_bytes = align_bytes(choice.slots.size() * sizeof(DenseSlot));
   const std::size_t tiles_bytes = align_bytes(choice.tiles.size() * sizeof(DenseTile));
@@ -827,21 +883,27 @@ void Plan::prepare_dense_panels(const DensePanelChoice& choice) {
   state_->tile_starts_offset = state_->tiles_offset + tiles_bytes;
   state_->panels =
       PooledBytes(state_->tile_starts_offset + table_bytes, "approach 4's dense panel tables");
-  std::vector<unsigned char> staging(state_->tile_starts_offset);
-  std::memcpy(staging.data(), choice.panel_slot.data(), choice.panel_slot.size() * sizeof(int));
-  std::memcpy(staging.data() + state_->slots_offset, choice.slots.data(),
+  // The tables go through mapped page-locked memory, which panel_tables_kernel reads.
+  auto* staging =
+      static_cast<unsigned char*>(pinned_scratch(PinnedUse::staging, state_->tile_starts_offset));
+  std::memcpy(staging, choice.panel_slot.data(), choice.panel_slot.size() * sizeof(int));
+  std::memcpy(staging + state_->slots_offset, choice.slots.data(),
               choice.slots.size() * sizeof(DenseSlot));
-  std::memcpy(staging.data() + state_->tiles_offset, choice.tiles.data(),
+  std::memcpy(staging + state_->tiles_offset, choice.tiles.data(),
               choice.tiles.size() * sizeof(DenseTile));
-  CUDA_CHECK(cudaMemcpyAsync(state_->panels.at<void>(0), staging.data(), staging.size(),
-                             cudaMemcpyHostToDevice, nullptr));
   int* tile_starts = state_->panels.at<int>(state_->tile_starts_offset);
-  CUDA_CHECK(cudaMemsetAsync(tile_starts, 0, table_bytes, nullptr));
+  const auto copy_words = static_cast<std::int64_t>(state_->tile_starts_offset / sizeof(int));
+  const std::int64_t words = copy_words + choice.starts_total;
+  const unsigned table_blocks = std::min<unsigned>(blocks_for(words, kThreadsPerBlock), 1024);
+  panel_tables_kernel<<<table_blocks, kThreadsPerBlock>>>(reinterpret_cast<const int*>(staging),
+                                                          state_->panels.at<int>(0), copy_words,
+                                                          choice.starts_total);
+  CUDA_CHECK_LAUNCH(panel_tables_kernel);
   tile_starts_kernel<<<blocks_for(pattern_->nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
       pattern_->row_indices(), pattern_->col_indices(), pattern_->nnz(), state_->panels.at<int>(0),
       state_->panels.at<DenseSlot>(state_->slots_offset), tile_starts);
   CUDA_CHECK_LAUNCH(tile_starts_kernel);
-  CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the copy has read staging before it goes
+  // The constructor's synchronisation ends the reads of staging before it is written again.
 }
 
 Plan::~Plan() = default;

@@ -92,8 +92,14 @@ class DevicePattern {
   explicit DevicePattern(const course::CooMatrix& matrix);
   /// @brief Uploads S from CSR: the row offsets and columns (and the values, unless @p values
   /// says they are all one), 4 bytes per nonzero plus 4 per row instead of COO's 12 per
-  /// nonzero; the GPU rebuilds the row of each nonzero and writes the ones, then validates
-  /// and counts as the COO constructor does. The result is the same device pattern.
+  /// nonzero; one kernel rebuilds the row of each nonzero, writes the ones, validates S and
+  /// finds the panel spans (csr_pattern_kernel), and the host counts the panels from the
+  /// offsets. The result is the same device pattern as from COO.
+  /// The values are copied on a second stream while the check and a plan run; values()
+  /// orders the default stream after that copy. From pageable memory (a plain std::vector)
+  /// the copy has read @p matrix when the constructor returns; from page-locked memory
+  /// (cudaHostRegister) it may still be reading it, so keep @p matrix alive and unchanged
+  /// until the device synchronises (a Plan's constructor and sddmm() do).
   /// Throws std::invalid_argument naming a bad row offset or the first bad entry.
   /// @param matrix the sampling matrix S (columns sorted within each row)
   /// @param values whether to upload the values or write ones
@@ -119,13 +125,17 @@ class DevicePattern {
   const int* row_indices() const;
   /// @brief Device array of the entries' columns.
   const int* col_indices() const;
-  /// @brief Device array of the entries' values.
+  /// @brief Device array of the entries' values. The first call after a CSR upload makes
+  /// the default stream wait for the values' copy, so that work queued next on it (an SDDMM)
+  /// reads them complete; call it right before queuing such work.
   const float* values() const;
 
  private:
   struct Buffers;
   /// Checks and uploads a COO matrix (both constructors end here for small S).
   void upload_coo(const course::CooMatrix& matrix);
+  /// Uploads a CSR matrix with valid sizes and checks it on the GPU (csr_pattern_kernel).
+  void upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones);
   /// Sets max_panel_density_ from panel_nnz_.
   void compute_max_panel_density();
   /// Sets panel_spans_ from the two ints per panel that widen_panel_span wrote.

@@ -463,6 +463,73 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
   check_csr_upload(with_random_values(dense, seed), step5::PatternValues::upload, 32, seed);
 }
 
+namespace {
+
+/// First entry at or after @p from whose successor lies in the same row of @p csr.
+std::size_t first_pair_in_one_row(const course::CsrMatrix& csr, std::size_t from) {
+  for (int row = 0; row < csr.rows; ++row) {
+    const auto begin = std::max<std::size_t>(from, static_cast<std::size_t>(csr.row_offsets[row]));
+    if (begin + 1 < static_cast<std::size_t>(csr.row_offsets[row + 1])) {
+      return begin;
+    }
+  }
+  throw std::logic_error("no row after entry " + std::to_string(from) + " holds two entries");
+}
+
+/// Nonzeros and column span of each 64-row panel of @p s, counted on the host entry by entry.
+std::pair<std::vector<std::int64_t>, std::vector<step5::PanelSpan>> panels_of(
+    const course::CooMatrix& s) {
+  const auto panel_count = static_cast<std::size_t>((s.rows + 63) / 64);
+  std::vector<std::int64_t> counts(panel_count, 0);
+  std::vector<step5::PanelSpan> spans(panel_count);
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    const auto panel = static_cast<std::size_t>(s.row_indices[entry] / 64);
+    const int col = s.col_indices[entry];
+    ++counts[panel];
+    step5::PanelSpan& span = spans[panel];
+    span.first_col = span.first_col < 0 ? col : std::min(span.first_col, col);
+    span.last_col = std::max(span.last_col, col);
+  }
+  return {counts, spans};
+}
+
+}  // namespace
+
+TEST_CASE("every upload of S counts the same panels and spans", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // 1000 rows: 16 panels, the last one partial, and 4 blocks of the CSR kernel, the last
+  // one partial. Rows 130..330 are emptied, so whole panels and parts of panels hold nothing.
+  course::CooMatrix s = course::random_uniform_mask(1000, 3000, 20000, seed);
+  course::CooMatrix holes = s;
+  holes.row_indices.clear();
+  holes.col_indices.clear();
+  holes.values.clear();
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    if (s.row_indices[entry] < 130 || s.row_indices[entry] > 330) {
+      holes.row_indices.push_back(s.row_indices[entry]);
+      holes.col_indices.push_back(s.col_indices[entry]);
+      holes.values.push_back(s.values[entry]);
+    }
+  }
+  const course::CooMatrix small = course::random_uniform_mask(200, 90, 1000, seed + 1);
+  for (const course::CooMatrix* matrix : std::vector<const course::CooMatrix*>{&holes, &small}) {
+    INFO("M=" << matrix->rows << " N=" << matrix->cols << " nnz=" << matrix->nnz());
+    const auto expected = panels_of(*matrix);
+    const step5::DevicePattern from_coo(*matrix);
+    const step5::DevicePattern from_csr(course::coo_to_csr(*matrix));
+    for (const step5::DevicePattern* pattern : {&from_coo, &from_csr}) {
+      CHECK(pattern->panel_nnz() == expected.first);
+      REQUIRE(pattern->panel_spans().size() == expected.second.size());
+      for (std::size_t panel = 0; panel < expected.second.size(); ++panel) {
+        INFO("panel " << panel << (pattern == &from_coo ? " from COO" : " from CSR"));
+        CHECK(pattern->panel_spans()[panel].first_col == expected.second[panel].first_col);
+        CHECK(pattern->panel_spans()[panel].last_col == expected.second[panel].last_col);
+      }
+    }
+  }
+}
+
 TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
@@ -480,7 +547,15 @@ TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]"
     CHECK_THROWS_WITH(step5::DevicePattern(wrong_end), Catch::Contains("row offset"));
     course::CsrMatrix out_of_range = valid;
     out_of_range.col_indices[nnz / 2] = 500;
-    CHECK_THROWS_WITH(step5::DevicePattern(out_of_range), Catch::Contains("out of range"));
+    out_of_range.col_indices[nnz / 2 + 3] = -1;  // a later bad entry: the first is named
+    CHECK_THROWS_WITH(step5::DevicePattern(out_of_range),
+                      Catch::Contains("S entry " + std::to_string(nnz / 2) + " (") &&
+                          Catch::Contains("out of range"));
+    course::CsrMatrix out_of_order = valid;
+    const std::size_t swapped = first_pair_in_one_row(valid, nnz / 3);
+    std::swap(out_of_order.col_indices[swapped], out_of_order.col_indices[swapped + 1]);
+    CHECK_THROWS_WITH(step5::DevicePattern(out_of_order),
+                      Catch::Contains("entry " + std::to_string(swapped + 1) + " comes before"));
     course::CsrMatrix too_few_offsets = valid;
     too_few_offsets.row_offsets.pop_back();
     CHECK_THROWS_WITH(step5::DevicePattern(too_few_offsets), Catch::Contains("rows + 1"));
