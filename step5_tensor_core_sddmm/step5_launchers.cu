@@ -188,7 +188,8 @@ void launch_dense(const Options& options, const DenseOperands& operands, float* 
 
 // ---- approach 4 ---------------------------------------------------------------------
 /// Runs of nonzeros per block of the lane-group kernel when the options leave it open: as
-/// many as keep at least kMinWaves full waves of blocks (8 blocks of 256 threads fill an SM),
+/// many as keep at least kMinWaves full waves of blocks (counted as 8 blocks of 256 threads
+/// per SM, the most an SM holds; the K = 256 kernel's 40 registers let 6 in),
 /// so that the last, partly filled wave stays a small part of the time; at most 8.
 int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
   constexpr int kResidentBlocks = 8;
@@ -206,6 +207,12 @@ int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
   return static_cast<int>(std::clamp<std::int64_t>(iterations, 1, kMostIterations));
 }
 
+/// S's values as approach 4's kernels take them: nullptr when they are all one, and then
+/// the kernels read none.
+const float* approach4_values(const DevicePattern& pattern) {
+  return pattern.unit_values() ? nullptr : pattern.values();
+}
+
 /// The arguments of one lane-group launch (approach 4's CUDA-core part).
 struct LaneLaunch {
   unsigned blocks;
@@ -219,8 +226,8 @@ struct LaneLaunch {
   template <typename Kernel>
   void operator()(Kernel kernel) const {
     kernel<<<blocks, kThreadsPerBlock>>>(operands, pattern.nnz(), pattern.row_indices(),
-                                         pattern.col_indices(), pattern.values(), panel_is_dense,
-                                         iterations, output);
+                                         pattern.col_indices(), approach4_values(pattern),
+                                         panel_is_dense, iterations, output);
   }
 };
 
@@ -632,6 +639,7 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
                                 " rows; it needs rows + 1");
   }
   const bool ones = values == PatternValues::all_ones;
+  unit_values_ = ones;
   if (!ones && matrix.values.size() != nnz) {
     throw std::invalid_argument("S has " + std::to_string(nnz) + " column indices but " +
                                 std::to_string(matrix.values.size()) + " values");
@@ -961,7 +969,7 @@ void Plan::run(const DenseOperands& operands, float* output) const {
         dense_panel_kernel<<<blocks_for(state_->tile_count, 1), kPanelThreads>>>(
             operands, state_->panels.at<DenseTile>(state_->tiles_offset),
             state_->panels.at<int>(state_->tile_starts_offset), pattern_->col_indices(),
-            pattern_->values(), vector_a, vector_b, output);
+            approach4_values(*pattern_), vector_a, vector_b, output);
         CUDA_CHECK_LAUNCH(dense_panel_kernel);
       }
       if (state_->sparse_rows) {

@@ -125,6 +125,10 @@ class DevicePattern {
   const int* row_indices() const;
   /// @brief Device array of the entries' columns.
   const int* col_indices() const;
+  /// @brief Whether every value of S is known to be one: a pattern matrix uploaded from CSR
+  /// with PatternValues::all_ones. Approach 4 then reads no values (S∘(A·B) is A·B at S's
+  /// entries), as cuSPARSE's SDDMM, which samples at S's pattern, reads none either.
+  bool unit_values() const { return unit_values_; }
   /// @brief Device array of the entries' values. The first call after a CSR upload makes
   /// the default stream wait for the values' copy, so that work queued next on it (an SDDMM)
   /// reads them complete; call it right before queuing such work.
@@ -144,6 +148,7 @@ class DevicePattern {
   int cols_ = 0;
   std::int64_t nnz_ = 0;
   double max_panel_density_ = 0.0;
+  bool unit_values_ = false;
   std::vector<std::int64_t> panel_nnz_;
   std::vector<PanelSpan> panel_spans_;
   std::unique_ptr<Buffers> buffers_;

@@ -360,6 +360,8 @@ void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, i
   }
   const step5::DevicePattern pattern(csr, values);
   REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
+  // Approach 4 skips the values exactly when they are known to be ones.
+  CHECK(pattern.unit_values() == (values == step5::PatternValues::all_ones));
   const auto a = step5::random_half_matrix(s.rows, inner, inner, seed);
   const auto bt = step5::random_half_matrix(s.cols, inner, inner, seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
@@ -426,6 +428,8 @@ TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[st
     check_approach(step5::Approach::hybrid, banded, inner, inner, seed, options);
   }
   check_csr_upload(banded, step5::PatternValues::upload, 100, seed);
+  // The same band as a pattern: both kernels of approach 4 then read no values.
+  check_csr_upload(band_matrix(300, 2000, 200, true), step5::PatternValues::all_ones, 100, seed);
   // The band leaves through the last, partial column block (N = 500), and a small S whose
   // panels and spans are found on the host (90 rows, under 4096 nonzeros).
   check_approach(step5::Approach::hybrid,
@@ -461,6 +465,7 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
     }
   }
   check_csr_upload(with_random_values(dense, seed), step5::PatternValues::upload, 32, seed);
+  check_csr_upload(dense, step5::PatternValues::all_ones, 32, seed);
 }
 
 namespace {
