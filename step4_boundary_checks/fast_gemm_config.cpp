@@ -73,10 +73,14 @@ std::string fast_variant_name(FastVariant variant) {
 
 std::string fast_config_name(const FastConfig& config) {
   const std::string tile = fast_variant_name(config.tile);
-  if (config.splits <= 1) {
-    return config.splits == 1 ? tile : tile + ", split auto";
+  std::string name = tile;
+  if (config.splits != 1) {
+    name += ", split " + (config.splits > 1 ? std::to_string(config.splits) : "auto");
   }
-  return tile + ", split " + std::to_string(config.splits);
+  if (config.group_rows > 1) {
+    name += ", groups of " + std::to_string(config.group_rows);
+  }
+  return name;
 }
 
 // The model, in three terms:
@@ -142,6 +146,14 @@ std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& 
   std::sort(splits.begin(), splits.end());
   splits.erase(std::unique(splits.begin(), splits.end()), splits.end());
   return splits;
+}
+
+int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
+  constexpr int kGroupRows = 8;
+  // A wave spans wave_blocks / tile_cols tile-rows in plain order; grouping pays only when
+  // that is fewer than a group and the output is tall enough to form groups.
+  const bool wave_within_few_rows = wave_blocks < static_cast<long long>(kGroupRows) * tile_cols;
+  return wave_within_few_rows && tile_rows >= 2 * kGroupRows ? kGroupRows : 1;
 }
 
 FastVariant thin_variant(const ProblemShape& shape) {

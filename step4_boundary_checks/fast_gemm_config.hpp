@@ -38,7 +38,8 @@ std::string fast_variant_name(FastVariant variant);
 /// @brief A launch configuration of the fast kernel.
 struct FastConfig {
   FastVariant tile = FastVariant::automatic;  ///< block tile (automatic: choose)
-  int splits = 0;  ///< blocks sharing the inner dimension of one output tile (0: choose)
+  int splits = 0;      ///< blocks sharing the inner dimension of one output tile (0: choose)
+  int group_rows = 0;  ///< tile-rows per group of the block order (0: choose; 1: plain)
 };
 
 /// @brief "128x64x8, split 12" or "128x128x16".
@@ -114,6 +115,14 @@ FastVariant thin_variant(const ProblemShape& shape);
 /// @param device the device's figures
 /// @param blocks blocks of one split
 int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks);
+
+/// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
+/// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of M and
+/// (wave / 8) column panels of N instead of a few row panels and all of N.
+/// @param tile_rows ceil(I / BM)
+/// @param tile_cols ceil(K / BN)
+/// @param wave_blocks blocks resident at once (SMs · blocks per SM)
+int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks);
 
 /// @brief Least inner-dimension length one split covers (64, eight tiles of depth 8: shorter
 /// splits spend more of their time filling their pipeline and writing a partial product than

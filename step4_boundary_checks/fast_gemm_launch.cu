@@ -104,32 +104,33 @@ void keep_pool_memory() {
 
 template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
 void launch_kernel(const float* m_matrix, const float* n_matrix, float* out,
-                   const ProblemShape& shape, int splits) {
+                   const ProblemShape& shape, int splits, int group_rows) {
   const int inner_tiles = ceil_div(shape.inner, Tiling::kDepth);
   const dim3 block(Tiling::kThreads);
   const dim3 grid(ceil_div(shape.cols, Tiling::kBlockCols),
                   ceil_div(shape.rows, Tiling::kBlockRows), splits);
-  fast_gemm_kernel<Tiling, VECTOR_M, VECTOR_NP><<<grid, block>>>(
-      m_matrix, n_matrix, out, shape.rows, shape.inner, shape.cols, ceil_div(inner_tiles, splits));
+  fast_gemm_kernel<Tiling, VECTOR_M, VECTOR_NP>
+      <<<grid, block>>>(m_matrix, n_matrix, out, shape.rows, shape.inner, shape.cols,
+                        ceil_div(inner_tiles, splits), group_rows);
   CUDA_CHECK_LAUNCH(fast_gemm_kernel);
 }
 
 /// Runs the kernel with the float4 paths that the alignment allows, into @p out.
 template <typename Tiling>
 void launch_aligned(const float* m_matrix, const float* n_matrix, float* out,
-                    const ProblemShape& shape, int splits) {
+                    const ProblemShape& shape, int splits, int group_rows) {
   // float4 access is allowed only where every row starts on a 16-byte boundary: the base
   // pointer aligned and the row length (leading dimension) a multiple of 4 floats.
   const bool vector_m = shape.inner % 4 == 0 && aligned16(m_matrix);
   const bool vector_np = shape.cols % 4 == 0 && aligned16(n_matrix) && aligned16(out);
   if (vector_m && vector_np) {
-    launch_kernel<Tiling, true, true>(m_matrix, n_matrix, out, shape, splits);
+    launch_kernel<Tiling, true, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
   } else if (vector_m) {
-    launch_kernel<Tiling, true, false>(m_matrix, n_matrix, out, shape, splits);
+    launch_kernel<Tiling, true, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
   } else if (vector_np) {
-    launch_kernel<Tiling, false, true>(m_matrix, n_matrix, out, shape, splits);
+    launch_kernel<Tiling, false, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
   } else {
-    launch_kernel<Tiling, false, false>(m_matrix, n_matrix, out, shape, splits);
+    launch_kernel<Tiling, false, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
   }
 }
 
@@ -211,14 +212,16 @@ void launch_thin(const float* m_matrix, const float* n_matrix, float* p_matrix,
   });
 }
 
-/// The tiled kernel with @p splits (see with_split_k).
+/// The tiled kernel in configuration @p config (splits: see with_split_k).
 template <typename Tiling>
 void launch_fast(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                 const ProblemShape& shape, int splits) {
+                 const ProblemShape& shape, const FastConfig& config) {
   validate_grid_rows(shape, Tiling::kBlockRows, "fast kernel");
-  splits = effective_splits(shape.inner, Tiling::kDepth, splits);
-  with_split_k(p_matrix, shape, splits,
-               [&](float* out) { launch_aligned<Tiling>(m_matrix, n_matrix, out, shape, splits); });
+  const int splits = effective_splits(shape.inner, Tiling::kDepth, config.splits);
+  const int group_rows = std::max(1, config.group_rows);
+  with_split_k(p_matrix, shape, splits, [&](float* out) {
+    launch_aligned<Tiling>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  });
 }
 
 FastConfig resolve(const ProblemShape& shape, FastConfig config) {
@@ -231,6 +234,7 @@ FastConfig resolve(const ProblemShape& shape, FastConfig config) {
     }
     return config;
   }
+  const int group_rows = config.group_rows;
   if (config.tile == FastVariant::automatic) {
     config = choose_fast_config(shape, read_device_facts(), automatic_tiles());
   } else if (config.splits <= 0) {
@@ -238,6 +242,17 @@ FastConfig resolve(const ProblemShape& shape, FastConfig config) {
     for (const TileFacts& tile : automatic_tiles()) {
       if (tile.tile == config.tile) {
         config = choose_fast_config(shape, read_device_facts(), {tile});
+      }
+    }
+  }
+  config.group_rows = group_rows;
+  if (config.group_rows <= 0) {
+    for (const TileFacts& tile : automatic_tiles()) {
+      if (tile.tile == config.tile) {
+        const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
+                               tile.blocks_per_multiprocessor;
+        config.group_rows = choose_group_rows(ceil_div(shape.rows, tile.block_rows),
+                                              ceil_div(shape.cols, tile.block_cols), wave);
       }
     }
   }
@@ -267,19 +282,19 @@ void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, 
   config = resolve(shape, config);
   switch (config.tile) {
     case FastVariant::bm128_bn128_bk16:
-      return launch_fast<Tile128x128x16>(m_matrix, n_matrix, p_matrix, shape, config.splits);
+      return launch_fast<Tile128x128x16>(m_matrix, n_matrix, p_matrix, shape, config);
     case FastVariant::bm128_bn64_bk8:
-      return launch_fast<Tile128x64x8>(m_matrix, n_matrix, p_matrix, shape, config.splits);
+      return launch_fast<Tile128x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
     case FastVariant::bm64_bn128_bk8:
-      return launch_fast<Tile64x128x8>(m_matrix, n_matrix, p_matrix, shape, config.splits);
+      return launch_fast<Tile64x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
     case FastVariant::bm64_bn64_bk8:
-      return launch_fast<Tile64x64x8>(m_matrix, n_matrix, p_matrix, shape, config.splits);
+      return launch_fast<Tile64x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
     case FastVariant::thin_rows:
     case FastVariant::thin_cols:
       return launch_thin(m_matrix, n_matrix, p_matrix, shape, config.tile, config.splits);
     case FastVariant::bm128_bn128_bk8:
     case FastVariant::automatic:  // resolved above; listed for -Wswitch
-      return launch_fast<Tile128x128x8>(m_matrix, n_matrix, p_matrix, shape, config.splits);
+      return launch_fast<Tile128x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
   }
 }
 
