@@ -1,3 +1,5 @@
+// Step 5, approach 2 (lesson Part 1): the kernels.
+// Read first: wmma_tile_product.cuh (one warp, one 16×16 tile).
 /// @file sddmm_dense_wmma.cuh
 /// @brief Approach 2, the note's first Tensor Core version: compute the whole dense product
 /// A·B with WMMA, then read it at the nonzeros of S.

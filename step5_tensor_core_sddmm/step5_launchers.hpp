@@ -1,3 +1,5 @@
+// Step 5, the interface (lesson "Reading path"): what tests, grading and programs call.
+// Read first: the README's reading path; then one approach at a time.
 /// @file step5_launchers.hpp
 /// @brief Step 5's stable host interface: the SDDMM approaches, their GPU preprocessing
 /// (a "plan") and their launches.
