@@ -6,9 +6,9 @@
 ///
 /// The counts come from two binary searches per panel in the sorted row indices (no CSR
 /// needed); the columns a panel's nonzeros span (over which approach 4 measures its density,
-/// panel_classification.cuh) come from one atomic per row start and row end. The same kernel checks every entry
-/// (indices in range, row-major order), so a large S is validated without a pass over it on the
-/// host.
+/// panel_classification.cuh) come from one atomic per row start and row end. The same kernel checks
+/// every entry (indices in range, row-major order), so a large S is validated without a pass over
+/// it on the host.
 #pragma once
 
 #include "panel_classification.cuh"

@@ -48,9 +48,9 @@ struct DensePanelChoice {
 
 /// @brief Approach 4's panel tables on the device, as Plan keeps them.
 struct DensePanelTables {
-  PooledBytes storage;  ///< 1 + slot per panel, the slots, the tiles, the tile starts
-  std::size_t slots_offset = 0;        ///< byte offset of the dense slots
-  std::size_t tiles_offset = 0;        ///< byte offset of the dense tiles
+  PooledBytes storage;           ///< 1 + slot per panel, the slots, the tiles, the tile starts
+  std::size_t slots_offset = 0;  ///< byte offset of the dense slots
+  std::size_t tiles_offset = 0;  ///< byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< byte offset of the tile starts
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "device_memory.hpp"
+#include "launch_config.hpp"
 #include "step5_launchers.hpp"
 
 #include <cuda_runtime_api.h>
@@ -28,6 +29,15 @@ struct DevicePattern::Buffers {
   cudaEvent_t values_copied = nullptr;
   /// Whether the default stream is already ordered after values_copied.
   bool values_ordered = true;
+
+  /// Lays out rows, columns and values of @p nnz entries (each array aligned) and allocates
+  /// them in storage.
+  void allocate(std::size_t nnz) {
+    const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
+    cols_offset = index_bytes;
+    values_offset = 2 * index_bytes;
+    storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+  }
 
   Buffers() = default;
   Buffers(const Buffers&) = delete;

@@ -153,10 +153,7 @@ void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones
   const std::size_t nnz = matrix.col_indices.size();
   nnz_ = static_cast<std::int64_t>(nnz);
   const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
-  const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
-  buffers_->cols_offset = index_bytes;
-  buffers_->values_offset = 2 * index_bytes;
-  buffers_->storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+  buffers_->allocate(nnz);
   int* device_rows = buffers_->storage.at<int>(0);
   int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
   float* device_values = buffers_->storage.at<float>(buffers_->values_offset);

@@ -68,7 +68,6 @@ __device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __ha
   }
 }
 
-
 /// @brief The copy-out of dense_panel_kernel for one warp: writes S's entries in
 /// kRowsPerWarp rows of the finished tile, P[e] = value · tile(row, column of e).
 ///
@@ -233,4 +232,3 @@ __global__ void __launch_bounds__(256)
 }
 
 }  // namespace step5
-

@@ -160,8 +160,8 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Opti
     CUDA_CHECK_LAUNCH(dense_panel_kernel);
   }
   if (tables.sparse_rows) {
-    launch_lane_groups(options.group_lanes, options.lane_iterations, operands, pattern,
-                       panel_slots, output);
+    launch_lane_groups(options.group_lanes, options.lane_iterations, operands, pattern, panel_slots,
+                       output);
   }
 }
 

@@ -27,8 +27,8 @@ void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const Dense
     kernel<<<blocks, 32 * kTileGroupedWarps>>>(
         operands, groups.tile_count, groups.tile_cols, groups.tile_keys.data(),
         groups.tile_offsets.data(), static_cast<int>(nnz), groups.sorted_rows.data(),
-        groups.sorted_cols.data(), groups.sorted_values.data(), groups.permutation.data(),
-        vector_a, vector_b, output);
+        groups.sorted_cols.data(), groups.sorted_values.data(), groups.permutation.data(), vector_a,
+        vector_b, output);
   };
   if (tile_ranges) {
     launch(tile_grouped_kernel<kTileGroupedWarps, true>);

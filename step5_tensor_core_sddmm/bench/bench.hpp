@@ -31,10 +31,10 @@ namespace step5::bench {
 
 /// @brief One matrix of the benchmark: a name, how to make S, and K.
 struct BenchCase {
-  std::string name;                          ///< the matrix's name in the table
-  std::function<course::CooMatrix()> make;   ///< makes (or reads) S
-  int inner = 256;                           ///< K
-  std::size_t expected_nnz = 0;              ///< nonzeros of S (0: unknown before reading)
+  std::string name;                         ///< the matrix's name in the table
+  std::function<course::CooMatrix()> make;  ///< makes (or reads) S
+  int inner = 256;                          ///< K
+  std::size_t expected_nnz = 0;             ///< nonzeros of S (0: unknown before reading)
 };
 
 /// @brief The seed of a case's random inputs, from its name.

@@ -231,16 +231,16 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
   const std::string nnz_text = std::to_string(nnz);
   if (settings.cusparse_row) {
     const std::optional<double>& cusparse_ms = cusparse.ms;
-    table.add_row({bench_case.name, std::to_string(rows), std::to_string(cols),
-                   std::to_string(inner), nnz_text, "cuSPARSE (fp32, " + cusparse.note + ")",
-                   course::format_optional(cusparse_ms, 3),
-                   course::format_optional(cusparse.other_ms, 3), "-",
-                   cusparse_ms && cusparse.other_ms
-                       ? course::format_fixed(*cusparse_ms + *cusparse.other_ms, 3)
-                       : std::string("-"),
-                   cusparse_ms ? course::format_fixed(gflops(nnz, inner, *cusparse_ms), 1)
-                               : std::string("-"),
-                   cusparse_ms ? "1.00" : "-", cusparse_ms ? "reference" : "cuSPARSE failed"});
+    table.add_row(
+        {bench_case.name, std::to_string(rows), std::to_string(cols), std::to_string(inner),
+         nnz_text, "cuSPARSE (fp32, " + cusparse.note + ")",
+         course::format_optional(cusparse_ms, 3), course::format_optional(cusparse.other_ms, 3),
+         "-",
+         cusparse_ms && cusparse.other_ms
+             ? course::format_fixed(*cusparse_ms + *cusparse.other_ms, 3)
+             : std::string("-"),
+         cusparse_ms ? course::format_fixed(gflops(nnz, inner, *cusparse_ms), 1) : std::string("-"),
+         cusparse_ms ? "1.00" : "-", cusparse_ms ? "reference" : "cuSPARSE failed"});
   }
 
   std::vector<float> magnitude;
@@ -257,7 +257,8 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
     std::vector<std::string> row = {
         bench_case.name, std::to_string(rows),          std::to_string(cols), std::to_string(inner),
         nnz_text,        step5::approach_name(approach)};
-    const std::vector<std::string> cells = time_approach(inputs, approach, settings, output, summary);
+    const std::vector<std::string> cells =
+        time_approach(inputs, approach, settings, output, summary);
     row.insert(row.end(), cells.begin(), cells.end());
     table.add_row(row);
   }

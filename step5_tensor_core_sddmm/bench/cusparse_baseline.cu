@@ -43,8 +43,8 @@ CusparseBaseline time_cusparse(const std::string& case_name, const Settings& set
         b = b_row_major.data();
       }
       const course::TimingStats other = course::time_host(
-          [&] { step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout); },
-          1, settings.other_repeats);
+          [&] { step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout); }, 1,
+          settings.other_repeats);
       std::cerr << case_name << " K=" << inner << " cuSPARSE: other min " << other.min_ms
                 << " median " << other.median_ms << " max " << other.max_ms << " ms\n";
       step5::CusparseSddmm reference(handle, csr, a_float.data(), b, inner, layout);

@@ -45,11 +45,11 @@
 namespace {
 
 using step5::bench::BenchCase;
-using step5::bench::Settings;
-using step5::bench::Summary;
 using step5::bench::print_summary;
 using step5::bench::run_case;
 using step5::bench::run_experiments;
+using step5::bench::Settings;
+using step5::bench::Summary;
 
 int run(int argc, char** argv) {
   std::string shapes = "note";

@@ -24,27 +24,37 @@ const step5::Approach kAllApproaches[] = {step5::Approach::warp_per_nonzero,
                                           step5::Approach::dense_wmma,
                                           step5::Approach::tile_grouped, step5::Approach::hybrid};
 
+/// Fresh random A (M×K) and Bᵀ (N×K) with leading dimension ld, on the host and the device.
+struct RandomOperands {
+  RandomOperands(int rows, int cols, int inner, int ld, std::uint64_t seed)
+      : a(step5::random_half_matrix(rows, inner, ld, seed)),
+        bt(step5::random_half_matrix(cols, inner, ld, seed + 1)),
+        device_a(a),
+        device_bt(bt),
+        operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
+  course::HostMatrix<__half> a;
+  course::HostMatrix<__half> bt;
+  course::DeviceMatrix<__half> device_a;
+  course::DeviceMatrix<__half> device_bt;
+  step5::DenseOperands operands;
+};
+
 }  // namespace
 
 void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
                     std::uint64_t seed, const step5::Options& options) {
   INFO("approach " << step5::approach_name(approach) << ", M=" << s.rows << " N=" << s.cols
                    << " K=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
-  const auto a = step5::random_half_matrix(s.rows, inner, ld, seed);
-  const auto bt = step5::random_half_matrix(s.cols, inner, ld, seed + 1);
-  const course::DeviceMatrix<__half> device_a(a);
-  const course::DeviceMatrix<__half> device_bt(bt);
-  const step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
-                                      ld,     device_bt.data(), ld};
+  const RandomOperands inputs(s.rows, s.cols, inner, ld, seed);
   const step5::DevicePattern pattern(s);
   course::DeviceBuffer<float> output(s.nnz() + 1, "P");
   output.poison();
-  step5::sddmm(approach, pattern, operands, output.data(), options);
+  step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
   std::vector<float> got = output.to_vector();
   const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
   CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
   got.pop_back();
-  const auto reference = step5::sddmm_reference(a, bt, s);
+  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
   const auto result = step5::compare_sampled(
       got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
   INFO(result.summary());
@@ -91,13 +101,8 @@ void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, i
   REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
   // Approach 4 skips the values exactly when they are known to be ones.
   CHECK(pattern.unit_values() == (values == step5::PatternValues::all_ones));
-  const auto a = step5::random_half_matrix(s.rows, inner, inner, seed);
-  const auto bt = step5::random_half_matrix(s.cols, inner, inner, seed + 1);
-  const course::DeviceMatrix<__half> device_a(a);
-  const course::DeviceMatrix<__half> device_bt(bt);
-  const step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
-                                      inner,  device_bt.data(), inner};
-  const auto reference = step5::sddmm_reference(a, bt, s);
+  const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
+  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
   for (const step5::Approach approach :
        {step5::Approach::warp_per_nonzero, step5::Approach::hybrid}) {
     INFO("approach " << step5::approach_name(approach));
@@ -105,7 +110,7 @@ void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, i
     output.poison();
     step5::Options options;
     options.tc_min_nnz = 0;  // dense panels go to Tensor Cores even in a small S
-    step5::sddmm(approach, pattern, operands, output.data(), options);
+    step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
     const auto result = step5::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
     INFO(result.summary());

@@ -25,9 +25,7 @@
 #include <utility>
 #include <vector>
 
-using step5::testing::check_all;
-using step5::testing::check_approach;
-using step5::testing::with_random_values;
+using namespace step5::testing;  // the shared checks and matrices of approach_checks.hpp
 
 TEST_CASE("all approaches with M N K not multiples of 16", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();

@@ -17,11 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-using step5::testing::band_matrix;
-using step5::testing::check_approach;
-using step5::testing::check_csr_upload;
-using step5::testing::stack_rows;
-using step5::testing::with_random_values;
+using namespace step5::testing;  // the shared checks and matrices of approach_checks.hpp
 
 TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
