@@ -204,7 +204,7 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
   const int inner = bench_case.inner;
   const std::size_t nnz = sampling.nnz();
   const std::uint64_t seed = case_seed(bench_case.name);
-  // Amortised, not timed: S's host arrays are pinned once (see the file comment).
+  // Amortised, not timed: S's host arrays are pinned once (see sddmm_bench.cu's file comment).
   const HostRegistration pin_rows(sampling.row_indices.data(), vector_bytes(sampling.row_indices));
   const HostRegistration pin_cols(sampling.col_indices.data(), vector_bytes(sampling.col_indices));
   const HostRegistration pin_values(sampling.values.data(), vector_bytes(sampling.values));
