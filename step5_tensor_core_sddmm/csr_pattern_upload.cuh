@@ -1,3 +1,5 @@
+// Step 5, S on the device (lesson Part 2, "S on the device"): the one-pass GPU check of a CSR S.
+// Read first: panel_classification.cuh, then pattern_upload_csr.cu (which launches it).
 /// @file csr_pattern_upload.cuh
 /// @brief Uploading S from CSR: one kernel rebuilds the row of each nonzero from the row
 /// offsets, writes the values of a pattern matrix (all ones), checks S and finds the columns

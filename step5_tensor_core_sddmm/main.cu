@@ -1,3 +1,5 @@
+// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
+// Read first: step5_launchers.hpp (the API it calls).
 /// @file main.cu
 /// @brief Step 5 program: one SDDMM P = S ∘ (A·B) with the chosen approach.
 ///

@@ -1,3 +1,5 @@
+// Step 5, approach 4 (lesson Part 2): the Tensor Core kernel of the dense panels.
+// Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
 /// @file sddmm_dense_panels.cuh
 /// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.
 ///
@@ -15,6 +17,7 @@
 /// only the blocks along its band.
 #pragma once
 
+#include "dense_panel_tables.hpp"
 #include "panel_classification.cuh"
 #include "step5_launchers.hpp"
 
@@ -24,9 +27,6 @@
 #include <cstdint>
 
 namespace step5 {
-
-/// @brief Columns of a block tile of the dense-panel kernel.
-constexpr int kPanelTileCols = 64;
 
 /// @brief Values of K staged per step.
 constexpr int kPanelChunk = 128;
@@ -64,93 +64,6 @@ __device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __ha
       // Guards the rows past M (or N) of an edge tile and the columns past K of the last step.
       const bool inside = row < row_count && k + offset < inner;
       destination[offset] = inside ? source[offset] : __float2half(0.0f);
-    }
-  }
-}
-
-/// @brief A dense panel's part of the tile-start table (see tile_starts_kernel).
-struct __align__(16) DenseSlot {
-  int first_block;    ///< first 64-column block of the panel's column span
-  int stride;         ///< starts per row: the span's blocks + 1
-  int starts_offset;  ///< where the panel's 64 rows of starts begin in the table
-  int panel;          ///< the panel (rows 64·panel ..)
-};
-
-/// @brief One 64×64 block tile of a dense panel, as dense_panel_kernel reads it in one load.
-struct __align__(16) DenseTile {
-  int first_row;  ///< first row of the tile
-  int first_col;  ///< first column of the tile
-  int starts;     ///< index in the tile-start table of the tile's row 0
-  int stride;     ///< distance between the starts of consecutive rows
-};
-
-/// @brief Moves approach 4's panel tables from mapped host memory to the device and clears
-/// the tile-start table after them, in one launch: word w < @p copy_words is copied from
-/// @p host_tables, the next @p zero_words words are set to 0. A kernel instead of a copy
-/// and a memset: one operation fewer in the stream, and no wait behind S's values, which
-/// may still be on their way through the copy engine (DevicePattern's CSR upload).
-/// One thread per word, grid-stride.
-/// @param host_tables the tables, in mapped page-locked host memory
-/// @param device_tables destination: copy_words + zero_words words
-/// @param copy_words words to copy
-/// @param zero_words words to clear after them
-__global__ void panel_tables_kernel(const int* host_tables, int* __restrict__ device_tables,
-                                    std::int64_t copy_words, std::int64_t zero_words) {
-  const std::int64_t total = copy_words + zero_words;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t word = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       word < total; word += stride) {
-    device_tables[word] = word < copy_words ? host_tables[word] : 0;
-  }
-}
-
-/// @brief Where each (row, 64-column block) of the dense panels starts in S: for the row at
-/// position r of the panel of slot p, and block b of the panel's column span,
-/// tile_starts[slots[p].starts_offset + r·slots[p].stride + b] is the first entry of the row
-/// with a column >= 64·(slots[p].first_block + b); entry b = span is the row's end.
-/// dense_panel_kernel then finds a tile's entries with two loads, no search.
-///
-/// One thread per nonzero: an entry writes the starts of the column blocks between its
-/// predecessor's block (exclusive) and its own (inclusive), and the last entry of a row also
-/// those after it. Rows without entries keep the zeros the caller filled in (start = end).
-/// Preconditions: S sorted row-major; @p tile_starts zeroed; panel_slot[p] is 1 + the slot of
-/// a dense panel p, 0 for a sparse one; every entry of a dense panel lies in its span.
-/// @param row_indices sorted rows of the nonzeros
-/// @param col_indices columns of the nonzeros
-/// @param nnz number of nonzeros
-/// @param panel_slot 1 + slot of each panel, 0 when sparse
-/// @param slots the dense panels
-/// @param tile_starts the starts (output)
-__global__ void tile_starts_kernel(const int* __restrict__ row_indices,
-                                   const int* __restrict__ col_indices, std::int64_t nnz,
-                                   const int* __restrict__ panel_slot,
-                                   const DenseSlot* __restrict__ slots,
-                                   int* __restrict__ tile_starts) {
-  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (entry >= nnz) {
-    return;  // threads past the last nonzero
-  }
-  const int row = row_indices[entry];
-  const int slot_index = panel_slot[row / kPanelRows] - 1;
-  if (slot_index < 0) {
-    return;  // a sparse panel: the lane groups do its entries
-  }
-  const DenseSlot slot = slots[slot_index];
-  int* starts =
-      tile_starts + slot.starts_offset + static_cast<std::int64_t>(row % kPanelRows) * slot.stride;
-  const int block = col_indices[entry] / kPanelTileCols - slot.first_block;
-  // The first entry of a row also starts the empty column blocks before it.
-  const bool row_start = entry == 0 || row_indices[entry - 1] != row;
-  const int previous_block =
-      row_start ? -1 : col_indices[entry - 1] / kPanelTileCols - slot.first_block;
-  for (int col_block = previous_block + 1; col_block <= block; ++col_block) {
-    starts[col_block] = static_cast<int>(entry);
-  }
-  // The last entry of a row ends its block and every block after it.
-  const bool row_end = entry + 1 == nnz || row_indices[entry + 1] != row;
-  if (row_end) {
-    for (int col_block = block + 1; col_block < slot.stride; ++col_block) {
-      starts[col_block] = static_cast<int>(entry + 1);
     }
   }
 }

@@ -1,3 +1,5 @@
+// Step 5, approach 4 (lesson Part 2): the CUDA-core kernel, lane groups per nonzero.
+// Read first: sddmm_warp_per_nonzero.cuh (approach 1's warp reduction).
 /// @file sddmm_hybrid.cuh
 /// @brief Approach 4's CUDA-core part: a group of lanes per nonzero (the Tensor Core part for
 /// dense panels is in sddmm_dense_panels.cuh).

@@ -1,3 +1,5 @@
+// Step 5, tests (lesson "Tests"): the CPU reference in double.
+// Read first: sddmm_reference.hpp.
 /// @file sddmm_reference.cpp
 /// @brief CPU reference SDDMM and the per-nonzero comparison.
 #include "sddmm_reference.hpp"

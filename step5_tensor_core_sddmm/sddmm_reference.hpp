@@ -1,3 +1,5 @@
+// Step 5, tests (lesson "Tests"): the CPU reference every approach is checked against.
+// Read first: step5_launchers.hpp (the layout of A, Bᵀ and P).
 /// @file sddmm_reference.hpp
 /// @brief CPU reference SDDMM in double, and comparison of a GPU result with it.
 ///

@@ -1,3 +1,5 @@
+// Step 5, the interface (lesson "Reading path"): what tests, grading and programs call.
+// Read first: the README's reading path; then one approach at a time.
 /// @file step5_launchers.hpp
 /// @brief Step 5's stable host interface: the SDDMM approaches, their GPU preprocessing
 /// (a "plan") and their launches.
@@ -14,6 +16,13 @@
 ///
 /// Every function here checks its CUDA calls and launches (course::CudaError) and refuses bad
 /// arguments with std::invalid_argument naming the problem.
+///
+/// **Where each part is implemented.** Approach names, operand checks and sddmm():
+/// step5_launchers.cu. DevicePattern: pattern_upload_coo.cu and pattern_upload_csr.cu.
+/// Plan and the dispatch of Plan::run: plan.cu, which calls each approach's launch in the
+/// `*_launch.cu` file beside its kernel (approach_launches.hpp). keep_pool_memory():
+/// device_memory.cpp. sampled_magnitude(), fill_random_half(), convert_half_to_float() and
+/// transpose_float(): device_utilities.cu.
 #pragma once
 
 #include "common/sparse_matrix.hpp"

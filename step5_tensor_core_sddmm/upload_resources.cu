@@ -1,3 +1,5 @@
+// Step 5, S on the device (lesson Part 2, "S on the device"): pinned scratch and the side stream.
+// Read first: upload_resources.hpp.
 /// @file upload_resources.cu
 /// @brief Per-thread page-locked scratch and side stream (see upload_resources.hpp).
 #include "upload_resources.hpp"

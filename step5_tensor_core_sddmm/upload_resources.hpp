@@ -1,3 +1,5 @@
+// Step 5, S on the device (lesson Part 2, "S on the device"): pinned scratch and the side stream.
+// Read first: pattern_upload_csr.cu (their main user).
 /// @file upload_resources.hpp
 /// @brief Host resources that make S's preprocessing cheap when it is repeated: page-locked
 /// host scratch kept per thread, and a second stream on which S's values are copied while

@@ -1,8 +1,11 @@
+// Step 5 exercise, approach 3 (lesson Part 1): the write-back you write.
+// Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_tile_grouped.cuh (kept out of the
 // course book). Build and test it as described in exercise/sddmm_warp_per_nonzero.cuh. The
 // tile product (wmma_tile_product.cuh), the grouping of S by tile (tile_grouping.cu) and the
-// launcher are given; the TODO is the write-back of the results through the lane map.
+// launch (sddmm_tile_grouped_launch.cu) are given; the TODO is the write-back of the results
+// through the lane map.
 //
 // Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.
 //

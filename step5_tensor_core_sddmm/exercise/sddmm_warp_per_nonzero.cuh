@@ -1,3 +1,5 @@
+// Step 5 exercise, approach 1 (lesson Part 1): the kernel you write.
+// Read first: experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh, approach 1 (kept
 // out of the course book).
@@ -9,9 +11,9 @@
 // The tests compare every approach with a CPU SDDMM in double precision on awkward shapes
 // (M, N, K not multiples of 16, padded leading dimensions, empty rows, one nonzero, a real
 // matrix). Before each launch they fill P with the bit pattern 0xFF (a NaN), so a value
-// your kernel never writes shows up as NaN in the comparison's summary. The launcher
-// (step5_launchers.cu) is given: blockDim.x = 256 (8 warps), one warp per nonzero, as many
-// blocks as needed; P has one float per nonzero, in S's order.
+// your kernel never writes shows up as NaN in the comparison's summary. The launch
+// (sddmm_warp_per_nonzero_launch.cu) is given: blockDim.x = 256 (8 warps), one warp per
+// nonzero, as many blocks as needed; P has one float per nonzero, in S's order.
 #pragma once
 
 #include "step5_launchers.hpp"

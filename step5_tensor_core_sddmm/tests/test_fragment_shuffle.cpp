@@ -1,11 +1,13 @@
+// Step 5, tests (lesson "Tests"): the two experiments on the GPU.
+// Read first: experiments/fragment_probe.hpp, experiments/shuffle_mask.hpp.
 /// @file test_fragment_shuffle.cpp
 /// @brief GPU tests of the two small experiments: the fragment map against the hardware and
 /// the shuffle-mask reductions.
 #include <catch2/catch.hpp>
 
 #include "common/device.hpp"
-#include "fragment_probe.hpp"
-#include "shuffle_mask.hpp"
+#include "experiments/fragment_probe.hpp"
+#include "experiments/shuffle_mask.hpp"
 #include <cstddef>
 #include <stdexcept>
 

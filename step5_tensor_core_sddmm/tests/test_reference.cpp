@@ -1,3 +1,5 @@
+// Step 5, tests (lesson "Tests"): the CPU reference, the fragment maps, the argument checks.
+// Read first: sddmm_reference.hpp, fragment_map.cuh.
 /// @file test_reference.cpp
 /// @brief CPU tests of step 5: the reference SDDMM, the comparison, the fragment map's
 /// algebra and the argument checks (no GPU needed).
@@ -6,7 +8,7 @@
 #include "common/random_fill.hpp"
 #include "fragment_map.cuh"
 #include "sddmm_reference.hpp"
-#include "shuffle_mask.hpp"
+#include "experiments/shuffle_mask.hpp"
 #include "step5_launchers.hpp"
 
 #include <cmath>

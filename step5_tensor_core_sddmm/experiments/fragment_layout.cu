@@ -1,3 +1,5 @@
+// Step 5, experiment "Fragment lanes" (lesson Part 1): the program.
+// Read first: fragment_probe.hpp, then ../fragment_map.cuh (the maps it checks).
 /// @file fragment_layout.cu
 /// @brief The note's fragment experiment: prints, for the running GPU, which output element
 /// each lane holds in a WMMA float accumulator for 16×16×16, 32×8×16 and 8×32×16, and

@@ -1,3 +1,5 @@
+// Step 5, experiment "Fragment lanes" (lesson Part 1): the probe kernel.
+// Read first: fragment_probe.hpp.
 /// @file fragment_probe.cu
 /// @brief Kernels and host code of the fragment-layout experiment.
 #include "fragment_probe.hpp"

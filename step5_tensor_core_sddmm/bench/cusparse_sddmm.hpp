@@ -1,3 +1,5 @@
+// Step 5, the benchmark (lesson Part 3): cuSPARSE's SDDMM, the reference.
+// Read first: bench.hpp (how the benchmark uses it).
 /// @file cusparse_sddmm.hpp
 /// @brief The reference the benchmark compares with: cuSPARSE's SDDMM on CSR, in fp32.
 #pragma once

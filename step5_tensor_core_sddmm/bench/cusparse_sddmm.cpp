@@ -1,3 +1,5 @@
+// Step 5, the benchmark (lesson Part 3): the wrapper of cusparseSDDMM.
+// Read first: cusparse_sddmm.hpp.
 /// @file cusparse_sddmm.cpp
 /// @brief cuSPARSE SDDMM reference (see cusparse_sddmm.hpp).
 #include "cusparse_sddmm.hpp"

@@ -1,0 +1,94 @@
+// Step 5, the benchmark (lesson Part 3): which matrices it runs.
+// Read first: bench.hpp.
+/// @file bench_cases.cpp
+/// @brief The benchmark's matrices: the note's 17 shapes, the K sweep and a directory of
+/// Matrix Market files.
+#include "bench/bench.hpp"
+
+#include "common/cli.hpp"
+#include "common/matrix_market.hpp"
+#include "common/sparse_generators.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace step5::bench {
+namespace {
+
+struct NoteShape {
+  int rows;
+  int cols;
+  std::size_t nnz;
+};
+
+// The note's shapes (M, N, nnz; K = 256).
+const std::vector<NoteShape> kNoteShapes = {
+    {3000, 7000, 313110},      {2000, 12000, 746000},     {300000, 103000, 69000000},
+    {35000, 35000, 422000},    {549000, 549000, 926000},  {426000, 426000, 1000000},
+    {37000, 37000, 368000},    {4000, 4000, 88000},       {106000, 106000, 3000000},
+    {685000, 685000, 8000000}, {916000, 916000, 5000000}, {326000, 326000, 1000000},
+    {197000, 197000, 2000000}, {390000, 390000, 2000000}, {260000, 260000, 4000000},
+    {241000, 241000, 561000},  {36000, 36000, 4000000}};
+
+}  // namespace
+
+std::uint64_t case_seed(const std::string& name) {
+  return std::hash<std::string>{}(name) | 1u;
+}
+
+std::vector<BenchCase> note_cases() {
+  std::vector<BenchCase> cases;
+  for (const NoteShape& shape : kNoteShapes) {
+    cases.push_back({course::uniform_mask_name(shape.rows, shape.cols, shape.nnz),
+                     [shape] {
+                       return course::random_uniform_mask(
+                           shape.rows, shape.cols, shape.nnz,
+                           case_seed(course::uniform_mask_name(shape.rows, shape.cols, shape.nnz)));
+                     },
+                     256, shape.nnz});
+  }
+  return cases;
+}
+
+std::vector<BenchCase> k_sweep_cases() {
+  std::vector<BenchCase> cases;
+  const NoteShape shape{37000, 37000, 368000};
+  const std::string name = course::uniform_mask_name(shape.rows, shape.cols, shape.nnz);
+  for (const int inner : {32, 64, 128, 256, 512, 1024}) {
+    cases.push_back({name,
+                     [shape, name] {
+                       return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz,
+                                                          case_seed(name));
+                     },
+                     inner, shape.nnz});
+  }
+  return cases;
+}
+
+std::vector<BenchCase> matrix_cases(const std::string& directory) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(directory)) {
+    throw course::UsageError("--matrices " + directory + " is not a directory");
+  }
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    const auto ends_with = [&](const std::string& suffix) {
+      return name.size() >= suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (entry.is_regular_file() && (ends_with(".mtx") || ends_with(".mtx.gz"))) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<BenchCase> cases;
+  for (const fs::path& file : files) {
+    std::string name = file.filename().string();
+    name = name.substr(0, name.find(".mtx"));
+    cases.push_back({name, [file] { return course::read_matrix_market(file.string()); }, 256, 0});
+  }
+  return cases;
+}
+
+}  // namespace step5::bench

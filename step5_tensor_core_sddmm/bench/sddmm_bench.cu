@@ -1,0 +1,201 @@
+// Step 5, the benchmark (lesson Part 3): the program sddmm_bench.
+// Read first: step5_launchers.hpp (the API it times), then bench.hpp (its parts).
+/// @file sddmm_bench.cu
+/// @brief Benchmark of every step 5 approach against cuSPARSE's fp32 SDDMM, on the note's
+/// shapes (uniform random masks of exactly the note's M, N, nnz), a K sweep and the real
+/// matrices of a directory.
+///
+/// Columns: `sddmm` = kernel time (median of --repeats, CUDA events around the launches
+/// only); `other` = the preprocessing wall time (median of 21 after one warm-up), the note's
+/// "other", defined the same way for every approach and for cuSPARSE: it starts from S on
+/// the host and ends when the device is ready to run the kernel, so it includes the upload
+/// of S's arrays (ours and cuSPARSE's: CSR offsets and columns; ours also the values unless
+/// S is a pattern matrix, whose ones the GPU writes) and all
+/// preprocessing (ours: checks of S and the plan; cuSPARSE: descriptors, buffer size,
+/// buffer and cusparseSDDMM_preprocess). Amortised outside it, for both sides alike: the
+/// host vectors of S are registered once per matrix (cudaHostRegister, so uploads run at
+/// full bus speed), and device memory comes from the stream-ordered pool (cudaMallocAsync,
+/// kept after the warm-up). The dense A and B uploads are in neither side's "other".
+/// `prep` = our preprocessing alone (S already on the device); `total` = sddmm + other;
+/// GFLOP/s = 2·nnz·K / sddmm; `vs cuSPARSE` = cuSPARSE's sddmm time / this sddmm time.
+/// Approach 2 runs after the others, in a second pass over the matrices (its rows come last).
+/// Every result is checked against cuSPARSE's output (times S's values) with the fp16
+/// tolerance relative to Σ|a||b|; a failure prints `wrong answer` and the exit status is 1.
+///
+/// The parts: the matrices in bench_cases.cpp, cuSPARSE's run in cusparse_baseline.cu, ours in
+/// bench_run_case.cu, the summary in bench_summary.cpp, `--experiments` in
+/// bench_experiments.cu. This file reads the command line and runs them.
+#include "bench/bench.hpp"
+
+#include "common/cli.hpp"
+#include "common/cuda_check.hpp"
+#include "common/device.hpp"
+#include "common/table.hpp"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using step5::bench::BenchCase;
+using step5::bench::print_summary;
+using step5::bench::run_case;
+using step5::bench::run_experiments;
+using step5::bench::Settings;
+using step5::bench::Summary;
+
+int run(int argc, char** argv) {
+  std::string shapes = "note";
+  bool k_sweep = false;
+  bool experiments = false;
+  std::string matrices;
+  std::string csv_path;
+  std::vector<long long> approach_numbers = {1, 2, 3, 4};
+  long long repeats = 10;
+  long long max_nnz = 0;
+  long long group_lanes = 0;
+  long long lane_iterations = 0;
+  long long tc_min_nnz = step5::Options{}.tc_min_nnz;
+  long long dense_limit_log2 = 32;
+  std::string tc_density = "0.05";
+  std::string cusparse_layout = "auto";
+  std::string filter;
+  course::ArgParser parser(
+      "sddmm_bench",
+      "Times the step 5 SDDMM approaches and cuSPARSE's fp32 SDDMM (CSR) on the note's shapes "
+      "(uniform masks, K=256), a K sweep and real Matrix Market matrices; verifies every "
+      "result against cuSPARSE. Prints Markdown; --csv writes the table.");
+  parser.add_text("--shapes", &shapes, "note (the note's 17 shapes) or none");
+  parser.add_flag("--ksweep", &k_sweep, "K = 32..1024 on matrix_37000_37000_368000");
+  parser.add_flag("--experiments", &experiments,
+                  "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
+  parser.add_text("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add");
+  parser.add_text("--csv", &csv_path, "also write the table as CSV to this file");
+  parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
+                          "approaches to run, e.g. 1,3,4");
+  parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median reported)");
+  parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");
+  parser.add_integer(
+      "--group-lanes", &group_lanes, 0, 32,
+      "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)");
+  parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
+                     "approach 2: refuse dense products above 2^this elements");
+  parser.add_text("--tc-density", &tc_density, "approach 4: panel density for Tensor Cores");
+  parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
+                     "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
+  parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
+                     "approach 4: runs of nonzeros per lane-group block (0: automatic)");
+  parser.add_text("--filter", &filter, "run only the matrices whose name contains this text");
+  parser.add_text("--cusparse-layout", &cusparse_layout, "auto (fastest of both), col or row");
+  if (!parser.parse(argc, argv)) {
+    return 0;
+  }
+  if (shapes != "note" && shapes != "none") {
+    throw course::UsageError("--shapes must be note or none, got '" + shapes + "'");
+  }
+  if (cusparse_layout != "auto" && cusparse_layout != "col" && cusparse_layout != "row") {
+    throw course::UsageError("--cusparse-layout must be auto, col or row");
+  }
+  Settings settings;
+  for (const long long number : approach_numbers) {
+    settings.approaches.push_back(step5::approach_from_number(number));
+  }
+  settings.repeats = static_cast<int>(repeats);
+  settings.max_nnz = max_nnz;
+  settings.cusparse_layout = cusparse_layout;
+  settings.options.group_lanes = static_cast<int>(group_lanes);
+  settings.options.lane_iterations = static_cast<int>(lane_iterations);
+  settings.options.tc_min_nnz = tc_min_nnz;
+  settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
+  try {
+    settings.options.tc_density = std::stod(tc_density);
+  } catch (const std::exception&) {
+    throw course::UsageError("--tc-density must be a number in (0, 1], got '" + tc_density + "'");
+  }
+  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
+  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
+  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
+  // of a shared page fails, leaving that upload on the slow pageable path.
+  mallopt(M_MMAP_THRESHOLD, 1 << 16);
+
+  std::vector<BenchCase> cases;
+  if (shapes == "note") {
+    cases = step5::bench::note_cases();
+  }
+  if (k_sweep) {
+    const std::vector<BenchCase> sweep = step5::bench::k_sweep_cases();
+    cases.insert(cases.end(), sweep.begin(), sweep.end());
+  }
+  if (!matrices.empty()) {
+    const std::vector<BenchCase> real = step5::bench::matrix_cases(matrices);
+    cases.insert(cases.end(), real.begin(), real.end());
+  }
+
+  if (!filter.empty()) {
+    std::vector<BenchCase> kept;
+    for (const BenchCase& bench_case : cases) {
+      if (bench_case.name.find(filter) != std::string::npos) {
+        kept.push_back(bench_case);
+      }
+    }
+    cases = kept;
+  }
+  std::cout << course::benchmark_header() << "\n\n"
+            << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
+               "P fp32; cuSPARSE gets the same values in fp32. Times in ms.\n\n";
+  cusparseHandle_t handle = nullptr;
+  CUSPARSE_CHECK(cusparseCreate(&handle));
+  course::ResultTable table({"matrix", "M", "N", "K", "nnz", "approach", "sddmm", "other", "prep",
+                             "total", "GFLOP/s", "vs cuSPARSE", "check"});
+  Summary summary;
+  // Approach 2 runs last, in a pass of its own: on the H200, after it freed a dense product
+  // of several GB, every preprocessing measured next (ours and cuSPARSE's) took a fixed
+  // 1.09 ms more for a while, which is not the cost of the next matrix.
+  Settings first_pass = settings;
+  first_pass.approaches.erase(std::remove(first_pass.approaches.begin(),
+                                          first_pass.approaches.end(), step5::Approach::dense_wmma),
+                              first_pass.approaches.end());
+  for (const BenchCase& bench_case : cases) {
+    run_case(bench_case, first_pass, handle, table, summary);
+  }
+  if (first_pass.approaches.size() < settings.approaches.size()) {
+    Settings dense_pass = settings;
+    dense_pass.approaches = {step5::Approach::dense_wmma};
+    dense_pass.cusparse_row = false;  // cuSPARSE runs again for the ratio, without a new row
+    for (const BenchCase& bench_case : cases) {
+      run_case(bench_case, dense_pass, handle, table, summary);
+    }
+  }
+  std::cout << table.markdown() << "\n";
+  if (!csv_path.empty()) {
+    table.write_csv(csv_path);
+  }
+  print_summary(summary, std::cout);
+  if (experiments) {
+    run_experiments(handle, settings, std::cout);
+  }
+  cusparseDestroy(handle);
+  if (summary.failures > 0) {
+    std::cout << "\nwrong answer: " << summary.failures << " results differ from cuSPARSE\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+/// @brief Runs the SDDMM benchmark: every approach and cuSPARSE on the chosen matrices.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, non-zero on an error or a wrong result
+int main(int argc, char** argv) {
+  return course::run_program("sddmm_bench", [&] { return run(argc, argv); });
+}

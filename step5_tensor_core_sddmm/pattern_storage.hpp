@@ -1,0 +1,57 @@
+// Step 5, S on the device (lesson Part 2, "S on the device"): shared by both uploads.
+// Read first: step5_launchers.hpp (class DevicePattern) and device_memory.hpp.
+/// @file pattern_storage.hpp
+/// @brief DevicePattern's device storage, shared by its COO upload (pattern_upload_coo.cu)
+/// and its CSR upload (pattern_upload_csr.cu).
+#pragma once
+
+#include "device_memory.hpp"
+#include "launch_config.hpp"
+#include "step5_launchers.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace step5 {
+
+/// @brief Entries up to which DevicePattern checks S on the host: a pass over a few thousand
+/// entries costs less than a kernel launch plus a read-back.
+constexpr std::int64_t kHostCheckLimit = 4096;
+
+/// @brief Device storage of S: rows, columns and values in one allocation.
+struct DevicePattern::Buffers {
+  PooledBytes storage;            ///< rows, columns and values of S in one allocation
+  std::size_t cols_offset = 0;    ///< byte offset of the column indices in storage
+  std::size_t values_offset = 0;  ///< byte offset of the values in storage
+  /// Recorded on the side stream after the values' copy (CSR upload); null when none.
+  cudaEvent_t values_copied = nullptr;
+  /// Whether the default stream is already ordered after values_copied.
+  bool values_ordered = true;
+
+  /// Lays out rows, columns and values of @p nnz entries (each array aligned) and allocates
+  /// them in storage.
+  void allocate(std::size_t nnz) {
+    const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
+    cols_offset = index_bytes;
+    values_offset = 2 * index_bytes;
+    storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+  }
+
+  Buffers() = default;
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+  /// Orders the default stream after the values' copy before storage goes back to the pool
+  /// (the members are destroyed after this body). No checks: destructors must not throw.
+  ~Buffers() {
+    if (values_copied != nullptr) {
+      if (!values_ordered) {
+        cudaStreamWaitEvent(nullptr, values_copied, 0);
+      }
+      cudaEventDestroy(values_copied);
+    }
+  }
+};
+
+}  // namespace step5

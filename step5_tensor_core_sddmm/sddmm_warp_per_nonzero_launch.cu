@@ -1,0 +1,25 @@
+// Step 5, approach 1 (lesson Part 1): its launch configuration.
+// Read first: sddmm_warp_per_nonzero.cuh (the kernel a student writes).
+/// @file sddmm_warp_per_nonzero_launch.cu
+/// @brief Approach 1's launch: 256 threads per block, one warp per nonzero.
+#include "approach_launches.hpp"
+#include "common/cuda_check.hpp"
+#include "launch_config.hpp"
+
+// The kernel a student writes, named with its step folder so that COURSE_KERNELS can swap
+// it (course_add_kernel_library in cmake/Course.cmake).
+#include "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
+
+namespace step5 {
+
+void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern& pattern,
+                             float* output) {
+  constexpr int kWarpsPerBlock = kThreadsPerBlock / 32;
+  const unsigned blocks = blocks_for(pattern.nnz(), kWarpsPerBlock);
+  sddmm_warp_per_nonzero_kernel<<<blocks, kThreadsPerBlock>>>(
+      operands, pattern.nnz(), pattern.row_indices(), pattern.col_indices(), pattern.values(),
+      output);
+  CUDA_CHECK_LAUNCH(sddmm_warp_per_nonzero_kernel);
+}
+
+}  // namespace step5

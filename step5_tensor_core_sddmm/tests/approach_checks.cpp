@@ -1,0 +1,142 @@
+// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
+// Read first: approach_checks.hpp.
+/// @file approach_checks.cpp
+/// @brief check_approach, check_all, check_csr_upload and the matrices of approach_checks.hpp.
+#include <catch2/catch.hpp>
+
+#include "common/device.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "common/sparse_generators.hpp"
+#include "sddmm_reference.hpp"
+#include "step5_launchers.hpp"
+#include "tests/approach_checks.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace step5::testing {
+namespace {
+
+const step5::Approach kAllApproaches[] = {step5::Approach::warp_per_nonzero,
+                                          step5::Approach::dense_wmma,
+                                          step5::Approach::tile_grouped, step5::Approach::hybrid};
+
+/// Fresh random A (M×K) and Bᵀ (N×K) with leading dimension ld, on the host and the device.
+struct RandomOperands {
+  RandomOperands(int rows, int cols, int inner, int ld, std::uint64_t seed)
+      : a(step5::random_half_matrix(rows, inner, ld, seed)),
+        bt(step5::random_half_matrix(cols, inner, ld, seed + 1)),
+        device_a(a),
+        device_bt(bt),
+        operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
+  course::HostMatrix<__half> a;
+  course::HostMatrix<__half> bt;
+  course::DeviceMatrix<__half> device_a;
+  course::DeviceMatrix<__half> device_bt;
+  step5::DenseOperands operands;
+};
+
+}  // namespace
+
+void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
+                    std::uint64_t seed, const step5::Options& options) {
+  INFO("approach " << step5::approach_name(approach) << ", M=" << s.rows << " N=" << s.cols
+                   << " K=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
+  const RandomOperands inputs(s.rows, s.cols, inner, ld, seed);
+  const step5::DevicePattern pattern(s);
+  course::DeviceBuffer<float> output(s.nnz() + 1, "P");
+  output.poison();
+  step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+  std::vector<float> got = output.to_vector();
+  const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
+  CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
+  got.pop_back();
+  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
+  const auto result = step5::compare_sampled(
+      got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+  INFO(result.summary());
+  CHECK(result.ok());
+}
+
+void check_all(const course::CooMatrix& s, int inner, int ld) {
+  const std::uint64_t seed = course::fresh_seed();
+  for (const step5::Approach approach : kAllApproaches) {
+    check_approach(approach, s, inner, ld == 0 ? inner : ld, seed);
+  }
+}
+
+course::CooMatrix with_random_values(course::CooMatrix s, std::uint64_t seed) {
+  course::fill_uniform(s.values.data(), s.values.size(), seed, -2.0f, 2.0f);
+  return s;
+}
+
+/// S made of @p top's rows followed by @p bottom's (same columns), @p bottom's values set to
+/// @p bottom_value.
+course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatrix& bottom,
+                             float bottom_value) {
+  course::CooMatrix s = top;
+  s.rows = top.rows + bottom.rows;
+  for (std::size_t entry = 0; entry < bottom.nnz(); ++entry) {
+    s.row_indices.push_back(bottom.row_indices[entry] + top.rows);
+    s.col_indices.push_back(bottom.col_indices[entry]);
+    s.values.push_back(bottom_value);
+  }
+  return s;
+}
+
+void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, int inner,
+                      std::uint64_t seed) {
+  INFO("CSR upload, M=" << s.rows << " N=" << s.cols << " K=" << inner << " nnz=" << s.nnz()
+                        << " ones=" << (values == step5::PatternValues::all_ones) << " seed "
+                        << seed);
+  course::CsrMatrix csr = course::coo_to_csr(s);
+  if (values == step5::PatternValues::all_ones) {
+    // The constructor must ignore these values and write ones.
+    std::fill(csr.values.begin(), csr.values.end(), -7.0f);
+  }
+  const step5::DevicePattern pattern(csr, values);
+  REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
+  // Approach 4 skips the values exactly when they are known to be ones.
+  CHECK(pattern.unit_values() == (values == step5::PatternValues::all_ones));
+  const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
+  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
+  for (const step5::Approach approach :
+       {step5::Approach::warp_per_nonzero, step5::Approach::hybrid}) {
+    INFO("approach " << step5::approach_name(approach));
+    course::DeviceBuffer<float> output(s.nnz(), "P");
+    output.poison();
+    step5::Options options;
+    options.tc_min_nnz = 0;  // dense panels go to Tensor Cores even in a small S
+    step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+    const auto result = step5::compare_sampled(
+        output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+    INFO(result.summary());
+    CHECK(result.ok());
+  }
+}
+
+course::CooMatrix band_matrix(int rows, int cols, int offset, bool outlier) {
+  course::CooMatrix s;
+  s.rows = rows;
+  s.cols = cols;
+  for (int row = 0; row < rows; ++row) {
+    const int first = std::max(0, offset + row - 20);
+    const int last = std::min(cols - 1, offset + row + 20);
+    for (int col = first; col <= last; ++col) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(col);
+      s.values.push_back(1.0f);
+    }
+    if (outlier && row == 70 && last < cols - 1) {
+      s.row_indices.push_back(row);
+      s.col_indices.push_back(cols - 1);
+      s.values.push_back(1.0f);
+    }
+  }
+  return s;
+}
+
+}  // namespace step5::testing

@@ -1,0 +1,40 @@
+// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
+// Read first: sddmm_reference.hpp (the CPU reference they compare with).
+/// @file approach_checks.hpp
+/// @brief Runs approaches against the CPU reference on fresh random inputs with the output
+/// poisoned, and builds the sampling matrices several test files use.
+#pragma once
+
+#include "common/sparse_matrix.hpp"
+#include "step5_launchers.hpp"
+
+#include <cstdint>
+
+namespace step5::testing {
+
+/// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= K) and compares
+/// with the CPU reference; the output is poisoned first.
+void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
+                    std::uint64_t seed, const step5::Options& options = {});
+
+/// Runs every approach on S (leading dimension @p ld, 0: K) with one fresh seed.
+void check_all(const course::CooMatrix& s, int inner, int ld = 0);
+
+/// @p s with values uniform in [-2, 2) from @p seed.
+course::CooMatrix with_random_values(course::CooMatrix s, std::uint64_t seed);
+
+/// S made of @p top's rows followed by @p bottom's (same columns), @p bottom's values set to
+/// @p bottom_value.
+course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatrix& bottom,
+                             float bottom_value);
+
+/// Uploads @p s from CSR (values uploaded, or written as ones by the GPU for a pattern) and
+/// checks approaches 1 and 4 on that device pattern against the CPU reference.
+void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, int inner,
+                      std::uint64_t seed);
+
+/// A band around the line col = offset + row, 41 columns wide (clipped at N), plus one far
+/// entry in row 70 when @p outlier is set.
+course::CooMatrix band_matrix(int rows, int cols, int offset, bool outlier);
+
+}  // namespace step5::testing
