@@ -14,6 +14,7 @@ static_assert(APPROACH == 1, "step 1 has a single approach (APPROACH 1)");
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/memory_estimate.hpp"
 #include "step1_naive/step1_program.hpp"
 
 #include <iostream>
@@ -23,18 +24,22 @@ static_assert(APPROACH == 1, "step 1 has a single approach (APPROACH 1)");
 /// @param argv arguments
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
+#ifdef DEBUG
+constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
+#else
+constexpr bool kVerify = false;  ///< DEBUG is off: no check
+#endif
+
 int main(int argc, char** argv) {
   return course::run_program("step1_naive", [&] {
     course::step1::Options options;
     if (!course::step1::parse_options(argc, argv, options)) {
       return 0;  // --help
     }
+    course::require_memory(
+        course::dense_product_estimate(options.rows, options.inner, options.cols, kVerify),
+        "use smaller sizes");
     course::require_cuda_device();
-#ifdef DEBUG
-    constexpr bool kVerify = true;
-#else
-    constexpr bool kVerify = false;
-#endif
     return course::step1::run(options, kVerify, std::cout);
   });
 }

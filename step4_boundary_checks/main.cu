@@ -10,6 +10,7 @@
 #include "common/cli.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
 #include "common/timed_product.hpp"
@@ -20,6 +21,8 @@
 
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #ifndef APPROACH
 /// @brief Compile-time default approach (1 checked, 2 padded, 3 rect tiles, 4 fast).
@@ -66,8 +69,41 @@ int run_single(step4::Approach approach, const step4::ProblemShape& shape, int r
   return 0;
 }
 
+/// Refuses options of another mode (each mode's options apply to it alone), two modes at
+/// once, and --size with the sizes it sets.
+void check_modes(const course::ArgParser& parser, bool bench, bool demo_unchecked) {
+  parser.refuse_together("--bench", {"--demo-unchecked"}, "choose one mode");
+  parser.refuse_unless({"--csv", "--markdown", "--all-fast-variants"}, bench, "--bench");
+  parser.refuse_unless({"--exact-alloc"}, demo_unchecked, "--demo-unchecked");
+  const std::vector<std::string> single_run{"--size", "--rows", "--inner", "--cols", "--approach"};
+  parser.refuse_together("--bench", single_run,
+                         "the benchmark runs every approach on its own shapes");
+  parser.refuse_together("--demo-unchecked", single_run,
+                         "the demonstration runs the note's 3x3 example");
+  parser.refuse_together("--demo-unchecked", {"--repeats"}, "the demonstration runs once");
+  parser.refuse_together("--size", {"--rows", "--inner", "--cols"},
+                         "--size sets all three; give either --size or the three sizes");
+}
+
+/// What one product allocates (with the padded copies for approach 2, the DEBUG check's
+/// arrays when DEBUG is defined).
+course::MemoryEstimate single_run_estimate(step4::Approach approach,
+                                           const step4::ProblemShape& shape) {
+#ifdef DEBUG
+  constexpr bool kVerify = true;
+#else
+  constexpr bool kVerify = false;
+#endif
+  course::MemoryEstimate estimate =
+      course::dense_product_estimate(shape.rows, shape.inner, shape.cols, kVerify);
+  if (approach == step4::Approach::padded) {
+    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+  }
+  return estimate;
+}
+
 int run(int argc, char** argv) {
-  long long size = 0;
+  long long size = 1000;
   long long rows = 1000;
   long long inner = 777;
   long long cols = 1031;
@@ -85,8 +121,8 @@ int run(int argc, char** argv) {
       "1 tiled with boundary checks, 2 zero padding + unchecked kernel, 3 rectangular "
       "tiles, 4 fast register-tiled kernel. --bench compares them with cuBLAS; "
       "--demo-unchecked shows the bug on the note's 3x3 example.");
-  parser.add_integer("--size", &size, 0, step4::kMaxDimension,
-                     "I = J = K (0: use --rows/--inner/--cols)");
+  parser.add_integer("--size", &size, 1, step4::kMaxDimension,
+                     "I = J = K (instead of --rows/--inner/--cols)");
   parser.add_integer("--rows", &rows, 1, step4::kMaxDimension, "I, rows of M and P");
   parser.add_integer("--inner", &inner, 1, step4::kMaxDimension, "J, columns of M, rows of N");
   parser.add_integer("--cols", &cols, 1, step4::kMaxDimension, "K, columns of N and P");
@@ -96,8 +132,8 @@ int run(int argc, char** argv) {
   parser.add_flag("--bench", &bench, "benchmark every approach against cuBLAS");
   parser.add_flag("--all-fast-variants", &all_fast_variants,
                   "with --bench: also time each tile shape of the fast kernel");
-  parser.add_text("--csv", &csv_path, "with --bench: write the table as CSV here");
-  parser.add_text("--markdown", &markdown_path, "with --bench: write the Markdown table here");
+  parser.add_path("--csv", &csv_path, "with --bench: write the table as CSV here");
+  parser.add_path("--markdown", &markdown_path, "with --bench: write the Markdown table here");
   parser.add_flag("--demo-unchecked", &demo_unchecked,
                   "run the unchecked kernel on the note's 3x3 example (tile width 2)");
   parser.add_flag("--exact-alloc", &exact_allocation,
@@ -105,6 +141,7 @@ int run(int argc, char** argv) {
   if (!parser.parse(argc, argv)) {
     return 0;
   }
+  check_modes(parser, bench, demo_unchecked);
   if (demo_unchecked) {
     return step4::run_unchecked_demo(exact_allocation);
   }
@@ -116,7 +153,7 @@ int run(int argc, char** argv) {
     options.markdown_path = markdown_path;
     return step4::run_benchmark(options);
   }
-  if (size > 0) {
+  if (parser.given("--size")) {
     rows = inner = cols = size;
   }
   step4::ProblemShape shape;
@@ -125,7 +162,10 @@ int run(int argc, char** argv) {
   } catch (const std::invalid_argument& error) {
     throw course::UsageError(error.what());
   }
-  return run_single(step4::approach_from_number(approach_number), shape, static_cast<int>(repeats));
+  const step4::Approach approach = step4::approach_from_number(approach_number);
+  course::require_memory(single_run_estimate(approach, shape),
+                         "use smaller --rows, --inner, --cols");
+  return run_single(approach, shape, static_cast<int>(repeats));
 }
 
 }  // namespace

@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include "common/memory_estimate.hpp"
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+TEST_CASE("saturating arithmetic stops at 2^64 - 1 instead of wrapping", "[common][memory]") {
+  CHECK(course::saturating_add(2, 3) == 5u);
+  CHECK(course::saturating_add(course::kSaturatedBytes - 1, 1) == course::kSaturatedBytes);
+  CHECK(course::saturating_add(course::kSaturatedBytes, 5) == course::kSaturatedBytes);
+  CHECK(course::saturating_multiply(1ull << 32, (1ull << 32) - 1) == 0xFFFFFFFF00000000ull);
+  CHECK(course::saturating_multiply(1ull << 32, 1ull << 32) == course::kSaturatedBytes);
+  CHECK(course::saturating_multiply(0, course::kSaturatedBytes) == 0u);
+  // 2e9 x 2e9 halves: 8e18 bytes still fit; 2e9 x 2e9 doubles (3.2e19) do not.
+  CHECK(course::array_bytes(2000000000, 2000000000, 2) == 8000000000000000000ull);
+  CHECK(course::array_bytes(2000000000, 2000000000, 8) == course::kSaturatedBytes);
+}
+
+TEST_CASE("byte counts read as people write them", "[common][memory]") {
+  CHECK(course::describe_bytes(512) == "512 B");
+  CHECK(course::describe_bytes(1536) == "1.50 KiB");
+  CHECK(course::describe_bytes(3ull << 30) == "3.00 GiB");
+  CHECK(course::describe_bytes(244ull << 40) == "244 TiB");
+  CHECK(course::describe_bytes(course::kSaturatedBytes) == "more than 16 EiB");
+}
+
+TEST_CASE("the dense product estimate gives known bytes for known sizes", "[common][memory]") {
+  const course::MemoryEstimate plain = course::dense_product_estimate(100, 200, 300, false);
+  CHECK(plain.total(course::MemorySide::host) == (100u * 200 + 200u * 300) * 4);
+  CHECK(plain.total(course::MemorySide::device) == (100u * 200 + 200u * 300 + 100u * 300) * 4);
+  const course::MemoryEstimate checked = course::dense_product_estimate(100, 200, 300, true);
+  // The check adds C copied back and the serial product (floats) and value + magnitude
+  // of the double reference.
+  CHECK(checked.total(course::MemorySide::host) ==
+        (100u * 200 + 200u * 300) * 4 + 100u * 300 * (4 + 4 + 16));
+  CHECK(checked.largest(course::MemorySide::host, 2) ==
+        "double-precision reference 469 KiB, B 234 KiB");
+}
+
+TEST_CASE("a run that does not fit is refused with its largest items and total and limit",
+          "[common][memory]") {
+  course::MemoryEstimate estimate;
+  estimate.host("A (M x K halves)", course::array_bytes(2000000000, 65536, 2));
+  estimate.host("S values", 4);
+  estimate.device("A", 1 << 20);
+  CHECK_NOTHROW(estimate.require_fits(course::MemorySide::device, 1 << 20, "free", "x"));
+  try {
+    estimate.require_fits(course::MemorySide::host, 16ull << 30, "available host memory",
+                          "use a smaller --k or --m");
+    FAIL("an oversized run was accepted");
+  } catch (const course::OutOfMemoryError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("not enough host memory") != std::string::npos);
+    CHECK(message.find("needs 238 TiB") != std::string::npos);
+    CHECK(message.find("A (M x K halves) 238 TiB, S values 4 B") != std::string::npos);
+    CHECK(message.find("available host memory is 16.0 GiB") != std::string::npos);
+    CHECK(message.find("use a smaller --k or --m") != std::string::npos);
+  }
+  estimate.host("everything else", course::kSaturatedBytes);
+  CHECK_THROWS_WITH(
+      estimate.require_fits(course::MemorySide::host, course::kSaturatedBytes - 1, "limit", "x"),
+      Catch::Contains("more than 16 EiB"));
+}
+
+TEST_CASE("MemAvailable is read from /proc/meminfo's text", "[common][memory]") {
+  std::istringstream meminfo(
+      "MemTotal:       24000000 kB\nMemFree:  100 kB\n"
+      "MemAvailable:   20000000 kB\nBuffers: 1 kB\n");
+  CHECK(course::parse_mem_available(meminfo) == 20000000ull * 1024);
+  std::istringstream missing("MemTotal: 5 kB\n");
+  CHECK(course::parse_mem_available(missing) == 0u);
+  CHECK(course::available_host_memory() > 0u);
+}
