@@ -73,3 +73,24 @@ TEST_CASE("MemAvailable is read from /proc/meminfo's text", "[common][memory]") 
   CHECK(course::parse_mem_available(missing) == 0u);
   CHECK(course::available_host_memory() > 0u);
 }
+
+TEST_CASE("an oversized run is refused on the real device by name before any allocation",
+          "[common][memory][gpu]") {
+  // The case: A of M x K halves with M = 2e9 and K = 65536.
+  course::MemoryEstimate estimate;
+  estimate.device("A (M x K halves)", course::array_bytes(2000000000, 65536, 2));
+  estimate.device("P", 4);
+  try {
+    course::require_device_fits(estimate, "use a smaller --k or --m");
+    FAIL("the device accepted 238 TiB");
+  } catch (const course::OutOfMemoryError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("not enough device memory") != std::string::npos);
+    CHECK(message.find("A (M x K halves) 238 TiB") != std::string::npos);
+    CHECK(message.find("free memory of this GPU") != std::string::npos);
+  }
+  // require_memory runs both checks on a machine with a GPU.
+  CHECK_THROWS_AS(course::require_memory(estimate, "x"), course::OutOfMemoryError);
+  // A small run fits.
+  CHECK_NOTHROW(course::require_memory(course::dense_product_estimate(64, 64, 64, true), "x"));
+}
