@@ -105,21 +105,36 @@ bool parse_whole(std::string_view token, long long& value) {
 }
 
 bool LineReader::next() {
-  in_.getline(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  const std::size_t read = static_cast<std::size_t>(in_.gcount());
-  if (in_.bad()) {
-    fail(line_number_ + 1, "read error");
-  }
-  if (in_.fail()) {
-    if (in_.eof() && read == 0) {
-      return false;  // the end of the input
+  line_.clear();
+  // The line comes in chunks, so that its length is checked as it grows: a huge line is
+  // refused after kMaxLineBytes, without reading the rest of it.
+  for (;;) {
+    in_.getline(chunk_, sizeof(chunk_));
+    const auto read = static_cast<std::size_t>(in_.gcount());
+    if (in_.bad()) {
+      fail(line_number_ + 1, "read error");
     }
-    // getline filled the buffer without meeting the end of the line.
+    if (!in_.fail()) {
+      // Ended by a newline (counted by gcount, not stored) or by the end of the input.
+      line_.append(chunk_, in_.eof() ? read : read - 1);
+      break;
+    }
+    if (in_.eof()) {
+      if (line_.empty()) {
+        return false;  // the end of the input
+      }
+      break;  // the last line ended exactly at the end of a chunk
+    }
+    line_.append(chunk_, read);  // the chunk is full: the line goes on
+    if (line_.size() > kMaxLineBytes) {
+      break;
+    }
+    in_.clear();
+  }
+  if (line_.size() > kMaxLineBytes) {
     fail(line_number_ + 1, "line is longer than " + std::to_string(kMaxLineBytes) +
                                " bytes (the limit of this reader; Matrix Market lines are short)");
   }
-  // gcount counts the newline when one ended the line.
-  line_.assign(buffer_.data(), in_.eof() ? read : read - 1);
   ++line_number_;
   if (line_number_ == 1 && line_.rfind(kUtf8ByteOrderMark, 0) == 0) {
     line_.erase(0, std::strlen(kUtf8ByteOrderMark));  // written by some editors; harmless

@@ -12,7 +12,6 @@
 #include <istream>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace course::matrix_market_lines {
 
@@ -70,17 +69,16 @@ std::string lower_case(std::string_view text);
 /// @return false when it is not one or overflows
 bool parse_whole(std::string_view token, long long& value);
 
-/// @brief Reads the lines of a stream, counting them, each into a buffer of at most
-/// kMaxLineBytes: a longer line is refused as soon as its first kMaxLineBytes bytes are
-/// read, so a file of one 3 GiB line costs 1 MiB of memory, not 3 GiB. A UTF-8 byte-order
+/// @brief Reads the lines of a stream, counting them. A line longer than kMaxLineBytes is
+/// refused as soon as that many bytes of it are read, so a file of one 3 GiB line costs
+/// 1 MiB of memory, not 3 GiB. A UTF-8 byte-order
 /// mark at the start of the first line is dropped.
 class LineReader {
  public:
   /// @brief A reader of @p in, naming @p name in its errors.
   /// @param in the stream
   /// @param name the file's name (kept by reference)
-  LineReader(std::istream& in, const std::string& name)
-      : in_(in), name_(name), buffer_(kMaxLineBytes + 1) {}
+  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
 
   /// @brief Next line into line().
   /// @return false at the end of the input
@@ -110,7 +108,7 @@ class LineReader {
  private:
   std::istream& in_;
   const std::string& name_;
-  std::vector<char> buffer_;
+  char chunk_[4096];  // one piece of a line (std::istream::getline needs a bounded buffer)
   std::string line_;
   long line_number_ = 0;
 };

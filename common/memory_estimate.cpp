@@ -4,6 +4,7 @@
 #include "common/memory_estimate.hpp"
 
 #include "common/device.hpp"
+#include "common/sparse_generators.hpp"
 
 #include <unistd.h>
 
@@ -153,6 +154,30 @@ MemoryEstimate dense_product_estimate(std::uint64_t rows, std::uint64_t inner, s
     estimate.host("C copied back", c);
     estimate.host("serial CPU product", c);
     estimate.host("double-precision reference", array_bytes(rows, cols, 2 * sizeof(double)));
+  }
+  return estimate;
+}
+
+MemoryEstimate sampled_product_estimate(std::uint64_t rows, std::uint64_t cols, std::uint64_t inner,
+                                        std::uint64_t nnz, SamplingSource source, bool verify) {
+  MemoryEstimate estimate;
+  constexpr std::uint64_t kHalf = 2;
+  const Bytes a = array_bytes(rows, inner, kHalf);
+  const Bytes b = array_bytes(cols, inner, kHalf);
+  estimate.host("A (M x K halves)", a);
+  estimate.host("B (N x K halves)", b);
+  if (source == SamplingSource::random_mask) {
+    estimate.host("S drawn at random (positions, sort scratch, COO)", mask_generation_bytes(nnz));
+  } else {
+    estimate.host("S read from the file (entries and their sorted COO)", array_bytes(nnz, 2, 12));
+  }
+  estimate.device("A (M x K halves)", a);
+  estimate.device("B (N x K halves)", b);
+  estimate.device("S on the device (COO)", array_bytes(nnz, 1, 12));
+  estimate.device("P (a float per nonzero)", array_bytes(nnz, 1, sizeof(float)));
+  if (verify) {
+    estimate.host("P copied back", array_bytes(nnz, 1, sizeof(float)));
+    estimate.host("double-precision reference", array_bytes(nnz, 2, sizeof(double)));
   }
   return estimate;
 }

@@ -150,4 +150,25 @@ void require_memory(const MemoryEstimate& estimate, const std::string& advice);
 MemoryEstimate dense_product_estimate(std::uint64_t rows, std::uint64_t inner, std::uint64_t cols,
                                       bool verify);
 
+/// @brief Where the sparse matrix S of an SDDMM comes from, for its host memory.
+enum class SamplingSource {
+  random_mask,  ///< drawn by random_uniform_mask (positions, radix-sort scratch, the COO)
+  file          ///< read from a Matrix Market file (the entries and their sorted copy)
+};
+
+/// @brief The allocations of an SDDMM P = S ∘ (A·B) as step 5 makes it: A (M×K) and Bᵀ
+/// (N×K) in half precision on the host and the device, S on the host (as @p source makes
+/// it) and on the device (COO, 12 B per nonzero), P on the device (a float per nonzero) and,
+/// with @p verify, P copied back and the double-precision reference (value and magnitude).
+/// An approach's own workspace is added by the caller.
+/// @param rows M
+/// @param cols N
+/// @param inner K
+/// @param nnz nonzeros of S (for a symmetric file: the bound after expansion)
+/// @param source where S comes from
+/// @param verify whether the DEBUG check runs
+/// @return the estimate
+MemoryEstimate sampled_product_estimate(std::uint64_t rows, std::uint64_t cols, std::uint64_t inner,
+                                        std::uint64_t nnz, SamplingSource source, bool verify);
+
 }  // namespace course

@@ -110,7 +110,7 @@ if [[ -x "$build_path/$s5" ]]; then
     "2;;--k $range 1 to 65536;;$s5 --k 0"
     "2;;--matrix needs a file name, got the option --k;;$s5 --matrix --k 64"
     "2;;--nnz 10 exceeds M\\*N = 9;;$s5 --m 3 --n 3 --nnz 10"
-    "2;;--m and --matrix cannot be given together;;$s5 --matrix $scratch/too_few.mtx --m 5"
+    "2;;--matrix and --m cannot be given together;;$s5 --matrix $scratch/too_few.mtx --m 5"
     "1;;cannot open;;$s5 --matrix $scratch/missing.mtx"
     "1;;bad_header.mtx:1: bad header;;$s5 --matrix $scratch/bad_header.mtx"
     "1;;too_few.mtx:4: too few entries;;$s5 --matrix $scratch/too_few.mtx"
@@ -120,7 +120,7 @@ if [[ -x "$build_path/$s5" ]]; then
     "1;;approach 2 stores the dense product;;$s5 --m 916000 --n 916000 --nnz 5000000 --approach 2"
     "1;;$mem.*A \\(M x K halves\\);;$s5 --matrix $scratch/huge_2e9.mtx --k 64"
     "1;;$mem.*A \\(M x K halves\\);;$s5 --m 2000000000 --n 2 --k 65536 --nnz 1"
-    "1;;$mem;;$s5 --m 2147483647 --n 2147483647 --k 8 --nnz 2147483647"
+    "1;;$mem;;$s5 --m 2147483647 --n 2147483647 --k 16 --nnz 2147483647"
   )
 fi
 if [[ -x "$build_path/$bench" ]]; then

@@ -94,3 +94,22 @@ TEST_CASE("an oversized run is refused on the real device by name before any all
   // A small run fits.
   CHECK_NOTHROW(course::require_memory(course::dense_product_estimate(64, 64, 64, true), "x"));
 }
+
+TEST_CASE("the SDDMM estimate gives known bytes and names A for the issue's sizes",
+          "[common][memory]") {
+  const course::MemoryEstimate small = course::sampled_product_estimate(
+      1000, 2000, 64, 5000, course::SamplingSource::random_mask, true);
+  // A and B in halves, the mask's 28 B per nonzero, P copied back and two doubles per nonzero.
+  CHECK(small.total(course::MemorySide::host) ==
+        1000u * 64 * 2 + 2000u * 64 * 2 + 5000u * 28 + 5000u * 4 + 5000u * 16);
+  CHECK(small.total(course::MemorySide::device) ==
+        1000u * 64 * 2 + 2000u * 64 * 2 + 5000u * 12 + 5000u * 4);
+  // --m 2000000000 --n 2 --k 65536: A alone is 2e9 x 65536 halves, 238 TiB.
+  const course::MemoryEstimate huge = course::sampled_product_estimate(
+      2000000000, 2, 65536, 1, course::SamplingSource::random_mask, false);
+  CHECK(huge.largest(course::MemorySide::host, 1) == "A (M x K halves) 238 TiB");
+  const course::MemoryEstimate file =
+      course::sampled_product_estimate(10, 10, 8, 100, course::SamplingSource::file, false);
+  CHECK(file.largest(course::MemorySide::host, 1) ==
+        "S read from the file (entries and their sorted COO) 2.34 KiB");
+}
