@@ -1,0 +1,101 @@
+/// @file fast_gemm_config.hpp
+/// @brief The fast kernel's launch configuration: which block tile and how many inner-dimension
+/// splits, chosen on the host from the problem's shape and what the device reports.
+/// Read fast_gemm.cuh first (the kernel this configures); fast_gemm_launch.cu applies it.
+#pragma once
+
+#include "step4_boundary_checks/problem_shape.hpp"
+
+#include <string>
+#include <vector>
+
+namespace step4 {
+
+/// @brief Block-tile shapes of the fast kernel (block rows × block columns × depth).
+enum class FastVariant {
+  automatic,         ///< chosen from the shape (see choose_fast_config)
+  bm128_bn128_bk8,   ///< 128×128 block tile, depth 8, 256 threads
+  bm128_bn128_bk16,  ///< 128×128 block tile, depth 16, 256 threads
+  bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
+  bm64_bn128_bk8,    ///< 64×128 block tile, depth 8, 128 threads
+  bm64_bn64_bk8,     ///< 64×64 block tile, depth 8, 64 threads
+};
+
+/// @brief Name of a tile shape ("128x128x8", ...).
+/// @param variant the tile shape
+std::string fast_variant_name(FastVariant variant);
+
+/// @brief A launch configuration of the fast kernel.
+struct FastConfig {
+  FastVariant tile = FastVariant::automatic;  ///< block tile (automatic: choose)
+  int splits = 0;  ///< blocks sharing the inner dimension of one output tile (0: choose)
+};
+
+/// @brief "128x64x8, split 12" or "128x128x16".
+/// @param config a configuration whose tile and splits are both chosen
+std::string fast_config_name(const FastConfig& config);
+
+/// @brief What the launcher reads off the device for the choice.
+struct DeviceFacts {
+  int multiprocessors = 1;         ///< SMs
+  double flops_per_second = 1e12;  ///< fp32 FMA peak: 2 · lanes per SM · clock · SMs
+  double bytes_per_second = 1e12;  ///< memory bandwidth: 2 · memory clock · bus width
+};
+
+/// @brief One block-tile shape as compiled, with its occupancy on this device.
+struct TileFacts {
+  FastVariant tile = FastVariant::automatic;  ///< which shape
+  int block_rows = 0;                         ///< BM
+  int block_cols = 0;                         ///< BN
+  int depth = 0;                              ///< BK
+  int threads = 0;                            ///< threads per block
+  int blocks_per_multiprocessor = 0;          ///< resident blocks per SM (occupancy query)
+  double efficiency = 1.0;  ///< fraction of the FMA peak an SM reaches with this tile
+};
+
+/// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p shape
+/// (the model choose_fast_config minimises; documented in fast_gemm_config.cpp).
+/// @param shape the problem
+/// @param device the device's figures
+/// @param tile one tile shape
+/// @param splits inner-dimension splits (>= 1, at most the number of inner tiles)
+double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& device,
+                             const TileFacts& tile, int splits);
+
+/// @brief The split counts worth trying for @p tile on @p shape: 1, then the counts that fill
+/// whole waves, up to the number of inner tiles (each split keeps at least kMinSplitDepth of J).
+/// @param shape the problem
+/// @param device the device's figures
+/// @param tile one tile shape
+std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& device,
+                                  const TileFacts& tile);
+
+/// @brief The configuration with the smallest estimate_fast_seconds over @p tiles and their
+/// candidate_splits. Ties go to fewer splits, then to the earlier tile in @p tiles.
+/// @param shape the problem
+/// @param device the device's figures
+/// @param tiles the compiled tile shapes (at least one)
+FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& device,
+                              const std::vector<TileFacts>& tiles);
+
+/// @brief The number of splits that actually run when @p splits are asked for: the inner
+/// tiles are dealt out ceil(tiles / splits) at a time, so no split is ever left empty (a
+/// split larger than the number of inner tiles becomes one split per tile).
+/// @param inner J
+/// @param depth BK
+/// @param splits splits asked for (>= 1)
+/// @return the splits that run, between 1 and ceil(J / BK)
+constexpr int effective_splits(int inner, int depth, int splits) {
+  const int inner_tiles = (inner + depth - 1) / depth;
+  const int tiles_per_split = (inner_tiles + splits - 1) / splits;
+  return (inner_tiles + tiles_per_split - 1) / tiles_per_split;
+}
+
+/// @brief Least inner-dimension length one split covers (256: shorter splits spend more time
+/// filling and draining their pipeline and writing partial products than multiplying).
+constexpr int kMinSplitDepth = 256;
+
+/// @brief Largest split-K workspace (splits · I · K floats) the choice may ask for: 256 MiB.
+constexpr double kMaxWorkspaceBytes = 256.0 * 1024 * 1024;
+
+}  // namespace step4
