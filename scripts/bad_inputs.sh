@@ -39,6 +39,8 @@ printf '%s\n2000000000 2000000000 1\n1 1 1.0\n' "$header" > "$scratch/huge_2e9.m
   head -c $((64 << 20)) /dev/zero | tr '\0' '7'
   printf '\n'
 } | gzip -c > "$scratch/long_line.mtx.gz"
+# A shapes list for step 4's benchmark with a line of two numbers.
+printf '10 10\n' > "$scratch/shapes_bad.txt"
 # A folder of matrices for the benchmark: one fine, one malformed.
 mkdir -p "$scratch/matrices"
 cp "$scratch/bad_header.mtx" "$scratch/matrices/broken.mtx"
@@ -86,6 +88,9 @@ cases=(
   "2;;--exact-alloc applies only with --demo-unchecked;;$s4 --exact-alloc"
   "2;;--bench and --demo-unchecked cannot be given together;;$s4 --bench --demo-unchecked"
   "2;;--bench and --rows cannot be given together;;$s4 --bench --rows 64"
+  "2;;--shapes applies only with --bench;;$s4 --shapes $scratch/shapes_bad.txt"
+  "1;;cannot read the shapes file;;$s4 --bench --shapes $scratch/missing.txt"
+  "1;;line 1: expected three whole numbers;;$s4 --bench --shapes $scratch/shapes_bad.txt"
   "2;;--svg needs a file name, got the option --only-invalid;;$tracer --size 3 --tile 2 --svg --only-invalid"
   "2;;--tile $range 1 to 32;;$tracer --size 3 --tile 0"
   "2;;--size and --rows cannot be given together;;$tracer --size 5 --rows 7"

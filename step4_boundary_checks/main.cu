@@ -16,6 +16,7 @@
 #include "common/timed_product.hpp"
 #include "common/timing.hpp"
 #include "step4_boundary_checks/padded.cuh"
+#include "step4_boundary_checks/shapes_file.hpp"
 #include "step4_boundary_checks/step4_launchers.hpp"
 #include "step4_boundary_checks/step4_program.hpp"
 
@@ -109,6 +110,23 @@ course::MemoryEstimate single_run_estimate(step4::Approach approach,
   return estimate;
 }
 
+/// What the benchmark allocates for the largest of @p shapes: M and N on the host, cuBLAS's
+/// P and a kernel's P read back, and on the device M, N, P and the padded copies.
+course::MemoryEstimate bench_estimate(const std::vector<step4::ProblemShape>& shapes) {
+  course::MemoryEstimate largest;
+  for (const step4::ProblemShape& shape : shapes) {
+    course::MemoryEstimate estimate =
+        course::dense_product_estimate(shape.rows, shape.inner, shape.cols, false);
+    estimate.host("P of cuBLAS and of a kernel, read back",
+                  course::array_bytes(shape.rows, shape.cols, 2 * sizeof(float)));
+    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+    if (estimate.total(course::MemorySide::host) > largest.total(course::MemorySide::host)) {
+      largest = estimate;
+    }
+  }
+  return largest;
+}
+
 int run(int argc, char** argv) {
   long long size = 1000;
   long long rows = 1000;
@@ -163,6 +181,11 @@ int run(int argc, char** argv) {
     options.csv_path = csv_path;
     options.markdown_path = markdown_path;
     options.shapes_path = shapes_path;
+    // The shapes file is read and every shape checked before the benchmark looks for a GPU.
+    course::require_memory(
+        bench_estimate(shapes_path.empty() ? step4::default_bench_shapes()
+                                           : step4::read_shapes_file(shapes_path)),
+        "leave the largest shapes out of --shapes");
     return shapes_path.empty() ? step4::run_benchmark(options)
                                : step4::run_shape_benchmark(options);
   }
