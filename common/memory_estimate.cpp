@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -30,21 +29,7 @@ Bytes array_bytes(std::uint64_t count1, std::uint64_t count2, std::uint64_t elem
 }
 
 std::string describe_bytes(Bytes bytes) {
-  if (bytes == kSaturatedBytes) {
-    return "more than 16 EiB";
-  }
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 6) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char text[48];
-  // Three significant digits: "1.50 GiB", "24.4 MiB", "244 TiB".
-  const int decimals = unit == 0 || value >= 100.0 ? 0 : value >= 10.0 ? 1 : 2;
-  std::snprintf(text, sizeof(text), "%.*f %s", decimals, value, units[unit]);
-  return text;
+  return bytes == kSaturatedBytes ? "more than 16 EiB" : format_bytes(bytes);
 }
 
 void MemoryEstimate::host(const std::string& what, Bytes bytes) {

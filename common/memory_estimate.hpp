@@ -44,7 +44,8 @@ Bytes saturating_multiply(Bytes a, Bytes b);
 /// @return the saturated byte count
 Bytes array_bytes(std::uint64_t count1, std::uint64_t count2, std::uint64_t element_size);
 
-/// @brief A byte count for people: "512 B", "1.50 GiB", "244 TiB", "more than 16 EiB".
+/// @brief A byte count for people: format_bytes() ("512 B", "1.50 GiB", "238.42 TiB"), or
+/// "more than 16 EiB" for a saturated count.
 /// @param bytes the count
 /// @return the text
 std::string describe_bytes(Bytes bytes);

@@ -54,13 +54,13 @@ TEST_CASE("generate_mask refuses oversized masks at once with the figures", "[co
   std::string output;
   const auto start = std::chrono::steady_clock::now();
   CHECK(run_tool(largest, output) == 2);
-  CHECK_THAT(output, Catch::Contains("44.0 GiB of text") &&
+  CHECK_THAT(output, Catch::Contains("44.00 GiB of text") &&
                          Catch::Contains("more than --max-output-mb 512"));
   // With the output limit raised, the memory estimate decides (56 GiB to draw the mask).
   const bool fits = course::available_host_memory() >= course::mask_generation_bytes(2147483647);
   if (!fits) {
     CHECK(run_tool(largest + " --max-output-mb 1048576", output) == 1);
-    CHECK_THAT(output, Catch::Contains("not enough host memory") && Catch::Contains("56.0 GiB"));
+    CHECK_THAT(output, Catch::Contains("not enough host memory") && Catch::Contains("56.00 GiB"));
   }
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
 }
