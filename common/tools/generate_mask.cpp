@@ -61,7 +61,8 @@ course::CooMatrix draw_mask(long long rows, long long cols, long long nnz, doubl
                                                  count, random_seed);
 }
 
-int run(int argc, char** argv) {
+/// What the command line asks for (the defaults are the note's 5000 x 5000 mask).
+struct MaskRequest {
   long long rows = 5000;
   long long cols = 5000;
   long long nnz = 250000;
@@ -69,35 +70,41 @@ int run(int argc, char** argv) {
   long long max_output_mb = 512;
   double exponent = 0.0;
   std::string out;
+};
+
+int run(int argc, char** argv) {
+  MaskRequest request;
   course::ArgParser parser("generate_mask",
                            "Writes a random sparsity mask with exactly --nnz distinct entries "
                            "as a Matrix Market 'coordinate pattern general' file.");
-  parser.add_integer("--rows", &rows, 1, INT_MAX, "number of rows");
-  parser.add_integer("--cols", &cols, 1, INT_MAX, "number of columns");
-  parser.add_integer("--nnz", &nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
-  parser.add_integer("--seed", &seed, 0, LLONG_MAX, "random seed (same seed, same mask)");
-  parser.add_real("--power-law", &exponent, {0.0, 10.0},
+  parser.add_integer("--rows", &request.rows, 1, INT_MAX, "number of rows");
+  parser.add_integer("--cols", &request.cols, 1, INT_MAX, "number of columns");
+  parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
+  parser.add_integer("--seed", &request.seed, 0, LLONG_MAX, "random seed (same seed, same mask)");
+  parser.add_real("--power-law", &request.exponent, {0.0, 10.0},
                   "exponent: row lengths follow a power law (default: uniform rows)");
-  parser.add_path("--out", &out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
-  parser.add_integer("--max-output-mb", &max_output_mb, 1, 1 << 20,
+  parser.add_path("--out", &request.out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
+  parser.add_integer("--max-output-mb", &request.max_output_mb, 1, 1 << 20,
                      "refuse a mask whose file would hold more than this many MiB of text");
   if (!parser.parse(argc, argv)) {
     return 0;  // --help
   }
-  check_limits(rows, cols, nnz, max_output_mb);
-  if (out.empty()) {
-    out = course::uniform_mask_name(static_cast<int>(rows), static_cast<int>(cols),
-                                    static_cast<std::size_t>(nnz)) +
-          ".mtx";
-  }
+  check_limits(request.rows, request.cols, request.nnz, request.max_output_mb);
+  const std::string out = request.out.empty()
+                              ? course::uniform_mask_name(static_cast<int>(request.rows),
+                                                          static_cast<int>(request.cols),
+                                                          static_cast<std::size_t>(request.nnz)) +
+                                    ".mtx"
+                              : request.out;
   const course::CooMatrix mask =
-      draw_mask(rows, cols, nnz, exponent, parser.given("--power-law"), seed);
-  if (nnz >= kProgressEntries) {
+      draw_mask(request.rows, request.cols, request.nnz, request.exponent,
+                parser.given("--power-law"), request.seed);
+  if (request.nnz >= kProgressEntries) {
     std::cerr << "generate_mask: writing " << out << "...\n";
   }
   course::write_matrix_market(out, mask, /*pattern=*/true);
-  std::cout << "wrote " << out << ": " << rows << " x " << cols << ", " << mask.nnz()
-            << " entries\n";
+  std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
+            << mask.nnz() << " entries\n";
   return 0;
 }
 
