@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,6 +59,25 @@ class OutOfMemoryError : public std::runtime_error {
   /// @param message what does not fit, its size, the limit and what to change
   explicit OutOfMemoryError(const std::string& message) : std::runtime_error(message) {}
 };
+
+/// @brief Runs @p make, which allocates @p bytes of host memory for @p what; a
+/// std::bad_alloc it throws (the estimate passed, but the system still refused, e.g. under a
+/// memory limit) becomes OutOfMemoryError "not enough host memory for WHAT (needs N)".
+/// @tparam Make a callable that returns the allocated object
+/// @param what what is allocated, for the message
+/// @param bytes how much, for the message
+/// @param make the allocation
+/// @return what @p make returns
+template <typename Make>
+auto allocate_on_host(const std::string& what, std::uint64_t bytes, Make&& make)
+    -> decltype(make()) {
+  try {
+    return make();
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError("not enough host memory for " + what + " (needs " +
+                           describe_bytes(bytes) + "); use smaller sizes");
+  }
+}
 
 /// @brief Where an allocation lives.
 enum class MemorySide {

@@ -75,8 +75,11 @@ course::CooMatrix random_sampling(long long rows, long long cols, long long inne
   if (nnz >= 20000000) {
     std::cerr << "step5_tensor_core_sddmm: drawing " << nnz << " random positions...\n";
   }
-  return course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
-                                     static_cast<std::size_t>(nnz), seed);
+  return course::allocate_on_host(
+      "S drawn at random", course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)), [&] {
+        return course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                           static_cast<std::size_t>(nnz), seed);
+      });
 }
 
 /// S read from @p path, after the checks that its size line allows.
@@ -85,7 +88,10 @@ course::CooMatrix file_sampling(const std::string& path, long long inner,
   const course::MatrixMarketSize size = course::read_matrix_market_size(path);
   check_sizes(size.rows, size.cols, inner, size.max_nonzeros(), course::SamplingSource::file,
               approach);
-  return course::read_matrix_market(path);
+  return course::allocate_on_host(
+      "S read from " + path,
+      course::array_bytes(static_cast<std::uint64_t>(size.max_nonzeros()), 2, 12),
+      [&] { return course::read_matrix_market(path); });
 }
 
 int run(int argc, char** argv) {

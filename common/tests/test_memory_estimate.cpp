@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <sstream>
+#include <new>
 #include <string>
+#include <vector>
 
 TEST_CASE("saturating arithmetic stops at 2^64 - 1 instead of wrapping", "[common][memory]") {
   CHECK(course::saturating_add(2, 3) == 5u);
@@ -62,6 +64,14 @@ TEST_CASE("a run that does not fit is refused with its largest items and total a
   CHECK_THROWS_WITH(
       estimate.require_fits(course::MemorySide::host, course::kSaturatedBytes - 1, "limit", "x"),
       Catch::Contains("more than 16 EiB"));
+}
+
+TEST_CASE("a refused host allocation is named with its size", "[common][memory]") {
+  CHECK(course::allocate_on_host("a vector", 8, [] { return std::vector<int>{1, 2}; }).size() == 2);
+  CHECK_THROWS_WITH(course::allocate_on_host("S drawn at random", 56ull << 30,
+                                             []() -> int { throw std::bad_alloc(); }),
+                    Catch::Equals("not enough host memory for S drawn at random (needs 56.00 GiB); "
+                                  "use smaller sizes"));
 }
 
 TEST_CASE("MemAvailable is read from /proc/meminfo's text", "[common][memory]") {

@@ -55,10 +55,14 @@ course::CooMatrix draw_mask(long long rows, long long cols, long long nnz, doubl
   }
   const auto count = static_cast<std::size_t>(nnz);
   const auto random_seed = static_cast<std::uint64_t>(seed);
-  return power_law ? course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
+  return course::allocate_on_host(
+      "the mask", course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)), [&] {
+        return power_law
+                   ? course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
                                                    count, exponent, random_seed)
                    : course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
                                                  count, random_seed);
+      });
 }
 
 /// What the command line asks for (the defaults are the note's 5000 x 5000 mask).
