@@ -19,17 +19,17 @@ static_assert(APPROACH == 1, "step 1 has a single approach (APPROACH 1)");
 
 #include <iostream>
 
-/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs.
-/// @param argc argument count
-/// @param argv arguments
-/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
-/// without a GPU
 #ifdef DEBUG
 constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
 #else
 constexpr bool kVerify = false;  ///< DEBUG is off: no check
 #endif
 
+/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
+/// without a GPU
 int main(int argc, char** argv) {
   return course::run_program("step1_naive", [&] {
     course::step1::Options options;

@@ -21,18 +21,18 @@ static_assert(APPROACH >= 1 && APPROACH <= 3, "step 2 has approaches 1, 2 and 3"
 
 #include <iostream>
 
-/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs one
-/// product or the benchmark.
-/// @param argc argument count
-/// @param argv arguments
-/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
-/// without a GPU
 #ifdef DEBUG
 constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
 #else
 constexpr bool kVerify = false;  ///< DEBUG is off: no check
 #endif
 
+/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs one
+/// product or the benchmark.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
+/// without a GPU
 int main(int argc, char** argv) {
   return course::run_program("step2_three_approaches", [&] {
     course::step2::Options options;
