@@ -35,6 +35,9 @@ class TempDir {
     std::error_code ignored;
     fs::remove_all(path_, ignored);
   }
+  /// @brief The directory's path.
+  /// @return the path
+  std::string path() const { return path_.string(); }
   /// @brief The path of file @p name in the directory.
   /// @param name file name
   /// @return its path
