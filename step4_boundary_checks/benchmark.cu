@@ -94,12 +94,13 @@ bool bench_shape(const ProblemShape& shape, const BenchOptions& options,
     for (FastVariant variant :
          {FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn128_bk16, FastVariant::bm128_bn64_bk8,
           FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8}) {
-      entries.push_back(
-          {"fast " + fast_variant_name(variant),
-           [&, variant] {
-             matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, FastConfig{variant, 1});
-           },
-           0});
+      for (int group_rows : {1, 8}) {
+        const FastConfig config{variant, 1, group_rows};
+        entries.push_back(
+            {"fast " + fast_config_name(config),
+             [&, config] { matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, config); },
+             0});
+      }
     }
   }
   bool all_ok = true;

@@ -164,6 +164,23 @@ __device__ __forceinline__ void fast_store_stage(const FastStage<Tiling>& stage,
   }
 }
 
+/// @brief The output tile a block computes, with the blocks taken in groups of @p group_rows
+/// tile-rows: consecutive blocks walk down a group's rows before moving right, so the blocks
+/// that run at the same time share M's row panels and N's column panels in L2 (rasterization).
+/// group_rows = 1 is the plain row-by-row order.
+/// @param group_rows tile-rows per group (>= 1)
+/// @param tile_row receives the block's tile row
+/// @param tile_col receives the block's tile column
+__device__ __forceinline__ void grouped_tile(int group_rows, int& tile_row, int& tile_col) {
+  const int linear = blockIdx.y * gridDim.x + blockIdx.x;
+  const int per_group = group_rows * gridDim.x;
+  const int first_row = linear / per_group * group_rows;
+  const int rows_here = min(group_rows, static_cast<int>(gridDim.y) - first_row);
+  const int in_group = linear % per_group;
+  tile_row = first_row + in_group % rows_here;
+  tile_col = in_group / rows_here;
+}
+
 /// @brief P = M·N for any I, J, K >= 1, fast; with split-K, one slice of the inner dimension.
 ///
 /// Split-K: block z of the grid (blockIdx.z) covers the inner tiles [z·tiles_per_split,
@@ -191,10 +208,12 @@ __device__ __forceinline__ void fast_store_stage(const FastStage<Tiling>& stage,
 /// @param inner J
 /// @param cols K
 /// @param tiles_per_split inner tiles of depth BK that one split covers
+/// @param group_rows tile-rows per group of the block order (grouped_tile)
 template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
 __global__ void __launch_bounds__(Tiling::kThreads, 2)
     fast_gemm_kernel(const float* __restrict__ m_matrix, const float* __restrict__ n_matrix,
-                     float* __restrict__ out, int rows, int inner, int cols, int tiles_per_split) {
+                     float* __restrict__ out, int rows, int inner, int cols, int tiles_per_split,
+                     int group_rows) {
   constexpr int kBM = Tiling::kBlockRows;
   constexpr int kBN = Tiling::kBlockCols;
   constexpr int kBK = Tiling::kDepth;
@@ -207,8 +226,11 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   const int thread_row = (warp / Tiling::kWarpCols) * 4 + lane / Tiling::kWarpLaneCols;
   const int thread_col =
       (warp % Tiling::kWarpCols) * Tiling::kWarpLaneCols + lane % Tiling::kWarpLaneCols;
-  const int block_row0 = blockIdx.y * kBM;
-  const int block_col0 = blockIdx.x * kBN;
+  int tile_row = 0;
+  int tile_col = 0;
+  grouped_tile(group_rows, tile_row, tile_col);
+  const int block_row0 = tile_row * kBM;
+  const int block_col0 = tile_col * kBN;
   const int inner_tiles = (inner + kBK - 1) / kBK;
   const int first_tile = blockIdx.z * tiles_per_split;
   const int end_tile = min(inner_tiles, first_tile + tiles_per_split);

@@ -19,9 +19,16 @@ constexpr double kLaunchSeconds = 3e-6;
 /// and writes its outputs at the end: about 2 µs per wave that no arithmetic hides.
 constexpr double kWaveFillSeconds = 2e-6;
 
-/// An SM's schedulers hide latency with 2 warps each, so its rate is full from 8 resident
-/// warps on and falls in proportion below that (one 64-thread block uses a quarter of it).
-constexpr int kWarpsForFullRate = 8;
+/// Each thread of the reduction adds its elements' partial products one split after another:
+/// about 25 ns per split when the output is too small to keep many threads busy (measured:
+/// 3x100000x5 took 60 µs with 256 splits and 70 µs with 379).
+constexpr double kReduceSecondsPerSplit = 25e-9;
+
+/// An SM's four schedulers each need about 4 warps to hide the latency of shared-memory loads
+/// and of dependent FMAs, so its rate is full from 16 resident warps on and falls in
+/// proportion below that. Measured: one 256-thread block alone on each SM ran at about half
+/// the rate of two (the shape benchmark's 256x32768x256 at 4 and 8 units per tile-row).
+constexpr int kWarpsForFullRate = 16;
 
 long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
@@ -56,28 +63,38 @@ std::string fast_variant_name(FastVariant variant) {
       return "64x128x8";
     case FastVariant::bm64_bn64_bk8:
       return "64x64x8";
+    case FastVariant::thin_rows:
+      return "thin rows";
+    case FastVariant::thin_cols:
+      return "thin columns";
   }
   return "unknown";
 }
 
 std::string fast_config_name(const FastConfig& config) {
   const std::string tile = fast_variant_name(config.tile);
-  if (config.splits <= 1) {
-    return config.splits == 1 ? tile : tile + ", split auto";
+  std::string name = tile;
+  if (config.splits != 1) {
+    name += ", split " + (config.splits > 1 ? std::to_string(config.splits) : "auto");
   }
-  return tile + ", split " + std::to_string(config.splits);
+  if (config.group_rows > 1) {
+    name += ", groups of " + std::to_string(config.group_rows);
+  }
+  return name;
 }
 
 // The model, in three terms:
 //  1. Arithmetic. The output is cut into tiles, each tile's inner dimension into `splits`
 //     pieces: tiles · splits units of work, every unit BM·BN·BK·(its inner tiles) multiply-adds
 //     (zeros past the edges included: a 128-row tile of a 3-row product costs a full tile).
+//     Units on one SM share its rate, and an SM below 16 resident warps runs slower still.
 //     The GPU runs them in waves of SMs · (resident blocks per SM); a wave lasts as long as
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.
 //  2. Filling each wave: the first tile's load and the last stores, which nothing hides.
 //  3. Split-K's price: the partial products are written (splits · I·K floats) and read back
-//     by the reduction, which writes P again, plus the reduction's launch.
+//     by the reduction, which writes P again, plus the reduction's launch; for a small output
+//     the reduction's serial walk over the splits costs more than its bytes.
 // Constants are properties of the hardware and of each compiled tile (TileFacts), never of a
 // particular benchmark shape.
 double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& device,
@@ -129,6 +146,28 @@ std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& 
   std::sort(splits.begin(), splits.end());
   splits.erase(std::unique(splits.begin(), splits.end()), splits.end());
   return splits;
+}
+
+int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
+  constexpr int kGroupRows = 8;
+  // A wave spans wave_blocks / tile_cols tile-rows in plain order; grouping pays only when
+  // that is fewer than a group and the output is tall enough to form groups.
+  const bool wave_within_few_rows = wave_blocks < static_cast<long long>(kGroupRows) * tile_cols;
+  return wave_within_few_rows && tile_rows >= 2 * kGroupRows ? kGroupRows : 1;
+}
+
+FastVariant thin_variant(const ProblemShape& shape) {
+  if (shape.rows <= kThinMax) {
+    return FastVariant::thin_rows;
+  }
+  return shape.cols <= kThinMax ? FastVariant::thin_cols : FastVariant::automatic;
+}
+
+int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks) {
+  const long long chunks = ceil_div_ll(shape.inner, kThinChunk);
+  const long long wanted = ceil_div_ll(4LL * device.multiprocessors, std::max(1LL, blocks));
+  const int splits = static_cast<int>(std::clamp(wanted, 1LL, std::min(chunks, 65535LL)));
+  return effective_splits(shape.inner, kThinChunk, splits);
 }
 
 FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& device,

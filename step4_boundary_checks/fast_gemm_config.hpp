@@ -19,7 +19,17 @@ enum class FastVariant {
   bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
   bm64_bn128_bk8,    ///< 64×128 block tile, depth 8, 128 threads
   bm64_bn64_bk8,     ///< 64×64 block tile, depth 8, 64 threads
+  thin_rows,         ///< P has at most kThinMax rows: one thread per column (thin_products.cuh)
+  thin_cols,         ///< P has at most kThinMax columns: one warp per row (thin_products.cuh)
 };
+
+/// @brief At most this many rows (thin_rows) or columns (thin_cols) of P take the thin path:
+/// below it, even a 64×64 tile would spend most of its multiply-adds on zeros.
+constexpr int kThinMax = 8;
+
+/// @brief The inner-dimension chunk a thin block handles at a time; thin splits are whole
+/// chunks.
+constexpr int kThinChunk = 256;
 
 /// @brief Name of a tile shape ("128x128x8", ...).
 /// @param variant the tile shape
@@ -28,7 +38,8 @@ std::string fast_variant_name(FastVariant variant);
 /// @brief A launch configuration of the fast kernel.
 struct FastConfig {
   FastVariant tile = FastVariant::automatic;  ///< block tile (automatic: choose)
-  int splits = 0;  ///< blocks sharing the inner dimension of one output tile (0: choose)
+  int splits = 0;      ///< blocks sharing the inner dimension of one output tile (0: choose)
+  int group_rows = 0;  ///< tile-rows per group of the block order (0: choose; 1: plain)
 };
 
 /// @brief "128x64x8, split 12" or "128x128x16".
@@ -91,9 +102,32 @@ constexpr int effective_splits(int inner, int depth, int splits) {
   return (inner_tiles + tiles_per_split - 1) / tiles_per_split;
 }
 
-/// @brief Least inner-dimension length one split covers (256: shorter splits spend more time
-/// filling and draining their pipeline and writing partial products than multiplying).
-constexpr int kMinSplitDepth = 256;
+/// @brief The thin path for @p shape, or FastVariant::automatic when neither side of P is
+/// thin: rows <= kThinMax takes thin_rows (then cols is not looked at), else cols <= kThinMax
+/// takes thin_cols.
+/// @param shape the problem
+FastVariant thin_variant(const ProblemShape& shape);
+
+/// @brief Splits for a thin path that launches @p blocks blocks without a split: enough for
+/// 4 blocks of 256 threads per SM (32 warps, the latency of the loads from memory hidden),
+/// each split keeping at least one chunk of kThinChunk.
+/// @param shape the problem
+/// @param device the device's figures
+/// @param blocks blocks of one split
+int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks);
+
+/// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
+/// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of M and
+/// (wave / 8) column panels of N instead of a few row panels and all of N.
+/// @param tile_rows ceil(I / BM)
+/// @param tile_cols ceil(K / BN)
+/// @param wave_blocks blocks resident at once (SMs · blocks per SM)
+int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks);
+
+/// @brief Least inner-dimension length one split covers (64, eight tiles of depth 8: shorter
+/// splits spend more of their time filling their pipeline and writing a partial product than
+/// multiplying).
+constexpr int kMinSplitDepth = 64;
 
 /// @brief Largest split-K workspace (splits · I · K floats) the choice may ask for: 256 MiB.
 constexpr double kMaxWorkspaceBytes = 256.0 * 1024 * 1024;

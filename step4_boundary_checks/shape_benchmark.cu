@@ -30,7 +30,7 @@ FastConfig choice_before_split_k(const ProblemShape& shape, int multiprocessors)
   const long long big_tiles =
       static_cast<long long>(ceil_div(shape.rows, 128)) * ceil_div(shape.cols, 128);
   return {big_tiles < multiprocessors ? FastVariant::bm128_bn64_bk8 : FastVariant::bm128_bn128_bk16,
-          1};
+          1, 1};
 }
 
 /// The least time the product can take on this device: its FMAs at the fp32 peak, or its
@@ -220,7 +220,8 @@ int run_shape_benchmark(const BenchOptions& options) {
   const std::string notes =
       "\nfraction = cuBLAS time / ours (median of " + std::to_string(options.repeats) +
       " runs after 2 warm-up runs, each result checked against cuBLAS first). 'before' is the "
-      "choice before split-K (128x128x16, or 128x64x8 below one tile per SM; no split). "
+      "choice before split-K (128x128x16, or 128x64x8 below one tile per SM; no split, plain block "
+      "order). "
       "light = the least time: 2IJK FLOP at the fp32 peak (" +
       course::format_fixed(device.flops_per_second / 1e12, 1) + " TFLOP/s) or the compulsory " +
       "bytes at the memory bandwidth (" + course::format_fixed(device.bytes_per_second / 1e12, 2) +

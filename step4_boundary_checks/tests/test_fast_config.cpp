@@ -108,3 +108,16 @@ TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[s
   std::istringstream empty("# nothing\n");
   CHECK_THROWS_WITH(step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
 }
+
+TEST_CASE("P with at most 8 rows or columns takes a thin path, split to fill the GPU",
+          "[step4][config]") {
+  CHECK(step4::thin_variant(step4::validate_shape(3, 100000, 5)) == FastVariant::thin_rows);
+  CHECK(step4::thin_variant(step4::validate_shape(4096, 4096, 1)) == FastVariant::thin_cols);
+  CHECK(step4::thin_variant(step4::validate_shape(9, 100, 9)) == FastVariant::automatic);
+  // 1x4096x4096: 16 blocks of 256 columns; 16 chunks of J, so at most 16 splits.
+  CHECK(step4::thin_splits(step4::validate_shape(1, 4096, 4096), h100(), 16) == 16);
+  // Plenty of blocks already: no split.
+  CHECK(step4::thin_splits(step4::validate_shape(50000, 1000, 1), h100(), 6250) == 1);
+  // J shorter than one chunk: never split.
+  CHECK(step4::thin_splits(step4::validate_shape(2, 200, 2), h100(), 1) == 1);
+}

@@ -109,3 +109,33 @@ TEST_CASE("split-K gives bitwise the same P on every run", "[step4][gpu]") {
     }
   }
 }
+
+TEST_CASE("the thin paths are right when P has at most 8 rows or 8 columns", "[step4][gpu]") {
+  for (int thin = 1; thin <= step4::kThinMax; ++thin) {
+    for (int splits : {1, 3, 100}) {
+      for (int inner : {1, 255, 257, 1000}) {
+        check_config({thin, inner, 301}, FastConfig{FastVariant::thin_rows, splits},
+                     course::InputKind::uniform);
+        check_config({301, inner, thin}, FastConfig{FastVariant::thin_cols, splits},
+                     course::InputKind::uniform);
+      }
+    }
+  }
+  // Long inner dimensions with exact sums: a lost or doubled split shows.
+  check_config({3, 100003, 5}, FastConfig{FastVariant::thin_rows, 0},
+               course::InputKind::small_integers);
+  check_config({5, 100003, 3}, FastConfig{FastVariant::thin_cols, 0},
+               course::InputKind::small_integers);
+  check_config({1, 4096, 4096}, FastConfig{}, course::InputKind::uniform);
+  check_config({4096, 4096, 1}, FastConfig{}, course::InputKind::uniform);
+}
+
+TEST_CASE("a thin path refuses a P that is not thin", "[step4]") {
+  float dummy = 0.0f;  // never read: the refusal comes before any launch
+  CHECK_THROWS_WITH(
+      step4::matmul_fast(&dummy, &dummy, &dummy, 9, 10, 9, FastConfig{FastVariant::thin_rows, 1}),
+      Catch::Contains("at most 8 rows"));
+  CHECK_THROWS_WITH(
+      step4::matmul_fast(&dummy, &dummy, &dummy, 9, 10, 9, FastConfig{FastVariant::thin_cols, 1}),
+      Catch::Contains("at most 8 columns"));
+}
