@@ -109,7 +109,7 @@ TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[s
   CHECK_THROWS_WITH(step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
 }
 
-TEST_CASE("P with at most 8 rows or columns takes a thin path, split to fill the GPU",
+TEST_CASE("P with at most 8 rows or columns takes a thin path and is split to fill the GPU",
           "[step4][config]") {
   CHECK(step4::thin_variant(step4::validate_shape(3, 100000, 5)) == FastVariant::thin_rows);
   CHECK(step4::thin_variant(step4::validate_shape(4096, 4096, 1)) == FastVariant::thin_cols);
