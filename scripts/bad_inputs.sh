@@ -3,8 +3,8 @@
 # one said: the command, the exit code, the time it took and the first line of the message.
 #
 # Each case names the exit code it must give (2: bad command line; 1: the input was read
-# and refused, or the run cannot fit in memory) and a pattern (grep -E, case-insensitive)
-# that its message must match: the message has to name the problem, so a crash that prints
+# and refused, or the run cannot fit in memory; 0 for the benchmark's rows that say why a
+# matrix was skipped) and a pattern (grep -E, case-insensitive) that its output must match: the message has to name the problem, so a crash that prints
 # something cannot pass for a refusal. Each case runs under `timeout` (5 s): a refusal must
 # come at once, before any large allocation or any GPU work. The script fails if any case
 # gives another exit code, another message, or runs out of time.
@@ -41,9 +41,6 @@ printf '%s\n2000000000 2000000000 1\n1 1 1.0\n' "$header" > "$scratch/huge_2e9.m
 } | gzip -c > "$scratch/long_line.mtx.gz"
 # A shapes list for step 4's benchmark with a line of two numbers.
 printf '10 10\n' > "$scratch/shapes_bad.txt"
-# A folder of matrices for the benchmark: one fine, one malformed.
-mkdir -p "$scratch/matrices"
-cp "$scratch/bad_header.mtx" "$scratch/matrices/broken.mtx"
 
 s1=step1_naive/step1_naive
 s2=step2_three_approaches/step2_three_approaches
@@ -136,13 +133,23 @@ if [[ -x "$build_path/$bench" ]]; then
     "2;;--tc-density must be a number greater than 0 and at most 1, got 5;;$bench --tc-density 5"
     "2;;--tc-density must be a number greater than 0 and at most 1, got -1;;$bench --tc-density -1"
     "2;;--group-lanes must be 0, 4, 8, 16 or 32, got 5;;$bench --group-lanes 5"
+    "2;;--repeats is given twice;;$bench --repeats 3 --repeats 4"
     "2;;--csv needs a file name, got the option --filter;;$bench --csv --filter x"
-    "2;;--matrices .*is not a folder;;$bench --matrices $scratch/no_such_folder"
+    "2;;--matrices .*no_such_folder is not a directory;;$bench --matrices $scratch/no_such_folder"
   )
 fi
-# Without a GPU, a valid command must say so plainly.
+# Without a GPU, a valid command must say so plainly. With one, the benchmark must turn a
+# matrix that cannot fit, or a malformed one, into a row saying why and go on (exit 0).
 if ! nvidia-smi -L >/dev/null 2>&1; then
   cases+=("3;;no CUDA-capable GPU;;$s1")
+elif [[ -x "$build_path/$bench" ]]; then
+  mkdir -p "$scratch/too_big" "$scratch/broken"
+  cp "$scratch/huge_2e9.mtx" "$scratch/too_big/"
+  cp "$scratch/bad_header.mtx" "$scratch/broken/"
+  cases+=(
+    "0;;huge_2e9 .*skipped: not enough host memory;;$bench --shapes none --matrices $scratch/too_big --repeats 1"
+    "0;;bad_header .*skipped: .*bad_header.mtx:1: bad header;;$bench --shapes none --matrices $scratch/broken --repeats 1"
+  )
 fi
 
 # Markdown-safe first line of a message: no temporary folder, escaped bars, dashes and tags.
@@ -162,19 +169,21 @@ for entry in "${cases[@]}"; do
   command="${rest#*;;}"
   start=$(date +%s.%N)
   # shellcheck disable=SC2086  # the case is a command line, split into words on purpose
-  output=$(cd "$scratch" && timeout "$limit_s" "$build_path/"$command 2>&1 >/dev/null)
+  output=$(cd "$scratch" && timeout "$limit_s" "$build_path/"$command 2>&1)
   code=$?
+  # The line that names the problem (for a refusal, the first line of the message).
+  shown_line=$(grep -iE -m1 -- "$pattern" <<< "$output" || head -1 <<< "$output")
   elapsed=$(awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN {printf "%.2f", end - start}')
   shown=$(sed "s|$scratch/||g" <<< "$command")
-  echo "| \`${shown}\` | $code | $expected | $elapsed | $(markdown_message "$output") |" >> "$table"
+  echo "| \`${shown}\` | $code | $expected | $elapsed | $(markdown_message "$shown_line") |" >> "$table"
   if [[ $code -eq 124 ]]; then
     echo "FAIL (over ${limit_s} s): $shown" >&2
     status=1
   elif [[ $code -ne $expected ]]; then
-    echo "FAIL (exit $code, expected $expected): $shown: $(head -1 <<< "$output")" >&2
+    echo "FAIL (exit $code, expected $expected): $shown: $shown_line" >&2
     status=1
   elif ! grep -qiE -- "$pattern" <<< "$output"; then
-    echo "FAIL (message does not match '$pattern'): $shown: $(head -1 <<< "$output")" >&2
+    echo "FAIL (message does not match '$pattern'): $shown: $shown_line" >&2
     status=1
   fi
 done

@@ -25,6 +25,7 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_market.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
@@ -58,7 +59,11 @@ struct BenchCase {
   std::string name;
   std::function<course::CooMatrix()> make;
   int inner = 256;
-  std::size_t expected_nnz = 0;  // 0: unknown before reading
+  std::size_t expected_nnz = 0;  // a file: from its size line
+  int rows = 0;                  // M (a file: from its size line)
+  int cols = 0;                  // N (a file: from its size line)
+  bool from_file = false;        // S is read from a Matrix Market file
+  std::string problem;           // why the case cannot run (a malformed file); empty when it can
 };
 
 struct NoteShape {
@@ -180,22 +185,68 @@ class ProgressTable {
   course::ResultTable& table_;
 };
 
+/// Why @p bench_case cannot run with @p settings: over --max-nnz, a malformed file, or more
+/// memory than the host has available (or the GPU has free) for S, the operands, cuSPARSE's
+/// copies and the checks; empty when it can run.
+std::string skip_reason(const BenchCase& bench_case, const Settings& settings) {
+  if (!bench_case.problem.empty()) {
+    return "skipped: " + bench_case.problem;
+  }
+  if (settings.max_nnz > 0 &&
+      bench_case.expected_nnz > static_cast<std::size_t>(settings.max_nnz)) {
+    return "skipped (--max-nnz)";
+  }
+  const auto rows = static_cast<std::uint64_t>(bench_case.rows);
+  const auto cols = static_cast<std::uint64_t>(bench_case.cols);
+  const auto inner = static_cast<std::uint64_t>(bench_case.inner);
+  const auto nnz = static_cast<std::uint64_t>(bench_case.expected_nnz);
+  course::MemoryEstimate estimate = course::sampled_product_estimate(
+      rows, cols, inner, nnz,
+      bench_case.from_file ? course::SamplingSource::file : course::SamplingSource::random_mask,
+      false);
+  // The benchmark's own: S as CSR, cuSPARSE's result and ours read back, the magnitudes; on
+  // the device cuSPARSE's float copies of A and Bᵀ (and B row-major), its CSR and result,
+  // the magnitudes and the approach's plan.
+  estimate.host("S as CSR", course::saturating_add(course::array_bytes(nnz, 1, 8),
+                                                   course::array_bytes(rows + 1, 1, 4)));
+  estimate.host("results read back and magnitudes", course::array_bytes(nnz, 3, sizeof(float)));
+  estimate.device("A and B in float for cuSPARSE",
+                  course::array_bytes(rows + 2 * cols, inner, sizeof(float)));
+  estimate.device("cuSPARSE's CSR and result, magnitudes, plan",
+                  course::array_bytes(nnz, 1, 12 + 4 + 4 + 16));
+  try {
+    course::require_memory(estimate, "--max-nnz or --filter leaves it out");
+  } catch (const course::OutOfMemoryError& error) {
+    return std::string("skipped: ") + error.what();
+  }
+  return "";
+}
+
 void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHandle_t handle,
               course::ResultTable& result_table, Summary& summary) {
   ProgressTable table(result_table);
   const auto started = std::chrono::steady_clock::now();
-  if (settings.max_nnz > 0 &&
-      bench_case.expected_nnz > static_cast<std::size_t>(settings.max_nnz)) {
-    std::cerr << bench_case.name << ": skipped (nnz " << bench_case.expected_nnz << " > --max-nnz "
-              << settings.max_nnz << ")\n";
+  std::string why_not = skip_reason(bench_case, settings);
+  std::optional<course::CooMatrix> made;
+  if (why_not.empty()) {
+    try {
+      made = bench_case.make();
+    } catch (const course::MatrixMarketError& error) {
+      // Malformed past its size line: the case becomes a row saying why; the run goes on.
+      why_not = std::string("skipped: ") + error.what();
+    }
+  }
+  if (!why_not.empty()) {
+    std::cerr << bench_case.name << ": " << why_not << "\n";
     if (settings.cusparse_row) {  // one row per skipped matrix, in the first pass
-      table.add_row({bench_case.name, "-", "-", std::to_string(bench_case.inner),
-                     std::to_string(bench_case.expected_nnz), "all", "-", "-", "-", "-", "-", "-",
-                     "skipped (--max-nnz)"});
+      const auto known = [](int size) { return size > 0 ? std::to_string(size) : "-"; };
+      table.add_row({bench_case.name, known(bench_case.rows), known(bench_case.cols),
+                     std::to_string(bench_case.inner), std::to_string(bench_case.expected_nnz),
+                     "all", "-", "-", "-", "-", "-", "-", why_not});
     }
     return;
   }
-  const course::CooMatrix sampling = bench_case.make();
+  const course::CooMatrix sampling = std::move(*made);
   const course::CsrMatrix csr = course::coo_to_csr(sampling);
   const int rows = sampling.rows;
   const int cols = sampling.cols;
@@ -376,7 +427,7 @@ std::vector<BenchCase> note_cases() {
                            shape.rows, shape.cols, shape.nnz,
                            case_seed(course::uniform_mask_name(shape.rows, shape.cols, shape.nnz)));
                      },
-                     256, shape.nnz});
+                     256, shape.nnz, shape.rows, shape.cols, false, ""});
   }
   return cases;
 }
@@ -391,7 +442,7 @@ std::vector<BenchCase> k_sweep_cases() {
                        return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz,
                                                           case_seed(name));
                      },
-                     inner, shape.nnz});
+                     inner, shape.nnz, shape.rows, shape.cols, false, ""});
   }
   return cases;
 }
@@ -417,7 +468,19 @@ std::vector<BenchCase> matrix_cases(const std::string& directory) {
   for (const fs::path& file : files) {
     std::string name = file.filename().string();
     name = name.substr(0, name.find(".mtx"));
-    cases.push_back({name, [file] { return course::read_matrix_market(file.string()); }, 256, 0});
+    // The size line is read now, for --max-nnz and the memory check; a malformed start of
+    // the file becomes a row saying why.
+    BenchCase bench_case{
+        name, [file] { return course::read_matrix_market(file.string()); }, 256, 0, 0, 0, true, ""};
+    try {
+      const course::MatrixMarketSize size = course::read_matrix_market_size(file.string());
+      bench_case.expected_nnz = static_cast<std::size_t>(size.max_nonzeros());
+      bench_case.rows = static_cast<int>(size.rows);
+      bench_case.cols = static_cast<int>(size.cols);
+    } catch (const course::MatrixMarketError& error) {
+      bench_case.problem = error.what();
+    }
+    cases.push_back(bench_case);
   }
   return cases;
 }
@@ -562,7 +625,7 @@ int run(int argc, char** argv) {
   long long lane_iterations = 0;
   long long tc_min_nnz = step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
-  std::string tc_density = "0.05";
+  double tc_density = step5::Options{}.tc_density;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -574,8 +637,8 @@ int run(int argc, char** argv) {
   parser.add_flag("--ksweep", &k_sweep, "K = 32..1024 on matrix_37000_37000_368000");
   parser.add_flag("--experiments", &experiments,
                   "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
-  parser.add_text("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add");
-  parser.add_text("--csv", &csv_path, "also write the table as CSV to this file");
+  parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
+  parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
   parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
                           "approaches to run, e.g. 1,3,4");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median reported)");
@@ -585,7 +648,8 @@ int run(int argc, char** argv) {
       "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)");
   parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
                      "approach 2: refuse dense products above 2^this elements");
-  parser.add_text("--tc-density", &tc_density, "approach 4: panel density for Tensor Cores");
+  parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
+                  "approach 4: panel density for Tensor Cores");
   parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
                      "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
@@ -599,7 +663,13 @@ int run(int argc, char** argv) {
     throw course::UsageError("--shapes must be note or none, got '" + shapes + "'");
   }
   if (cusparse_layout != "auto" && cusparse_layout != "col" && cusparse_layout != "row") {
-    throw course::UsageError("--cusparse-layout must be auto, col or row");
+    throw course::UsageError("--cusparse-layout must be auto, col or row, got '" + cusparse_layout +
+                             "'");
+  }
+  if (group_lanes != 0 && group_lanes != 4 && group_lanes != 8 && group_lanes != 16 &&
+      group_lanes != 32) {
+    throw course::UsageError("--group-lanes must be 0, 4, 8, 16 or 32, got " +
+                             std::to_string(group_lanes));
   }
   Settings settings;
   for (const long long number : approach_numbers) {
@@ -612,18 +682,9 @@ int run(int argc, char** argv) {
   settings.options.lane_iterations = static_cast<int>(lane_iterations);
   settings.options.tc_min_nnz = tc_min_nnz;
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
-  try {
-    settings.options.tc_density = std::stod(tc_density);
-  } catch (const std::exception&) {
-    throw course::UsageError("--tc-density must be a number in (0, 1], got '" + tc_density + "'");
-  }
-  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
-  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
-  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
-  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
-  // of a shared page fails, leaving that upload on the slow pageable path.
-  mallopt(M_MMAP_THRESHOLD, 1 << 16);
+  settings.options.tc_density = tc_density;
 
+  // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
   if (shapes == "note") {
     cases = note_cases();
@@ -646,6 +707,12 @@ int run(int argc, char** argv) {
     }
     cases = kept;
   }
+  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
+  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
+  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
+  // of a shared page fails, leaving that upload on the slow pageable path.
+  mallopt(M_MMAP_THRESHOLD, 1 << 16);
   std::cout << course::benchmark_header() << "\n\n"
             << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
                "P fp32; cuSPARSE gets the same values in fp32. Times in ms.\n\n";
