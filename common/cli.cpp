@@ -1,18 +1,46 @@
+/// @file cli.cpp
+/// @brief The course's command-line parser (see cli.hpp for its rules).
+
 #include "common/cli.hpp"
 
 #include "common/device.hpp"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace course {
+namespace {
+
+// A number for a message: "0.5", "1e+06", "0".
+std::string format_real(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
+std::string describe_range(const RealRange& range) {
+  return "a number " +
+         (range.min_excluded ? "greater than " + format_real(range.min)
+                             : "from " + format_real(range.min)) +
+         (range.min_excluded ? " and at most " : " to ") + format_real(range.max);
+}
+
+// True for a word that is an option ("--seed"), not a value (a negative number is a value).
+bool looks_like_option(const std::string& word) {
+  return word.size() > 2 && word.compare(0, 2, "--") == 0;
+}
+
+}  // namespace
 
 long long parse_integer(const std::string& name, const std::string& text, long long min,
                         long long max) {
-  const std::string range = "a whole number from " + std::to_string(min) + " to " +
-                            std::to_string(max);
+  const std::string range =
+      "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
   if (text.empty()) {
     throw UsageError(name + " needs a value: " + range);
   }
@@ -28,47 +56,94 @@ long long parse_integer(const std::string& name, const std::string& text, long l
   return value;
 }
 
+double parse_real(const std::string& name, const std::string& text, const RealRange& range) {
+  const std::string expected = describe_range(range);
+  if (text.empty()) {
+    throw UsageError(name + " needs a value: " + expected);
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') {
+    throw UsageError(name + " must be " + expected + ", got '" + text + "' (not a number)");
+  }
+  if (!std::isfinite(value) || errno == ERANGE) {
+    throw UsageError(name + " must be " + expected + ", got '" + text + "' (not a finite number)");
+  }
+  const bool below = range.min_excluded ? value <= range.min : value < range.min;
+  if (below || value > range.max) {
+    throw UsageError(name + " must be " + expected + ", got " + text);
+  }
+  return value;
+}
+
 ArgParser::ArgParser(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
+void ArgParser::add(Option option) {
+  options_.push_back(std::move(option));
+}
+
 void ArgParser::add_integer(const std::string& name, long long* target, long long min,
                             long long max, const std::string& help) {
-  const std::string hint = "N (" + std::to_string(min) + ".." + std::to_string(max) +
-                           ", default " + std::to_string(*target) + ")";
-  options_.push_back({name, hint, help, true, [=](const std::string& text) {
-                        *target = parse_integer(name, text, min, max);
-                      }});
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  add({name, "N (" + range + ", default " + std::to_string(*target) + ")",
+       "a whole number from " + std::to_string(min) + " to " + std::to_string(max), help, true,
+       false,
+       [=](const std::string& text, bool) { *target = parse_integer(name, text, min, max); }});
 }
 
 void ArgParser::add_integer_list(const std::string& name, std::vector<long long>* target,
                                  long long min, long long max, const std::string& help) {
-  const std::string hint = "N[,N...] (each " + std::to_string(min) + ".." +
-                           std::to_string(max) + ")";
-  options_.push_back({name, hint, help, true, [=](const std::string& text) {
-                        std::vector<long long> values;
-                        std::stringstream stream(text);
-                        std::string item;
-                        while (std::getline(stream, item, ',')) {
-                          values.push_back(parse_integer(name, item, min, max));
-                        }
-                        if (values.empty()) {
-                          throw UsageError(name + " needs at least one value");
-                        }
-                        *target = values;
-                      }});
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  add({name, "N[,N...] (each " + range + "; may be repeated)",
+       "a list of whole numbers from " + std::to_string(min) + " to " + std::to_string(max), help,
+       true, true, [=](const std::string& text, bool first) {
+         std::vector<long long> values;
+         std::stringstream stream(text);
+         std::string item;
+         while (std::getline(stream, item, ',')) {
+           values.push_back(parse_integer(name, item, min, max));
+         }
+         if (values.empty()) {
+           throw UsageError(name + " needs at least one value");
+         }
+         if (first) {
+           target->clear();
+         }
+         target->insert(target->end(), values.begin(), values.end());
+       }});
+}
+
+void ArgParser::add_real(const std::string& name, double* target, const RealRange& range,
+                         const std::string& help) {
+  add({name, "X (" + describe_range(range) + ", default " + format_real(*target) + ")",
+       describe_range(range), help, true, false,
+       [=](const std::string& text, bool) { *target = parse_real(name, text, range); }});
 }
 
 void ArgParser::add_flag(const std::string& name, bool* target, const std::string& help) {
-  options_.push_back({name, "", help, false, [=](const std::string&) { *target = true; }});
+  add({name, "", "", help, false, false, [=](const std::string&, bool) { *target = true; }});
 }
 
 void ArgParser::add_text(const std::string& name, std::string* target, const std::string& help) {
-  options_.push_back({name, "TEXT", help, true, [=](const std::string& text) {
-                        if (text.empty()) {
-                          throw UsageError(name + " needs a non-empty value");
-                        }
-                        *target = text;
-                      }});
+  add({name, "TEXT", "a value", help, true, false, [=](const std::string& text, bool) {
+         if (text.empty()) {
+           throw UsageError(name + " needs a non-empty value");
+         }
+         *target = text;
+       }});
+}
+
+void ArgParser::add_path(const std::string& name, std::string* target, const std::string& help,
+                         bool folder) {
+  const std::string needs = folder ? "a folder name" : "a file name";
+  add({name, folder ? "DIR" : "FILE", needs, help, true, false, [=](const std::string& text, bool) {
+         if (text.empty()) {
+           throw UsageError(name + " needs " + needs + ", got an empty one");
+         }
+         *target = text;
+       }});
 }
 
 const ArgParser::Option& ArgParser::find(const std::string& name) const {
@@ -77,10 +152,22 @@ const ArgParser::Option& ArgParser::find(const std::string& name) const {
       return option;
     }
   }
+  if (name.rfind("-", 0) != 0) {
+    throw UsageError("unexpected argument '" + name + "' (options start with --; see --help)");
+  }
   throw UsageError("unknown option '" + name + "' (see --help)");
 }
 
+void ArgParser::apply(const Option& option, const std::string& value) {
+  const bool first = given_.insert(option.name).second;
+  if (!first && !option.repeatable) {
+    throw UsageError(option.name + " is given twice (give each option once)");
+  }
+  option.apply(value, first);
+}
+
 bool ArgParser::parse(int argc, char** argv) {
+  given_.clear();
   for (int index = 1; index < argc; ++index) {
     std::string argument = argv[index];
     if (argument == "--help" || argument == "-h") {
@@ -88,30 +175,59 @@ bool ArgParser::parse(int argc, char** argv) {
       return false;
     }
     std::string value;
-    bool has_inline_value = false;
     const std::size_t equals = argument.find('=');
-    if (equals != std::string::npos) {
+    const bool has_inline_value = equals != std::string::npos;
+    if (has_inline_value) {
       value = argument.substr(equals + 1);
       argument = argument.substr(0, equals);
-      has_inline_value = true;
     }
     const Option& option = find(argument);
-    if (!option.takes_value) {
-      if (has_inline_value) {
-        throw UsageError(argument + " takes no value");
-      }
-      option.apply("");
-      continue;
+    if (!option.takes_value && has_inline_value) {
+      throw UsageError(argument + " takes no value");
     }
-    if (!has_inline_value) {
+    if (option.takes_value && !has_inline_value) {
       if (index + 1 >= argc) {
-        throw UsageError(argument + " needs a value: " + option.value_hint);
+        throw UsageError(argument + " needs " + option.needs);
       }
       value = argv[++index];
+      if (looks_like_option(value)) {
+        throw UsageError(argument + " needs " + option.needs + ", got the option " + value +
+                         " (write " + argument + "=" + value + " if you mean it)");
+      }
     }
-    option.apply(value);
+    apply(option, value);
   }
   return true;
+}
+
+bool ArgParser::given(const std::string& name) const {
+  return given_.count(name) != 0;
+}
+
+void ArgParser::refuse_together(const std::string& option, const std::vector<std::string>& others,
+                                const std::string& why) const {
+  if (!given(option)) {
+    return;
+  }
+  for (const std::string& other : others) {
+    if (given(other)) {
+      throw UsageError(option + " and " + other + " cannot be given together" +
+                       (why.empty() ? "" : ": " + why));
+    }
+  }
+}
+
+void ArgParser::refuse_unless(const std::vector<std::string>& options, bool mode_on,
+                              const std::string& mode) const {
+  if (mode_on) {
+    return;
+  }
+  for (const std::string& option : options) {
+    if (given(option)) {
+      throw UsageError(option + " applies only with " + mode + " (add " + mode + " or drop " +
+                       option + ")");
+    }
+  }
 }
 
 std::string ArgParser::usage() const {
@@ -138,6 +254,10 @@ int run_program(const std::string& program, const std::function<int()>& body) {
   } catch (const NoDeviceError& error) {
     std::cerr << program << ": " << error.what() << "\n";
     return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << program << ": error: not enough host memory: an allocation was refused "
+              << "(std::bad_alloc); use smaller sizes\n";
+    return 1;
   } catch (const std::exception& error) {
     std::cerr << program << ": error: " << error.what() << "\n";
     return 1;

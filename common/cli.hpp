@@ -1,12 +1,22 @@
 /// @file cli.hpp
-/// @brief Command-line parsing for the step programs.
+/// @brief Command-line parsing for the step programs and tools.
 ///
-/// Options are `--name value` or `--name=value`. Every numeric option has an allowed range;
-/// a value that is missing, not a number, or out of range is refused with a UsageError
-/// that names the option and the range.
+/// One behaviour for every program:
+/// - options are `--name value` or `--name=value`; a flag takes no value;
+/// - an option that needs a value refuses a following `--option` ("--out needs a file name,
+///   got the option --seed"); write `--out=--seed` to mean a file really named so;
+/// - every number has a range; a value that is missing, not a number, has trailing text
+///   (`0.5abc`), is not finite (`nan`, `inf`) or is out of range is refused with the option,
+///   the range and what was given;
+/// - an option given twice is refused, except a list option, whose values add up;
+/// - the program then asks the parser which options were given (given()), to refuse options
+///   that conflict (refuse_together()) or that do not apply to the chosen mode
+///   (refuse_unless()). It never has to look at argv again.
+/// Every refusal is a UsageError (exit status 2 through run_program).
 #pragma once
 
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,8 +36,25 @@ class UsageError : public std::runtime_error {
 /// @param text the text to parse
 /// @param min smallest allowed value
 /// @param max largest allowed value
+/// @return the value
 long long parse_integer(const std::string& name, const std::string& text, long long min,
                         long long max);
+
+/// @brief The allowed values of a floating-point option: [min, max], or (min, max] when
+/// @p min_excluded is true (e.g. a density: more than 0, at most 1).
+struct RealRange {
+  double min;                 ///< smallest allowed value (or its exclusive bound)
+  double max;                 ///< largest allowed value
+  bool min_excluded = false;  ///< true: the value must be greater than min
+};
+
+/// @brief Parses a finite decimal number inside @p range; throws UsageError naming @p name,
+/// the range and the text for trailing text, nan/inf, or a value outside the range.
+/// @param name the option, for the message
+/// @param text the text to parse
+/// @param range the allowed values
+/// @return the value
+double parse_real(const std::string& name, const std::string& text, const RealRange& range);
 
 /// @brief Declares options, parses argv into the caller's variables, and prints --help.
 class ArgParser {
@@ -46,7 +73,8 @@ class ArgParser {
   void add_integer(const std::string& name, long long* target, long long min, long long max,
                    const std::string& help);
 
-  /// @brief A comma-separated list of integers, each in [min, max].
+  /// @brief A comma-separated list of integers, each in [min, max]. The option may be
+  /// repeated; its values are then appended (the default is replaced by the first).
   /// @param name option name
   /// @param target variable that receives the list
   /// @param min smallest allowed value
@@ -55,46 +83,92 @@ class ArgParser {
   void add_integer_list(const std::string& name, std::vector<long long>* target, long long min,
                         long long max, const std::string& help);
 
+  /// @brief A floating-point option with an allowed range (see parse_real()).
+  /// @param name option name
+  /// @param target variable that receives the value (holds the default)
+  /// @param range allowed values
+  /// @param help one line for --help
+  void add_real(const std::string& name, double* target, const RealRange& range,
+                const std::string& help);
+
   /// @brief A flag without a value; sets @p target to true when present.
   /// @param name option name
   /// @param target variable set to true
   /// @param help one line for --help
   void add_flag(const std::string& name, bool* target, const std::string& help);
 
-  /// @brief A text option (a path, a name).
+  /// @brief A text option (a name, a keyword); empty text is refused.
   /// @param name option name
   /// @param target variable that receives the text
   /// @param help one line for --help
   void add_text(const std::string& name, std::string* target, const std::string& help);
 
+  /// @brief A path option; empty text is refused and the messages ask for a file name.
+  /// @param name option name
+  /// @param target variable that receives the path
+  /// @param help one line for --help
+  /// @param folder true when the path names a folder (the messages say so)
+  void add_path(const std::string& name, std::string* target, const std::string& help,
+                bool folder = false);
+
   /// @brief Parses @p argv. Returns false when --help was given (usage already printed);
   /// throws UsageError for anything it cannot accept.
   /// @param argc argument count
   /// @param argv arguments
+  /// @return false for --help, true otherwise
   bool parse(int argc, char** argv);
 
+  /// @brief Whether option @p name was on the command line of the last parse().
+  /// @param name a declared option, with its dashes
+  /// @return true when given
+  bool given(const std::string& name) const;
+
+  /// @brief Refuses @p option together with any of @p others (e.g. --size with --rows).
+  /// @param option the option
+  /// @param others options that conflict with it
+  /// @param why the reason, appended to the message (may be empty)
+  void refuse_together(const std::string& option, const std::vector<std::string>& others,
+                       const std::string& why) const;
+
+  /// @brief Refuses every option of @p options that was given while @p mode_on is false:
+  /// "--csv applies only with --bench (add --bench or drop --csv)".
+  /// @param options options that belong to the mode
+  /// @param mode_on whether the mode was chosen
+  /// @param mode how the user chooses the mode, e.g. "--bench"
+  void refuse_unless(const std::vector<std::string>& options, bool mode_on,
+                     const std::string& mode) const;
+
   /// @brief The --help text.
+  /// @return the text
   std::string usage() const;
 
  private:
   struct Option {
     std::string name;
-    std::string value_hint;
+    std::string value_hint;  // shown by --help, e.g. "N (1..32, default 4)"
+    std::string needs;       // what a missing value should have been, e.g. "a file name"
     std::string help;
     bool takes_value;
-    std::function<void(const std::string&)> apply;
+    bool repeatable;
+    std::function<void(const std::string&, bool first)> apply;
   };
   const Option& find(const std::string& name) const;
+  void add(Option option);
+  void apply(const Option& option, const std::string& value);
 
   std::string program_;
   std::string description_;
   std::vector<Option> options_;
+  std::set<std::string> given_;
 };
 
 /// @brief Runs a step program's body and turns exceptions into messages and exit codes:
-/// 2 for a bad command line, 3 for a missing or unsuitable GPU, 1 for anything else.
+/// 2 for a bad command line, 3 for a missing or unsuitable GPU, 1 for anything else (bad
+/// data, a run that cannot fit in memory, a failed check). A std::bad_alloc becomes "not
+/// enough host memory", never a bare exception name.
 /// @param program name printed before the message
 /// @param body the program; its return value is the exit code
+/// @return the exit code
 int run_program(const std::string& program, const std::function<int()>& body);
 
 }  // namespace course

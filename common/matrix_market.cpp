@@ -6,7 +6,8 @@
 /// of the data it has actually seen.
 #include "common/matrix_market.hpp"
 
-#include <zlib.h>
+#include "common/compressed_file.hpp"
+#include "common/matrix_market_lines.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -32,240 +33,10 @@ MatrixMarketError::MatrixMarketError(const std::string& path, long line, const s
 
 namespace {
 
+using namespace matrix_market_lines;
+
 /// Most entries reserved ahead of reading them: a size line may lie about the count.
 constexpr std::size_t kMaxReservedEntries = std::size_t{1} << 20;
-
-/// Longest excerpt of an offending token quoted in an error message.
-constexpr std::size_t kMaxQuotedChars = 40;
-
-/// What the header line says about the entries.
-struct Header {
-  bool pattern = false;    ///< entries have no value
-  bool integer = false;    ///< values are whole numbers
-  bool symmetric = false;  ///< only the lower triangle is stored
-  std::string field;       ///< field keyword as written (lower case), for messages
-};
-
-/// Fields of one line: the first few tokens and how many there were in all.
-struct Tokens {
-  static constexpr std::size_t kKept = 6;  ///< tokens kept; more are only counted
-  std::string_view token[kKept];           ///< the first kKept tokens
-  std::size_t count = 0;                   ///< number of tokens on the line
-};
-
-bool is_blank_char(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-Tokens split_fields(std::string_view line) {
-  Tokens tokens;
-  std::size_t position = 0;
-  while (position < line.size()) {
-    while (position < line.size() && is_blank_char(line[position])) {
-      ++position;
-    }
-    if (position == line.size()) {
-      break;
-    }
-    const std::size_t start = position;
-    while (position < line.size() && !is_blank_char(line[position])) {
-      ++position;
-    }
-    if (tokens.count < Tokens::kKept) {
-      tokens.token[tokens.count] = line.substr(start, position - start);
-    }
-    ++tokens.count;
-  }
-  return tokens;
-}
-
-// A line that holds nothing but blanks.
-bool is_blank_line(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), is_blank_char);
-}
-
-// A token made safe to print: bounded length, non-printable bytes shown as '?'.
-std::string quote(std::string_view token) {
-  std::string text = "'";
-  for (std::size_t index = 0; index < token.size() && index < kMaxQuotedChars; ++index) {
-    const auto byte = static_cast<unsigned char>(token[index]);
-    text += std::isprint(byte) ? static_cast<char>(byte) : '?';
-  }
-  if (token.size() > kMaxQuotedChars) {
-    text += "...";
-  }
-  return text + "'";
-}
-
-std::string lower_case(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return lower;
-}
-
-// Parses a whole token as a (signed, decimal) integer; false when it is not one or overflows.
-bool parse_whole(std::string_view token, long long& value) {
-  if (!token.empty() && token.front() == '+') {
-    token.remove_prefix(1);
-  }
-  if (token.empty() || token.front() == '+') {
-    return false;
-  }
-  const auto result = std::from_chars(token.data(), token.data() + token.size(), value);
-  return result.ec == std::errc() && result.ptr == token.data() + token.size();
-}
-
-/// Reads the lines of a stream, counting them.
-class LineReader {
- public:
-  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
-
-  /// Next line into line(); false at the end of the input.
-  bool next() {
-    if (!std::getline(in_, line_)) {
-      if (in_.bad()) {
-        fail(line_number_ + 1, "read error");
-      }
-      return false;
-    }
-    ++line_number_;
-    return true;
-  }
-
-  /// Next line that is neither blank nor a comment; false at the end of the input.
-  bool next_data_line() {
-    while (next()) {
-      if (!is_blank_line(line_) && line_.front() != '%') {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  const std::string& line() const { return line_; }
-  long line_number() const { return line_number_; }
-
-  /// Throws a MatrixMarketError for the given line.
-  [[noreturn]] void fail(long line, const std::string& problem) const {
-    throw MatrixMarketError(name_, line, problem);
-  }
-  /// Throws a MatrixMarketError for the current line.
-  [[noreturn]] void fail(const std::string& problem) const { fail(line_number_, problem); }
-
- private:
-  std::istream& in_;
-  const std::string& name_;
-  std::string line_;
-  long line_number_ = 0;
-};
-
-const char* const kHeaderForm = "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
-
-Header parse_header(LineReader& reader) {
-  if (!reader.next()) {
-    reader.fail(1, std::string("empty input: missing header ") + kHeaderForm);
-  }
-  const Tokens tokens = split_fields(reader.line());
-  if (tokens.count == 0 || lower_case(tokens.token[0]) != "%%matrixmarket") {
-    reader.fail(std::string("bad header: the first line must be ") + kHeaderForm);
-  }
-  if (tokens.count != 5) {
-    reader.fail("bad header: expected 5 words " + std::string(kHeaderForm) + ", found " +
-                std::to_string(tokens.count));
-  }
-  const std::string object = lower_case(tokens.token[1]);
-  const std::string format = lower_case(tokens.token[2]);
-  const std::string field = lower_case(tokens.token[3]);
-  const std::string symmetry = lower_case(tokens.token[4]);
-  if (object != "matrix") {
-    reader.fail("unsupported object " + quote(tokens.token[1]) + ": only 'matrix'");
-  }
-  if (format == "array") {
-    reader.fail("unsupported format 'array' (dense): only 'coordinate' (sparse) is read");
-  }
-  if (format != "coordinate") {
-    reader.fail("unknown format " + quote(tokens.token[2]) + ": only 'coordinate'");
-  }
-  Header header;
-  header.field = field;
-  if (field == "pattern") {
-    header.pattern = true;
-  } else if (field == "integer") {
-    header.integer = true;
-  } else if (field != "real" && field != "double") {
-    reader.fail("unsupported field " + quote(tokens.token[3]) +
-                ": only real, double, integer and pattern (complex is not supported)");
-  }
-  if (symmetry == "symmetric") {
-    header.symmetric = true;
-  } else if (symmetry != "general") {
-    reader.fail("unsupported symmetry " + quote(tokens.token[4]) +
-                ": only general and symmetric (hermitian and skew-symmetric are not supported)");
-  }
-  return header;
-}
-
-/// The size line's numbers.
-struct SizeLine {
-  long long rows = 0;     ///< number of rows
-  long long cols = 0;     ///< number of columns
-  long long entries = 0;  ///< number of entry lines that follow
-  long line = 0;          ///< where the size line is
-};
-
-long long parse_size_field(const LineReader& reader, std::string_view token, const char* what,
-                           long long limit) {
-  long long value = 0;
-  if (!parse_whole(token, value)) {
-    reader.fail(std::string("bad size line: ") + what + " " + quote(token) +
-                " is not a whole number (or does not fit 64 bits)");
-  }
-  if (value < 0) {
-    reader.fail(std::string("bad size line: ") + what + " " + std::to_string(value) +
-                " is negative");
-  }
-  if (value > limit) {
-    reader.fail(std::string("bad size line: ") + what + " " + std::to_string(value) +
-                " exceeds the limit " + std::to_string(limit));
-  }
-  return value;
-}
-
-SizeLine parse_size_line(LineReader& reader, const Header& header) {
-  if (!reader.next_data_line()) {
-    reader.fail(reader.line_number() + 1, "missing size line 'rows cols entries'");
-  }
-  const Tokens tokens = split_fields(reader.line());
-  if (tokens.count != 3) {
-    reader.fail("bad size line: expected 'rows cols entries', found " +
-                std::to_string(tokens.count) + " fields");
-  }
-  SizeLine size;
-  size.line = reader.line_number();
-  size.rows = parse_size_field(reader, tokens.token[0], "rows", INT_MAX);
-  size.cols = parse_size_field(reader, tokens.token[1], "cols", INT_MAX);
-  size.entries = parse_size_field(reader, tokens.token[2], "entries", INT_MAX);
-  // rows, cols <= INT_MAX, so these products fit in 64 bits.
-  const long long positions = size.rows * size.cols;
-  if (header.symmetric) {
-    if (size.rows != size.cols) {
-      reader.fail("bad size line: a symmetric matrix must be square, found " +
-                  std::to_string(size.rows) + " x " + std::to_string(size.cols));
-    }
-    const long long lower_triangle = size.rows * (size.rows + 1) / 2;
-    if (size.entries > lower_triangle) {
-      reader.fail(
-          "bad size line: entries " + std::to_string(size.entries) +
-          " exceed the lower triangle rows * (rows + 1) / 2 = " + std::to_string(lower_triangle));
-    }
-  } else if (size.entries > positions) {
-    reader.fail("bad size line: entries " + std::to_string(size.entries) +
-                " exceed rows * cols = " + std::to_string(positions));
-  }
-  return size;
-}
 
 int parse_index(const LineReader& reader, std::string_view token, const char* what,
                 long long limit) {
@@ -420,118 +191,6 @@ CooMatrix sort_and_merge(const RawEntries& raw, DuplicatePolicy duplicates,
   return merged;
 }
 
-/// A read-only stream buffer over zlib's gzFile (plain files are read through unchanged).
-class GzipStreamBuffer : public std::streambuf {
- public:
-  explicit GzipStreamBuffer(gzFile file) : file_(file) {}
-
-  /// Empty when the data was read without error, else what went wrong.
-  const std::string& error() const { return error_; }
-
- protected:
-  int_type underflow() override {
-    if (gptr() < egptr()) {
-      return traits_type::to_int_type(*gptr());
-    }
-    if (!error_.empty()) {
-      return traits_type::eof();
-    }
-    const int count = gzread(file_, buffer_, sizeof(buffer_));
-    if (count <= 0) {
-      int code = Z_OK;
-      const char* message = gzerror(file_, &code);
-      if (count < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-        error_ = std::string("read error: ") + (message != nullptr ? message : "unknown");
-      }
-      return traits_type::eof();
-    }
-    setg(buffer_, buffer_, buffer_ + count);
-    return traits_type::to_int_type(*gptr());
-  }
-
- private:
-  gzFile file_;
-  std::string error_;
-  char buffer_[1 << 16];
-};
-
-/// Closes a gzFile when it goes out of scope.
-struct GzCloser {
-  void operator()(gzFile_s* file) const { gzclose(file); }
-};
-
-/// Where write_matrix_market sends its text: a plain or a gzip-compressed file.
-class TextSink {
- public:
-  TextSink(const std::string& path, bool compress) : path_(path) {
-    if (compress) {
-      gz_ = gzopen(path.c_str(), "wb");
-    } else {
-      plain_ = std::fopen(path.c_str(), "wb");
-    }
-    if (gz_ == nullptr && plain_ == nullptr) {
-      throw std::runtime_error("cannot open " + path + " for writing: " + std::strerror(errno));
-    }
-    buffer_.reserve(kFlushBytes + 128);
-  }
-  TextSink(const TextSink&) = delete;
-  TextSink& operator=(const TextSink&) = delete;
-  ~TextSink() {
-    if (gz_ != nullptr) {
-      gzclose(gz_);
-    }
-    if (plain_ != nullptr) {
-      std::fclose(plain_);
-    }
-  }
-
-  void append(const char* text, std::size_t length) {
-    buffer_.append(text, length);
-    if (buffer_.size() >= kFlushBytes) {
-      flush();
-    }
-  }
-
-  /// Writes what is buffered and closes the file; throws if anything failed.
-  void close() {
-    flush();
-    bool closed = true;
-    if (gz_ != nullptr) {
-      closed = gzclose(gz_) == Z_OK;
-      gz_ = nullptr;
-    }
-    if (plain_ != nullptr) {
-      closed = std::fclose(plain_) == 0;
-      plain_ = nullptr;
-    }
-    if (!closed) {
-      throw std::runtime_error("cannot finish writing " + path_);
-    }
-  }
-
- private:
-  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-  void flush() {
-    if (buffer_.empty()) {
-      return;
-    }
-    const bool written =
-        gz_ != nullptr ? gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) ==
-                             static_cast<int>(buffer_.size())
-                       : std::fwrite(buffer_.data(), 1, buffer_.size(), plain_) == buffer_.size();
-    if (!written) {
-      throw std::runtime_error("cannot write " + path_);
-    }
-    buffer_.clear();
-  }
-
-  std::string path_;
-  gzFile gz_ = nullptr;
-  std::FILE* plain_ = nullptr;
-  std::string buffer_;
-};
-
 /// Turns a stream's exceptions off for its lifetime and restores the caller's mask after.
 class StreamExceptionsOff {
  public:
@@ -577,12 +236,10 @@ CooMatrix parse_matrix_market(std::istream& in, const std::string& name_for_erro
 }
 
 CooMatrix read_matrix_market(const std::string& path, DuplicatePolicy duplicates) {
-  std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
-  if (!file) {
-    throw MatrixMarketError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  CompressedReadBuffer buffer(path);
+  if (!buffer.is_open()) {
+    throw MatrixMarketError(path, 0, "cannot open: " + buffer.open_error());
   }
-  gzbuffer(file.get(), 1 << 18);
-  GzipStreamBuffer buffer(file.get());
   std::istream in(&buffer);
   try {
     CooMatrix matrix = parse_matrix_market(in, path, duplicates);
@@ -592,6 +249,25 @@ CooMatrix read_matrix_market(const std::string& path, DuplicatePolicy duplicates
     return matrix;
   } catch (const MatrixMarketError&) {
     // A damaged gzip stream ends the text early; report that rather than its symptom.
+    if (!buffer.error().empty()) {
+      throw MatrixMarketError(path, 0, buffer.error());
+    }
+    throw;
+  }
+}
+
+MatrixMarketSize read_matrix_market_size(const std::string& path) {
+  CompressedReadBuffer buffer(path);
+  if (!buffer.is_open()) {
+    throw MatrixMarketError(path, 0, "cannot open: " + buffer.open_error());
+  }
+  std::istream in(&buffer);
+  LineReader reader(in, path);
+  try {
+    const Header header = parse_header(reader);
+    const SizeLine size = parse_size_line(reader, header);
+    return {size.rows, size.cols, size.entries, header.symmetric};
+  } catch (const MatrixMarketError&) {
     if (!buffer.error().empty()) {
       throw MatrixMarketError(path, 0, buffer.error());
     }

@@ -8,6 +8,9 @@
 ///
 /// Rules of this reader (each violation is a MatrixMarketError naming the file, the line
 /// and the problem; it never crashes, whatever the bytes):
+/// - a line may hold at most kMaxLineBytes bytes (a longer one is refused as soon as the
+///   limit is reached, so the memory used never depends on the file); a UTF-8 byte-order
+///   mark before the header is accepted and ignored;
 /// - lines starting with `%` after the header are comments; blank lines (only spaces/tabs)
 ///   are skipped anywhere after the header;
 /// - the size line is `rows cols entries`, all whole numbers; rows and cols must be in
@@ -32,11 +35,16 @@
 
 #include "common/sparse_matrix.hpp"
 
+#include <cstddef>
 #include <istream>
 #include <stdexcept>
 #include <string>
 
 namespace course {
+
+/// @brief The longest line the reader accepts, in bytes (without its newline): 1 MiB, far
+/// above any entry line and any sensible comment.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 /// @brief A malformed or unsupported Matrix Market file.
 ///
@@ -72,6 +80,27 @@ enum class DuplicatePolicy {
 /// @throws MatrixMarketError when the file cannot be read or is malformed
 CooMatrix read_matrix_market(const std::string& path,
                              DuplicatePolicy duplicates = DuplicatePolicy::Sum);
+
+/// @brief What a file's header and size line declare.
+struct MatrixMarketSize {
+  long long rows = 0;      ///< rows of the matrix
+  long long cols = 0;      ///< columns of the matrix
+  long long entries = 0;   ///< entry lines the file declares
+  bool symmetric = false;  ///< only the lower triangle is stored
+
+  /// @brief Most nonzeros the matrix can have once read: a symmetric file's off-diagonal
+  /// entries are stored twice.
+  /// @return the bound
+  long long max_nonzeros() const { return symmetric ? 2 * entries : entries; }
+};
+
+/// @brief Reads only the header and the size line of a `.mtx` or `.mtx.gz` file, with the
+/// same checks as read_matrix_market(): cheap, so a program can estimate the memory of a
+/// run, or skip a file, before reading its entries.
+/// @param path file to read
+/// @return the declared sizes
+/// @throws MatrixMarketError when the file cannot be read or its first lines are malformed
+MatrixMarketSize read_matrix_market_size(const std::string& path);
 
 /// @brief Parses Matrix Market text from a stream (the bytes of a file).
 /// @param in the stream

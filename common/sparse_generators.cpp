@@ -1,19 +1,23 @@
 /// @file sparse_generators.cpp
 /// @brief Random masks of exact size, drawn without any rows * cols array.
 ///
-/// The core is sample_distinct_sorted: k distinct numbers from [0, range), uniformly. It
-/// draws k numbers, sorts them (radix sort for large batches), drops repeats and draws again
-/// for the missing ones. Keeping the first k distinct values of an i.i.d. uniform sequence
-/// gives every k-subset the same probability, so the result is an exact uniform sample.
-/// When k is more than half the range it samples the complement instead, so every top-up
-/// round at least halves the expected number of missing values.
+/// The core is sample_distinct_sorted: k distinct numbers from [0, range), uniformly, in time
+/// linear in k and without retries. It draws k numbers, sorts them (radix sort for large
+/// batches) and drops repeats; the m values missing are then chosen among the values not
+/// yet taken with Floyd's algorithm (exactly m draws). Every step treats all values alike
+/// (i.i.d. uniform draws, then a uniform subset of the rest), so the distribution of the
+/// result is unchanged by any permutation of [0, range): every k-subset is equally likely.
+/// When k is more than half the range it samples the complement instead.
 #include "common/sparse_generators.hpp"
+
+#include "common/memory_estimate.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 namespace course {
@@ -110,15 +114,45 @@ void draw(std::vector<std::uint64_t>& values, std::size_t count, std::uint64_t r
   }
 }
 
-// `count` distinct values from [0, range), uniformly at random, in increasing order.
-// Precondition: count <= range.
+// `count` distinct values from [0, range) not in `taken` (sorted, distinct), uniformly at
+// random, sorted. Floyd's algorithm picks `count` distinct ranks among the range - taken.size()
+// free values with exactly `count` draws; a merge walk then turns each rank into its value.
+std::vector<std::uint64_t> sample_free_values(std::uint64_t range,
+                                              const std::vector<std::uint64_t>& taken,
+                                              std::size_t count, Random& random) {
+  const std::uint64_t free_count = range - taken.size();
+  std::unordered_set<std::uint64_t> chosen;
+  chosen.reserve(count);
+  for (std::uint64_t limit = free_count - count; limit < free_count; ++limit) {
+    const std::uint64_t rank = random.below(limit + 1);
+    // Either rank is new, or it was picked before and `limit` (never offered before) is.
+    chosen.insert(chosen.count(rank) == 0 ? rank : limit);
+  }
+  std::vector<std::uint64_t> ranks(chosen.begin(), chosen.end());
+  std::sort(ranks.begin(), ranks.end());
+  // The free value of rank r is r plus the number of taken values below it.
+  std::vector<std::uint64_t> values;
+  values.reserve(count);
+  std::size_t taken_below = 0;
+  for (std::uint64_t rank : ranks) {
+    while (taken_below < taken.size() && taken[taken_below] <= rank + taken_below) {
+      ++taken_below;
+    }
+    values.push_back(rank + taken_below);
+  }
+  return values;
+}
+
+// `count` distinct values from [0, range), uniformly at random, in increasing order, in time
+// linear in `count` and without retries. Precondition: count <= range.
 std::vector<std::uint64_t> sample_distinct_sorted(std::uint64_t range, std::uint64_t count,
                                                   Random& random) {
   if (count == 0) {
     return {};
   }
   if (count > range / 2) {
-    // Dense: sample the values to leave out (fewer than half) and list the others.
+    // Dense: sample the values to leave out (fewer than half) and list the others; range is
+    // less than 2 * count, so the listing is linear in the output too.
     const std::vector<std::uint64_t> excluded =
         sample_distinct_sorted(range, range - count, random);
     std::vector<std::uint64_t> kept;
@@ -133,20 +167,18 @@ std::vector<std::uint64_t> sample_distinct_sorted(std::uint64_t range, std::uint
     }
     return kept;
   }
+  // count independent draws, sorted (radix sort: linear), repeats dropped; the few values
+  // missing are then drawn among the values not yet taken, so no round is ever repeated.
   std::vector<std::uint64_t> values;
   values.reserve(static_cast<std::size_t>(count));
   draw(values, static_cast<std::size_t>(count), range, random);
   sort_values(values, range);
   values.erase(std::unique(values.begin(), values.end()), values.end());
-  // Top up: each round draws the missing number, keeps the new distinct values.
-  while (values.size() < count) {
-    const std::size_t sorted_size = values.size();
-    draw(values, static_cast<std::size_t>(count) - sorted_size, range, random);
-    std::sort(values.begin() + static_cast<std::ptrdiff_t>(sorted_size), values.end());
-    std::inplace_merge(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(sorted_size),
-                       values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-  }
+  const std::vector<std::uint64_t> missing =
+      sample_free_values(range, values, static_cast<std::size_t>(count) - values.size(), random);
+  const auto middle = static_cast<std::ptrdiff_t>(values.size());
+  values.insert(values.end(), missing.begin(), missing.end());
+  std::inplace_merge(values.begin(), values.begin() + middle, values.end());
   return values;
 }
 
@@ -293,6 +325,10 @@ CooMatrix random_power_law_mask(int rows, int cols, std::size_t nnz, double expo
   }
   mask.values.assign(nnz, 1.0f);
   return mask;
+}
+
+std::uint64_t mask_generation_bytes(std::uint64_t nnz) {
+  return array_bytes(nnz, 1, 2 * sizeof(std::uint64_t) + sizeof(int) * 2 + sizeof(float));
 }
 
 std::string uniform_mask_name(int rows, int cols, std::size_t nnz) {

@@ -2,8 +2,12 @@
 /// @brief Random sparsity masks (the sparse matrix S of SDDMM) of exact size.
 ///
 /// The generators never allocate rows * cols of anything: they draw 64-bit linear positions
-/// (row * cols + col), sort them, drop duplicates and draw again for the missing ones, so
-/// memory and time grow with nnz only. The same arguments and seed give the same matrix.
+/// (row * cols + col), sort them, drop duplicates and choose the missing ones among the
+/// positions still free (Floyd's algorithm), so memory and time grow linearly with nnz, and
+/// no step is ever retried, even for a density near 1. The same arguments and seed give the
+/// same matrix.
+///
+/// Memory: a uniform mask of nnz entries needs at most mask_generation_bytes(nnz).
 #pragma once
 
 #include "common/sparse_matrix.hpp"
@@ -38,6 +42,13 @@ CooMatrix random_uniform_mask(int rows, int cols, std::size_t nnz, std::uint64_t
 /// @throws std::invalid_argument for bad sizes or exponent, or nnz > rows * cols
 CooMatrix random_power_law_mask(int rows, int cols, std::size_t nnz, double exponent,
                                 std::uint64_t seed);
+
+/// @brief Host bytes that random_uniform_mask() needs for @p nnz entries, at most: the 64-bit
+/// positions and the radix sort's scratch copy (16 B each) and the COO mask it returns (12 B
+/// each). Saturates instead of overflowing.
+/// @param nnz number of entries
+/// @return the bytes, for a course::MemoryEstimate
+std::uint64_t mask_generation_bytes(std::uint64_t nnz);
 
 /// @brief The name the SDDMM note gives random masks: `matrix_<rows>_<cols>_<nnz>`.
 /// @param rows number of rows

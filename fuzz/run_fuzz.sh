@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Matrix Market fuzz target with libFuzzer + AddressSanitizer + UBSan and runs it
 # for a bounded time (issue "Reliability"). No CUDA is needed: the parser's sources
-# (common/matrix_market.cpp, common/sparse_matrix.cpp) include no CUDA header.
+# (common/matrix_market*.cpp, common/compressed_file.cpp, common/sparse_matrix.cpp) include
+# no CUDA header.
 #
 # Usage: fuzz/run_fuzz.sh [SECONDS]        (default 60)
 #
@@ -41,6 +42,8 @@ echo "== building ${build}/fuzz_matrix_market with ${cxx}"
   -I"${root}" \
   "${root}/fuzz/fuzz_matrix_market.cpp" \
   "${root}/common/matrix_market.cpp" \
+  "${root}/common/matrix_market_lines.cpp" \
+  "${root}/common/compressed_file.cpp" \
   "${root}/common/sparse_matrix.cpp" \
   -lz -o "${build}/fuzz_matrix_market"
 

@@ -4,7 +4,6 @@
 #include "step1_naive/step1_program.hpp"
 
 #include "common/cli.hpp"
-#include "common/option_given.hpp"
 #include "common/timed_product.hpp"
 #include "step1_naive/step1_launchers.hpp"
 
@@ -44,9 +43,11 @@ bool parse_options(int argc, char** argv, Options& options) {
   if (!parser.parse(argc, argv)) {
     return false;
   }
-  rows = option_given(argc, argv, "--rows") ? rows : size;
-  inner = option_given(argc, argv, "--inner") ? inner : size;
-  cols = option_given(argc, argv, "--cols") ? cols : size;
+  parser.refuse_together("--size", {"--rows", "--inner", "--cols"},
+                         "--size sets all three; give either --size or the three sizes");
+  if (parser.given("--size")) {
+    rows = inner = cols = size;
+  }
   try {
     check_naive_single_block_size(static_cast<int>(rows), static_cast<int>(inner),
                                   static_cast<int>(cols));

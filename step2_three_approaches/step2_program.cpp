@@ -4,7 +4,6 @@
 #include "step2_three_approaches/step2_program.hpp"
 
 #include "common/cli.hpp"
-#include "common/option_given.hpp"
 #include "common/timed_product.hpp"
 #include "step2_three_approaches/matmul_benchmark.hpp"
 #include "step2_three_approaches/step2_launchers.hpp"
@@ -19,18 +18,20 @@
 namespace course::step2 {
 namespace {
 
-// Refuses single-run options in benchmark mode and benchmark options without --bench.
-void check_mode(int argc, char** argv, bool bench, const std::string& bench_times) {
-  const std::vector<std::string> single_run_only{"--size", "--rows", "--inner", "--cols",
-                                                 "--approach"};
-  const std::vector<std::string> bench_only{"--bench-sizes", "--serial-max", "--csv"};
-  for (const std::string& name : bench ? single_run_only : bench_only) {
-    if (option_given(argc, argv, name)) {
-      throw UsageError(bench ? name + " does not apply to --bench, which times " + bench_times +
-                                   " at --bench-sizes"
-                             : name + " is a benchmark option: add --bench");
+// Refuses single-run options in benchmark mode, benchmark options without --bench, and
+// --size with the sizes it sets.
+void check_mode(const ArgParser& parser, bool bench, const std::string& bench_times) {
+  if (bench) {
+    for (const std::string name : {"--size", "--rows", "--inner", "--cols", "--approach"}) {
+      if (parser.given(name)) {
+        throw UsageError(name + " does not apply to --bench, which times " + bench_times +
+                         " at --bench-sizes");
+      }
     }
   }
+  parser.refuse_unless({"--bench-sizes", "--serial-max", "--csv"}, bench, "--bench");
+  parser.refuse_together("--size", {"--rows", "--inner", "--cols"},
+                         "--size sets all three; give either --size or the three sizes");
 }
 
 CommandLine step2_command_line() {
@@ -81,14 +82,17 @@ bool parse_command_line(int argc, char** argv, const CommandLine& line, int defa
   parser.add_integer("--serial-max", &serial_max, 0, kMaxBenchSize,
                      "benchmark: time the serial CPU product only up to this size (0: never; "
                      "at 4096 it is the slowest cell of the table)");
-  parser.add_text("--csv", &options.csv_path, "benchmark: also write the table as CSV here");
+  parser.add_path("--csv", &options.csv_path, "benchmark: also write the table as CSV here");
   if (!parser.parse(argc, argv)) {
     return false;
   }
-  check_mode(argc, argv, options.bench, line.bench_times);
-  options.rows = static_cast<int>(option_given(argc, argv, "--rows") ? rows : size);
-  options.inner = static_cast<int>(option_given(argc, argv, "--inner") ? inner : size);
-  options.cols = static_cast<int>(option_given(argc, argv, "--cols") ? cols : size);
+  check_mode(parser, options.bench, line.bench_times);
+  if (parser.given("--size")) {
+    rows = inner = cols = size;
+  }
+  options.rows = static_cast<int>(rows);
+  options.inner = static_cast<int>(inner);
+  options.cols = static_cast<int>(cols);
   options.approach = static_cast<int>(approach);
   options.seed = seed;
   options.repeats = static_cast<int>(repeats);
@@ -109,6 +113,15 @@ bool parse_options(int argc, char** argv, int default_approach, Options& options
     throw UsageError(error.what());
   }
   return true;
+}
+
+MemoryEstimate memory_estimate(const Options& options, bool verify) {
+  if (!options.bench) {
+    return dense_product_estimate(options.rows, options.inner, options.cols, verify);
+  }
+  const std::uint64_t largest = static_cast<std::uint64_t>(
+      *std::max_element(options.bench_sizes.begin(), options.bench_sizes.end()));
+  return dense_product_estimate(largest, largest, largest, true);
 }
 
 int run(const Options& options, bool verify, std::ostream& out) {

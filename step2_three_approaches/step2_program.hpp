@@ -6,6 +6,8 @@
 /// without a GPU, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
+#include "common/memory_estimate.hpp"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -31,6 +33,13 @@ struct Options {
   int serial_max = 4096;                           ///< largest size the serial CPU is timed at
   std::string csv_path;                            ///< where the benchmark writes its CSV
 };
+
+/// @brief What a run of @p options allocates: the single product of its sizes, or (with
+/// --bench) the largest benchmark size with its check.
+/// @param options validated options
+/// @param verify whether the DEBUG check runs
+/// @return the estimate, for course::require_memory
+MemoryEstimate memory_estimate(const Options& options, bool verify);
 
 /// @brief What differs between the command lines of steps 2 and 3, which otherwise take the
 /// same options.

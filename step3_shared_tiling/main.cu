@@ -16,9 +16,16 @@ static_assert(APPROACH >= 1 && APPROACH <= 4, "step 3 runs approach 4, or step 2
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/memory_estimate.hpp"
 #include "step3_shared_tiling/step3_program.hpp"
 
 #include <iostream>
+
+#ifdef DEBUG
+constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
+#else
+constexpr bool kVerify = false;  ///< DEBUG is off: no check
+#endif
 
 /// @brief Parses the options (refusing bad ones before looking for a GPU), then runs one
 /// product or the benchmark.
@@ -32,15 +39,11 @@ int main(int argc, char** argv) {
     if (!course::step3::parse_options(argc, argv, APPROACH, options)) {
       return 0;  // --help
     }
+    course::require_memory(course::step2::memory_estimate(options, kVerify), "use smaller sizes");
     course::require_cuda_device();
     if (options.bench) {
       return course::step3::run_benchmark(options, std::cout, std::cerr);
     }
-#ifdef DEBUG
-    constexpr bool kVerify = true;
-#else
-    constexpr bool kVerify = false;
-#endif
     return course::step3::run(options, kVerify, std::cout);
   });
 }

@@ -10,16 +10,20 @@
 #include "common/cli.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
 #include "common/timed_product.hpp"
 #include "common/timing.hpp"
 #include "step4_boundary_checks/padded.cuh"
+#include "step4_boundary_checks/shapes_file.hpp"
 #include "step4_boundary_checks/step4_launchers.hpp"
 #include "step4_boundary_checks/step4_program.hpp"
 
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #ifndef APPROACH
 /// @brief Compile-time default approach (1 checked, 2 padded, 3 rect tiles, 4 fast).
@@ -72,8 +76,59 @@ int run_single(step4::Approach approach, const step4::ProblemShape& shape, int r
   return 0;
 }
 
+/// Refuses options of another mode (each mode's options apply to it alone), two modes at
+/// once, and --size with the sizes it sets.
+void check_modes(const course::ArgParser& parser, bool bench, bool demo_unchecked) {
+  parser.refuse_together("--bench", {"--demo-unchecked"}, "choose one mode");
+  parser.refuse_unless({"--csv", "--markdown", "--all-fast-variants", "--shapes"}, bench,
+                       "--bench");
+  parser.refuse_unless({"--exact-alloc"}, demo_unchecked, "--demo-unchecked");
+  const std::vector<std::string> single_run{"--size", "--rows", "--inner", "--cols", "--approach"};
+  parser.refuse_together("--bench", single_run,
+                         "the benchmark runs every approach on its own shapes");
+  parser.refuse_together("--demo-unchecked", single_run,
+                         "the demonstration runs the note's 3x3 example");
+  parser.refuse_together("--demo-unchecked", {"--repeats"}, "the demonstration runs once");
+  parser.refuse_together("--size", {"--rows", "--inner", "--cols"},
+                         "--size sets all three; give either --size or the three sizes");
+}
+
+/// What one product allocates (with the padded copies for approach 2, the DEBUG check's
+/// arrays when DEBUG is defined).
+course::MemoryEstimate single_run_estimate(step4::Approach approach,
+                                           const step4::ProblemShape& shape) {
+#ifdef DEBUG
+  constexpr bool kVerify = true;
+#else
+  constexpr bool kVerify = false;
+#endif
+  course::MemoryEstimate estimate =
+      course::dense_product_estimate(shape.rows, shape.inner, shape.cols, kVerify);
+  if (approach == step4::Approach::padded) {
+    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+  }
+  return estimate;
+}
+
+/// What the benchmark allocates for the largest of @p shapes: M and N on the host, cuBLAS's
+/// P and a kernel's P read back, and on the device M, N, P and the padded copies.
+course::MemoryEstimate bench_estimate(const std::vector<step4::ProblemShape>& shapes) {
+  course::MemoryEstimate largest;
+  for (const step4::ProblemShape& shape : shapes) {
+    course::MemoryEstimate estimate =
+        course::dense_product_estimate(shape.rows, shape.inner, shape.cols, false);
+    estimate.host("P of cuBLAS and of a kernel, read back",
+                  course::array_bytes(shape.rows, shape.cols, 2 * sizeof(float)));
+    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+    if (estimate.total(course::MemorySide::host) > largest.total(course::MemorySide::host)) {
+      largest = estimate;
+    }
+  }
+  return largest;
+}
+
 int run(int argc, char** argv) {
-  long long size = 0;
+  long long size = 1000;
   long long rows = 1000;
   long long inner = 777;
   long long cols = 1031;
@@ -92,8 +147,8 @@ int run(int argc, char** argv) {
       "1 tiled with boundary checks, 2 zero padding + unchecked kernel, 3 rectangular "
       "tiles, 4 fast register-tiled kernel. --bench compares them with cuBLAS; "
       "--demo-unchecked shows the bug on the note's 3x3 example.");
-  parser.add_integer("--size", &size, 0, step4::kMaxDimension,
-                     "I = J = K (0: use --rows/--inner/--cols)");
+  parser.add_integer("--size", &size, 1, step4::kMaxDimension,
+                     "I = J = K (instead of --rows/--inner/--cols)");
   parser.add_integer("--rows", &rows, 1, step4::kMaxDimension, "I, rows of M and P");
   parser.add_integer("--inner", &inner, 1, step4::kMaxDimension, "J, columns of M, rows of N");
   parser.add_integer("--cols", &cols, 1, step4::kMaxDimension, "K, columns of N and P");
@@ -103,9 +158,9 @@ int run(int argc, char** argv) {
   parser.add_flag("--bench", &bench, "benchmark every approach against cuBLAS");
   parser.add_flag("--all-fast-variants", &all_fast_variants,
                   "with --bench: also time each tile shape of the fast kernel");
-  parser.add_text("--csv", &csv_path, "with --bench: write the table as CSV here");
-  parser.add_text("--markdown", &markdown_path, "with --bench: write the Markdown table here");
-  parser.add_text("--shapes", &shapes_path,
+  parser.add_path("--csv", &csv_path, "with --bench: write the table as CSV here");
+  parser.add_path("--markdown", &markdown_path, "with --bench: write the Markdown table here");
+  parser.add_path("--shapes", &shapes_path,
                   "with --bench: the shape benchmark (fast kernel vs cuBLAS) on the shapes of "
                   "this file, one 'rows inner cols' a line");
   parser.add_flag("--demo-unchecked", &demo_unchecked,
@@ -115,6 +170,7 @@ int run(int argc, char** argv) {
   if (!parser.parse(argc, argv)) {
     return 0;
   }
+  check_modes(parser, bench, demo_unchecked);
   if (demo_unchecked) {
     return step4::run_unchecked_demo(exact_allocation);
   }
@@ -125,10 +181,15 @@ int run(int argc, char** argv) {
     options.csv_path = csv_path;
     options.markdown_path = markdown_path;
     options.shapes_path = shapes_path;
+    // The shapes file is read and every shape checked before the benchmark looks for a GPU.
+    course::require_memory(
+        bench_estimate(shapes_path.empty() ? step4::default_bench_shapes()
+                                           : step4::read_shapes_file(shapes_path)),
+        "leave the largest shapes out of --shapes");
     return shapes_path.empty() ? step4::run_benchmark(options)
                                : step4::run_shape_benchmark(options);
   }
-  if (size > 0) {
+  if (parser.given("--size")) {
     rows = inner = cols = size;
   }
   step4::ProblemShape shape;
@@ -137,7 +198,10 @@ int run(int argc, char** argv) {
   } catch (const std::invalid_argument& error) {
     throw course::UsageError(error.what());
   }
-  return run_single(step4::approach_from_number(approach_number), shape, static_cast<int>(repeats));
+  const step4::Approach approach = step4::approach_from_number(approach_number);
+  course::require_memory(single_run_estimate(approach, shape),
+                         "use smaller --rows, --inner, --cols");
+  return run_single(approach, shape, static_cast<int>(repeats));
 }
 
 }  // namespace

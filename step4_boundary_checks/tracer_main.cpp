@@ -8,15 +8,33 @@
 /// --svg block00_phase1.svg`.
 #include "common/cli.hpp"
 #include "step4_boundary_checks/tile_tracer.hpp"
+#include "step4_boundary_checks/trace_output.hpp"
 
 #include <fstream>
 #include <iostream>
+#include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace {
 
+/// Refuses a full trace that would print more than @p max_output_mb MiB, with its size.
+void check_output_size(const step4::TraceConfig& config, bool only_invalid,
+                       long long max_output_mb) {
+  const step4::TraceOutputEstimate output = step4::estimate_trace_output(config, only_invalid);
+  const std::uint64_t limit = static_cast<std::uint64_t>(max_output_mb) << 20;
+  if (output.bytes > limit) {
+    throw course::UsageError(
+        "the full trace would print " + std::to_string(output.lines) + " lines (up to " +
+        std::to_string(output.bytes >> 20) + " MiB, " + std::to_string(output.phases) +
+        " block phases), more than the limit of --max-output-mb " + std::to_string(max_output_mb) +
+        ": trace one phase with --block-row/--block-col/--phase, use --only-invalid, a wider "
+        "--tile or smaller sizes, or raise --max-output-mb");
+  }
+}
+
 int run(int argc, char** argv) {
-  long long size = 0;
+  long long size = 3;
   long long rows = 3;
   long long inner = 3;
   long long cols = 3;
@@ -25,6 +43,7 @@ int run(int argc, char** argv) {
   long long block_col = -1;
   long long phase = -1;
   bool only_invalid = false;
+  long long max_output_mb = 256;
   std::string svg_path;
   course::ArgParser parser(
       "step4_tile_tracer",
@@ -32,7 +51,7 @@ int run(int argc, char** argv) {
       "as the unchecked kernel would make them. Thread (ty,tx) = (threadIdx.y, threadIdx.x). "
       "Lists every block and phase, or one of them with --block-row/--block-col/--phase, "
       "and writes an SVG of that one with --svg.");
-  parser.add_integer("--size", &size, 0, 1024, "I = J = K (0: use --rows/--inner/--cols)");
+  parser.add_integer("--size", &size, 1, 1024, "I = J = K (instead of --rows/--inner/--cols)");
   parser.add_integer("--rows", &rows, 1, 1024, "I, rows of M and P");
   parser.add_integer("--inner", &inner, 1, 1024, "J, columns of M and rows of N");
   parser.add_integer("--cols", &cols, 1, 1024, "K, columns of N and P");
@@ -41,11 +60,15 @@ int run(int argc, char** argv) {
   parser.add_integer("--block-col", &block_col, -1, 1023, "trace only this block column (bx)");
   parser.add_integer("--phase", &phase, -1, 1023, "trace only this phase");
   parser.add_flag("--only-invalid", &only_invalid, "list only the invalid accesses");
-  parser.add_text("--svg", &svg_path, "write a picture of the chosen block and phase here");
+  parser.add_path("--svg", &svg_path, "write a picture of the chosen block and phase here");
+  parser.add_integer("--max-output-mb", &max_output_mb, 1, 1 << 20,
+                     "refuse a full trace that would print more than this many MiB");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
-  if (size > 0) {
+  parser.refuse_together("--size", {"--rows", "--inner", "--cols"},
+                         "--size sets all three; give either --size or the three sizes");
+  if (parser.given("--size")) {
     rows = inner = cols = size;
   }
   const step4::TraceConfig config{static_cast<int>(rows), static_cast<int>(inner),
@@ -66,6 +89,9 @@ int run(int argc, char** argv) {
   }
   std::cout << "Tile trace: I=" << rows << " J=" << inner << " K=" << cols << ", tile width "
             << tile << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
+  if (chosen && parser.given("--max-output-mb")) {
+    throw course::UsageError("--max-output-mb applies only to the full trace (one phase is short)");
+  }
   if (chosen) {
     step4::PhaseTrace trace;
     try {
@@ -85,9 +111,8 @@ int run(int argc, char** argv) {
     }
     return 0;
   }
-  for (const step4::PhaseTrace& trace : step4::trace_all(config)) {
-    std::cout << step4::describe_phase(config, trace, only_invalid) << "\n";
-  }
+  check_output_size(config, only_invalid, max_output_mb);
+  step4::print_every_phase(config, only_invalid, std::cout);
   return 0;
 }
 

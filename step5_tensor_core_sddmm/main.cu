@@ -17,6 +17,7 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_market.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/timing.hpp"
@@ -25,11 +26,75 @@
 
 #include <climits>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <cstddef>
 #include <cstdint>
 
 namespace {
+
+#ifdef DEBUG
+constexpr bool kVerify = true;  // the reference and P's copy are part of the estimate
+#else
+constexpr bool kVerify = false;
+#endif
+
+/// Refuses a run whose sizes cannot work: approach 2's dense product over its limit, or
+/// allocations beyond the host's available memory (or the GPU's free memory, when there is
+/// one). Takes only the sizes, so it runs before S is drawn or read.
+void check_sizes(long long rows, long long cols, long long inner, long long nnz,
+                 course::SamplingSource source, step5::Approach approach) {
+  course::MemoryEstimate estimate = course::sampled_product_estimate(
+      static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
+      static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(nnz), source, kVerify);
+  if (approach == step5::Approach::dense_wmma) {
+    const std::size_t dense_bytes =
+        step5::dense_product_bytes(static_cast<int>(rows), static_cast<int>(cols));
+    const std::size_t limit_bytes = step5::Options{}.dense_limit_elements * sizeof(float);
+    if (dense_bytes > limit_bytes) {
+      throw std::length_error("approach 2 stores the dense product: " + std::to_string(rows) +
+                              " x " + std::to_string(cols) + " floats (padded to 16) take " +
+                              course::describe_bytes(dense_bytes) + ", more than its limit of " +
+                              course::describe_bytes(limit_bytes) +
+                              "; approaches 3 and 4 need no dense storage");
+    }
+    estimate.device("approach 2's dense M x N product", dense_bytes);
+  } else if (approach != step5::Approach::warp_per_nonzero) {
+    estimate.device("the plan's tables (about 16 B per nonzero)",
+                    course::array_bytes(static_cast<std::uint64_t>(nnz), 1, 16));
+  }
+  course::require_memory(estimate, "use a smaller --k, a smaller S or another approach");
+}
+
+/// S as a uniform random mask of exactly @p nnz entries from @p seed, after the checks.
+course::CooMatrix random_sampling(long long rows, long long cols, long long inner, long long nnz,
+                                  step5::Approach approach, std::uint64_t seed) {
+  if (static_cast<double>(nnz) > static_cast<double>(rows) * static_cast<double>(cols)) {
+    throw course::UsageError("--nnz " + std::to_string(nnz) +
+                             " exceeds M*N = " + std::to_string(rows * cols));
+  }
+  check_sizes(rows, cols, inner, nnz, course::SamplingSource::random_mask, approach);
+  if (nnz >= 20000000) {
+    std::cerr << "step5_tensor_core_sddmm: drawing " << nnz << " random positions...\n";
+  }
+  return course::allocate_on_host(
+      "S drawn at random", course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)), [&] {
+        return course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                           static_cast<std::size_t>(nnz), seed);
+      });
+}
+
+/// S read from @p path, after the checks that its size line allows.
+course::CooMatrix file_sampling(const std::string& path, long long inner,
+                                step5::Approach approach) {
+  const course::MatrixMarketSize size = course::read_matrix_market_size(path);
+  check_sizes(size.rows, size.cols, inner, size.max_nonzeros(), course::SamplingSource::file,
+              approach);
+  return course::allocate_on_host(
+      "S read from " + path,
+      course::array_bytes(static_cast<std::uint64_t>(size.max_nonzeros()), 2, 12),
+      [&] { return course::read_matrix_market(path); });
+}
 
 int run(int argc, char** argv) {
   long long approach_number = APPROACH;
@@ -53,25 +118,20 @@ int run(int argc, char** argv) {
   parser.add_integer("--k", &inner, 1, 1 << 16, "inner dimension K");
   parser.add_integer("--nnz", &nnz, 0, INT_MAX, "nonzeros of the random mask S");
   parser.add_integer("--seed", &seed, 0, LLONG_MAX, "seed (0: a fresh one)");
-  parser.add_text("--matrix", &matrix_path, "read S from this .mtx/.mtx.gz instead");
+  parser.add_path("--matrix", &matrix_path, "read S from this .mtx/.mtx.gz instead");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
-  const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  parser.refuse_together("--matrix", {"--m", "--n", "--nnz"},
+                         "the file gives S's sizes and entries");
+  const step5::Approach approach = step5::approach_from_number(approach_number);
   const std::uint64_t used_seed =
       seed == 0 ? course::fresh_seed() : static_cast<std::uint64_t>(seed);
-  course::CooMatrix sampling;
-  if (matrix_path.empty()) {
-    if (static_cast<double>(nnz) > static_cast<double>(rows) * static_cast<double>(cols)) {
-      throw course::UsageError("--nnz " + std::to_string(nnz) +
-                               " exceeds M*N = " + std::to_string(rows * cols));
-    }
-    sampling = course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
-                                           static_cast<std::size_t>(nnz), used_seed);
-  } else {
-    sampling = course::read_matrix_market(matrix_path);
-  }
-  const step5::Approach approach = step5::approach_from_number(approach_number);
+  // Everything about the inputs is checked, and S made, before looking for a GPU.
+  const course::CooMatrix sampling =
+      matrix_path.empty() ? random_sampling(rows, cols, inner, nnz, approach, used_seed)
+                          : file_sampling(matrix_path, inner, approach);
+  const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   const int k = static_cast<int>(inner);
   std::cout << "GPU: " << device.name << "\n"
             << "approach " << step5::approach_name(approach) << ", M=" << sampling.rows

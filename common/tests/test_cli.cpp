@@ -3,6 +3,7 @@
 #include "common/cli.hpp"
 #include "common/device.hpp"
 
+#include <new>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,7 @@ TEST_CASE("ArgParser fills integers and lists and flags and text", "[common][cli
   CHECK(csv == "x.csv");
 }
 
-TEST_CASE("ArgParser keeps defaults and refuses unknown or incomplete options",
-          "[common][cli]") {
+TEST_CASE("ArgParser keeps defaults and refuses unknown or incomplete options", "[common][cli]") {
   long long size = 7;
   bool flag = false;
   course::ArgParser parser("demo", "A demo.");
@@ -69,14 +69,14 @@ TEST_CASE("ArgParser keeps defaults and refuses unknown or incomplete options",
   REQUIRE(parse_words(parser, {}));
   CHECK(size == 7);
   CHECK_THROWS_WITH(parse_words(parser, {"--colour"}), Catch::Contains("unknown option"));
-  CHECK_THROWS_WITH(parse_words(parser, {"--size"}), Catch::Contains("needs a value"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--size"}),
+                    Catch::Contains("--size needs a whole number from 1 to 100"));
   CHECK_THROWS_WITH(parse_words(parser, {"--size", "101"}), Catch::Contains("1 to 100"));
   CHECK_THROWS_WITH(parse_words(parser, {"--flag=1"}), Catch::Contains("takes no value"));
   CHECK_THROWS_WITH(parse_words(parser, {"--sizes", "1,x"}), Catch::Contains("unknown option"));
 }
 
-TEST_CASE("ArgParser --help prints every option and asks the program to stop",
-          "[common][cli]") {
+TEST_CASE("ArgParser --help prints every option and asks the program to stop", "[common][cli]") {
   long long size = 7;
   course::ArgParser parser("demo", "A demo.");
   parser.add_integer("--size", &size, 1, 100, "matrix size");
@@ -84,9 +84,96 @@ TEST_CASE("ArgParser --help prints every option and asks the program to stop",
   CHECK(parser.usage().find("--size N (1..100, default 7)") != std::string::npos);
 }
 
+TEST_CASE("an option that needs a value refuses a following option", "[common][cli]") {
+  std::string out;
+  long long seed = 0;
+  course::ArgParser parser("demo", "A demo.");
+  parser.add_path("--out", &out, "output file");
+  parser.add_integer("--seed", &seed, -5, 5, "seed");
+  CHECK_THROWS_WITH(parse_words(parser, {"--out", "--seed"}),
+                    Catch::Contains("--out needs a file name, got the option --seed"));
+  // A negative number is a value, not an option; the = form takes any text.
+  REQUIRE(parse_words(parser, {"--seed", "-3", "--out=--seed"}));
+  CHECK(seed == -3);
+  CHECK(out == "--seed");
+  CHECK_THROWS_WITH(parse_words(parser, {"--out"}), Catch::Contains("--out needs a file name"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--out="}), Catch::Contains("got an empty one"));
+  CHECK_THROWS_WITH(parse_words(parser, {"stray"}), Catch::Contains("unexpected argument 'stray'"));
+}
+
+TEST_CASE("a repeated option is refused unless it is a list", "[common][cli]") {
+  long long rows = 1;
+  bool flag = false;
+  std::vector<long long> sizes{7};
+  course::ArgParser parser("demo", "A demo.");
+  parser.add_integer("--rows", &rows, 1, 10, "rows");
+  parser.add_flag("--flag", &flag, "flag");
+  parser.add_integer_list("--sizes", &sizes, 1, 100, "sizes");
+  CHECK_THROWS_WITH(parse_words(parser, {"--rows", "5", "--rows", "6"}),
+                    Catch::Contains("--rows is given twice"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--flag", "--flag"}),
+                    Catch::Contains("--flag is given twice"));
+  REQUIRE(parse_words(parser, {"--sizes", "1,2", "--sizes=3"}));
+  CHECK(sizes == std::vector<long long>{1, 2, 3});
+}
+
+TEST_CASE("parse_real refuses trailing text and nan and inf and values outside the range",
+          "[common][cli]") {
+  const course::RealRange density{0.0, 1.0, true};
+  CHECK(course::parse_real("--tc-density", "0.5", density) == 0.5);
+  CHECK(course::parse_real("--tc-density", "1", density) == 1.0);
+  CHECK(course::parse_real("--tc-density", "1e-3", density) == 1e-3);
+  const char* bad_values[] = {"0.5abc", "", "abc", "nan", "inf", "-inf", "0", "-1", "5", "1e999"};
+  for (const char* text : bad_values) {
+    INFO("value '" << text << "'");
+    try {
+      course::parse_real("--tc-density", text, density);
+      FAIL("accepted a bad value");
+    } catch (const course::UsageError& error) {
+      const std::string message = error.what();
+      CHECK(message.find("--tc-density") != std::string::npos);
+      CHECK(message.find("greater than 0 and at most 1") != std::string::npos);
+    }
+  }
+  const course::RealRange closed{-2.0, 3.5};
+  CHECK(course::parse_real("--x", "-2", closed) == -2.0);
+  CHECK_THROWS_WITH(course::parse_real("--x", "3.6", closed),
+                    Catch::Contains("--x must be a number from -2 to 3.5, got 3.6"));
+}
+
+TEST_CASE("the program asks the parser what was given for conflicts and modes", "[common][cli]") {
+  long long size = 4;
+  long long rows = 4;
+  bool bench = false;
+  std::string csv;
+  double ratio = 0.25;
+  course::ArgParser parser("demo", "A demo.");
+  parser.add_integer("--size", &size, 1, 100, "size");
+  parser.add_integer("--rows", &rows, 1, 100, "rows");
+  parser.add_flag("--bench", &bench, "benchmark");
+  parser.add_path("--csv", &csv, "csv");
+  parser.add_real("--ratio", &ratio, {0.0, 1.0}, "ratio");
+  REQUIRE(parse_words(parser, {"--size", "4", "--ratio", "0.75"}));
+  CHECK(parser.given("--size"));
+  CHECK_FALSE(parser.given("--rows"));
+  CHECK(ratio == 0.75);
+  CHECK_NOTHROW(parser.refuse_together("--size", {"--rows"}, ""));
+  REQUIRE(parse_words(parser, {"--size", "4", "--rows", "5"}));
+  CHECK_THROWS_WITH(parser.refuse_together("--size", {"--rows"}, "pick one"),
+                    Catch::Contains("--size and --rows cannot be given together: pick one"));
+  REQUIRE(parse_words(parser, {"--csv", "x.csv"}));
+  CHECK_THROWS_WITH(parser.refuse_unless({"--csv"}, bench, "--bench"),
+                    Catch::Contains("--csv applies only with --bench"));
+  // A new parse forgets what the last one saw.
+  REQUIRE(parse_words(parser, {"--bench"}));
+  CHECK_FALSE(parser.given("--csv"));
+  CHECK_NOTHROW(parser.refuse_unless({"--csv"}, bench, "--bench"));
+}
+
 TEST_CASE("run_program maps errors to exit codes", "[common][cli]") {
   CHECK(course::run_program("t", [] { return 0; }) == 0);
   CHECK(course::run_program("t", []() -> int { throw course::UsageError("bad"); }) == 2);
   CHECK(course::run_program("t", []() -> int { throw course::NoDeviceError("none"); }) == 3);
   CHECK(course::run_program("t", []() -> int { throw std::runtime_error("x"); }) == 1);
+  CHECK(course::run_program("t", []() -> int { throw std::bad_alloc(); }) == 1);
 }

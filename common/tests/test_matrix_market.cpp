@@ -6,8 +6,7 @@
 #include "common/matrix_market.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-
-#include <zlib.h>
+#include "common/tests/temp_files.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -19,41 +18,9 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-
-/// A fresh directory under the system's temporary directory, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / ("course_mm_test_" + std::to_string(course::fresh_seed()));
-    fs::create_directories(path_);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
-}
-
-// Compresses with zlib itself, independently of the writer under test.
-void write_gzip(const std::string& path, const std::string& text) {
-  gzFile file = gzopen(path.c_str(), "wb");
-  REQUIRE(file != nullptr);
-  REQUIRE(gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
-          static_cast<int>(text.size()));
-  REQUIRE(gzclose(file) == Z_OK);
-}
+using course::testing::TempDir;
+using course::testing::write_gzip;
+using course::testing::write_text;
 
 course::CooMatrix parse_text(const std::string& text,
                              course::DuplicatePolicy policy = course::DuplicatePolicy::Sum) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -254,6 +255,37 @@ TEST_CASE("random_uniform_mask is reproducible and uniform", "[common][sparse]")
     CHECK(hits[static_cast<std::size_t>(position)] > 1200 - 7 * 29);
     CHECK(hits[static_cast<std::size_t>(position)] < 1200 + 7 * 29);
   }
+}
+
+TEST_CASE("random_uniform_mask draws every subset alike when repeats are filled in",
+          "[common][sparse]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // 2 of the 4 positions of a 2 x 2 matrix: the two draws repeat one time in four, and the
+  // missing position is then chosen among the free ones. Each of the 6 pairs must come up
+  // 1 time in 6: over 6000 masks each count is binomial (mean 1000, sd 29), 7 sd bounds.
+  constexpr int kTrials = 6000;
+  std::map<std::pair<int, int>, int> pairs;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const course::CooMatrix mask =
+        course::random_uniform_mask(2, 2, 2, seed + static_cast<std::uint64_t>(trial));
+    REQUIRE(mask.nnz() == 2);
+    ++pairs[{mask.row_indices[0] * 2 + mask.col_indices[0],
+             mask.row_indices[1] * 2 + mask.col_indices[1]}];
+  }
+  REQUIRE(pairs.size() == 6);
+  for (const auto& [pair, count] : pairs) {
+    INFO("positions " << pair.first << " and " << pair.second);
+    CHECK(count > 1000 - 7 * 29);
+    CHECK(count < 1000 + 7 * 29);
+  }
+  // Just under half full: a fifth of the draws repeat and are filled in the same way.
+  check_mask(course::random_uniform_mask(1000, 1000, 499999, seed), 1000, 1000, 499999);
+}
+
+TEST_CASE("mask_generation_bytes counts 28 bytes per entry and saturates", "[common][sparse]") {
+  CHECK(course::mask_generation_bytes(1000) == 28000u);
+  CHECK(course::mask_generation_bytes(UINT64_MAX / 4) == UINT64_MAX);
 }
 
 TEST_CASE("random masks refuse impossible sizes", "[common][sparse]") {

@@ -4,70 +4,120 @@
 /// Uniform masks place exactly --nnz distinct entries uniformly at random; with
 /// --power-law EXP the row lengths follow a power law instead. The default file name is
 /// the note's `matrix_<rows>_<cols>_<nnz>.mtx`; a path ending in `.gz` is compressed.
+/// Before drawing anything the tool checks that the file stays under --max-output-mb and
+/// that the work fits in the host's available memory; either refusal gives the figures.
 #include "common/cli.hpp"
 #include "common/matrix_market.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/sparse_generators.hpp"
 
 #include <climits>
 #include <iostream>
 #include <string>
 
-/// @brief Parses the options, draws the mask and writes it.
+namespace {
+
+/// Masks with more entries than this print a line before each long stage.
+constexpr long long kProgressEntries = 20000000;
+
+/// Bytes of the text of a pattern file: the header and size line, then "row col\n" per entry
+/// with each index at its longest (the .gz file is smaller; this bounds what it holds).
+std::uint64_t pattern_file_bytes(long long rows, long long cols, long long nnz) {
+  const std::uint64_t line = std::to_string(rows).size() + std::to_string(cols).size() + 2;
+  return course::saturating_add(128, course::array_bytes(static_cast<std::uint64_t>(nnz), 1, line));
+}
+
+/// Refuses a file above the output limit, and work above the available host memory.
+void check_limits(long long rows, long long cols, long long nnz, long long max_output_mb) {
+  if (static_cast<unsigned long long>(nnz) >
+      static_cast<unsigned long long>(rows) * static_cast<unsigned long long>(cols)) {
+    throw course::UsageError("--nnz " + std::to_string(nnz) +
+                             " exceeds rows * cols = " + std::to_string(rows * cols));
+  }
+  const std::uint64_t file_bytes = pattern_file_bytes(rows, cols, nnz);
+  if (file_bytes > (static_cast<std::uint64_t>(max_output_mb) << 20)) {
+    throw course::UsageError(
+        "the mask file would hold up to " + course::describe_bytes(file_bytes) + " of text (" +
+        std::to_string(nnz) + " entries), more than --max-output-mb " +
+        std::to_string(max_output_mb) + ": use a smaller --nnz or raise --max-output-mb");
+  }
+  course::MemoryEstimate estimate;
+  estimate.host("the mask being drawn (" + std::to_string(nnz) + " entries)",
+                course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)));
+  course::require_host_fits(estimate, "use a smaller --nnz");
+}
+
+/// Draws the mask the options ask for.
+course::CooMatrix draw_mask(long long rows, long long cols, long long nnz, double exponent,
+                            bool power_law, long long seed) {
+  if (nnz >= kProgressEntries) {
+    std::cerr << "generate_mask: drawing " << nnz << " distinct positions...\n";
+  }
+  const auto count = static_cast<std::size_t>(nnz);
+  const auto random_seed = static_cast<std::uint64_t>(seed);
+  return course::allocate_on_host(
+      "the mask", course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)), [&] {
+        return power_law
+                   ? course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                                   count, exponent, random_seed)
+                   : course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                                 count, random_seed);
+      });
+}
+
+/// What the command line asks for (the defaults are the note's 5000 x 5000 mask).
+struct MaskRequest {
+  long long rows = 5000;
+  long long cols = 5000;
+  long long nnz = 250000;
+  long long seed = 1;
+  long long max_output_mb = 512;
+  double exponent = 0.0;
+  std::string out;
+};
+
+int run(int argc, char** argv) {
+  MaskRequest request;
+  course::ArgParser parser("generate_mask",
+                           "Writes a random sparsity mask with exactly --nnz distinct entries "
+                           "as a Matrix Market 'coordinate pattern general' file.");
+  parser.add_integer("--rows", &request.rows, 1, INT_MAX, "number of rows");
+  parser.add_integer("--cols", &request.cols, 1, INT_MAX, "number of columns");
+  parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
+  parser.add_integer("--seed", &request.seed, 0, LLONG_MAX, "random seed (same seed, same mask)");
+  parser.add_real("--power-law", &request.exponent, {0.0, 10.0},
+                  "exponent: row lengths follow a power law (default: uniform rows)");
+  parser.add_path("--out", &request.out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
+  parser.add_integer("--max-output-mb", &request.max_output_mb, 1, 1 << 20,
+                     "refuse a mask whose file would hold more than this many MiB of text");
+  if (!parser.parse(argc, argv)) {
+    return 0;  // --help
+  }
+  check_limits(request.rows, request.cols, request.nnz, request.max_output_mb);
+  const std::string out = request.out.empty()
+                              ? course::uniform_mask_name(static_cast<int>(request.rows),
+                                                          static_cast<int>(request.cols),
+                                                          static_cast<std::size_t>(request.nnz)) +
+                                    ".mtx"
+                              : request.out;
+  const course::CooMatrix mask =
+      draw_mask(request.rows, request.cols, request.nnz, request.exponent,
+                parser.given("--power-law"), request.seed);
+  if (request.nnz >= kProgressEntries) {
+    std::cerr << "generate_mask: writing " << out << "...\n";
+  }
+  course::write_matrix_market(out, mask, /*pattern=*/true);
+  std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
+            << mask.nnz() << " entries\n";
+  return 0;
+}
+
+}  // namespace
+
+/// @brief Parses the options, checks the limits, draws the mask and writes it.
 /// @param argc argument count
 /// @param argv arguments (see --help)
 /// @return 0 on success, 2 for a bad command line, 1 for any other error
 int main(int argc, char** argv) {
-  return course::run_program("generate_mask", [&] {
-    long long rows = 5000;
-    long long cols = 5000;
-    long long nnz = 250000;
-    long long seed = 1;
-    std::string power_law;
-    std::string out;
-    course::ArgParser parser("generate_mask",
-                             "Writes a random sparsity mask with exactly --nnz distinct entries "
-                             "as a Matrix Market 'coordinate pattern general' file.");
-    parser.add_integer("--rows", &rows, 1, INT_MAX, "number of rows");
-    parser.add_integer("--cols", &cols, 1, INT_MAX, "number of columns");
-    parser.add_integer("--nnz", &nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
-    parser.add_integer("--seed", &seed, 0, LLONG_MAX, "random seed (same seed, same mask)");
-    parser.add_text("--power-law", &power_law,
-                    "exponent in [0, 10]: row lengths follow a power law (default: uniform)");
-    parser.add_text("--out", &out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
-    if (!parser.parse(argc, argv)) {
-      return 0;  // --help
-    }
-    const auto nnz_count = static_cast<std::size_t>(nnz);
-    if (static_cast<unsigned long long>(nnz) >
-        static_cast<unsigned long long>(rows) * static_cast<unsigned long long>(cols)) {
-      throw course::UsageError("--nnz " + std::to_string(nnz) +
-                               " exceeds rows * cols = " + std::to_string(rows * cols));
-    }
-    if (out.empty()) {
-      out = course::uniform_mask_name(static_cast<int>(rows), static_cast<int>(cols), nnz_count) +
-            ".mtx";
-    }
-    course::CooMatrix mask;
-    if (power_law.empty()) {
-      mask = course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols), nnz_count,
-                                         static_cast<std::uint64_t>(seed));
-    } else {
-      double exponent = 0.0;
-      std::size_t used = 0;
-      try {
-        exponent = std::stod(power_law, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != power_law.size() || !(exponent >= 0.0 && exponent <= 10.0)) {
-        throw course::UsageError("--power-law '" + power_law + "' is not a number in [0, 10]");
-      }
-      mask = course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
-                                           nnz_count, exponent, static_cast<std::uint64_t>(seed));
-    }
-    course::write_matrix_market(out, mask, /*pattern=*/true);
-    std::cout << "wrote " << out << ": " << rows << " x " << cols << ", " << mask.nnz()
-              << " entries\n";
-    return 0;
-  });
+  return course::run_program("generate_mask", [&] { return run(argc, argv); });
 }

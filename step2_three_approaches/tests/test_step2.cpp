@@ -189,8 +189,15 @@ TEST_CASE("step2 benchmark runs and checks every method on small sizes", "[step2
 
 TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[step2]") {
   course::step2::Options options;
-  REQUIRE(parse_words({"--size", "100", "--cols", "7", "--approach", "1"}, options));
+  REQUIRE(
+      parse_words({"--rows", "100", "--inner", "100", "--cols", "7", "--approach", "1"}, options));
   CHECK((options.rows == 100 && options.inner == 100 && options.cols == 7));
+  course::step2::Options square;
+  REQUIRE(parse_words({"--size", "64"}, square));
+  CHECK((square.rows == 64 && square.inner == 64 && square.cols == 64));
+  // --size sets all three sizes, so it cannot be combined with one of them.
+  CHECK(usage_error_of({"--size", "100", "--cols", "7"}).find("cannot be given together") !=
+        std::string::npos);
   CHECK(options.approach == 1);
   course::step2::Options from_macro;
   REQUIRE(parse_words({}, from_macro, 2));

@@ -2,8 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "step4_boundary_checks/tile_tracer.hpp"
+#include "step4_boundary_checks/trace_output.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -126,4 +130,28 @@ TEST_CASE("tracer: bad sizes and blocks and phases are refused by name", "[step4
                     Catch::Contains("block row must be from 0 to 1"));
   CHECK_THROWS_WITH(step4::trace_phase(kNoteExample, 0, 0, 2),
                     Catch::Contains("phase must be from 0 to 1"));
+}
+
+TEST_CASE("tracer: the output estimate counts every line and bounds every byte",
+          "[step4][tracer]") {
+  // Ragged shapes and tiles, including the largest indices the line bounds allow for.
+  const step4::TraceConfig configs[] = {{3, 3, 3, 2},    {5, 3, 4, 2},        {7, 1, 9, 4},
+                                        {33, 31, 2, 32}, {1024, 1000, 1, 32}, {1, 1, 1, 1}};
+  for (const step4::TraceConfig& config : configs) {
+    for (const bool only_invalid : {false, true}) {
+      INFO(config.rows << "x" << config.inner << "x" << config.cols << " tile " << config.tile
+                       << (only_invalid ? " only invalid" : ""));
+      std::ostringstream out;
+      step4::print_every_phase(config, only_invalid, out);
+      const std::string text = out.str();
+      const step4::TraceOutputEstimate estimate =
+          step4::estimate_trace_output(config, only_invalid);
+      CHECK(estimate.lines ==
+            static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
+      CHECK(estimate.bytes >= text.size());
+      CHECK(estimate.bytes <= 4 * text.size());  // a bound, but not a wild one
+    }
+  }
+  // The size of the issue's trace, from the sizes alone: a billion phases.
+  CHECK(step4::estimate_trace_output({1024, 1024, 1024, 1}, false).phases == 1073741824u);
 }

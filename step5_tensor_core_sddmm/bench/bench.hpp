@@ -34,7 +34,11 @@ struct BenchCase {
   std::string name;                         ///< the matrix's name in the table
   std::function<course::CooMatrix()> make;  ///< makes (or reads) S
   int inner = 256;                          ///< K
-  std::size_t expected_nnz = 0;             ///< nonzeros of S (0: unknown before reading)
+  std::size_t expected_nnz = 0;             ///< nonzeros of S (a file: from its size line)
+  int rows = 0;                             ///< M (a file: from its size line)
+  int cols = 0;                             ///< N (a file: from its size line)
+  bool from_file = false;                   ///< S is read from a Matrix Market file
+  std::string problem;  ///< why the case cannot run (a malformed file); empty when it can
 };
 
 /// @brief The seed of a case's random inputs, from its name.
@@ -52,9 +56,22 @@ std::vector<BenchCase> k_sweep_cases();
 
 /// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, K = 256; throws
 /// course::UsageError when it is not a directory.
+/// Each file's header and size line are read here (not its entries), so that a case knows
+/// its sizes and nonzeros before it runs (for --max-nnz and the memory check); a file whose
+/// first lines are malformed becomes a case with a problem, shown as a row saying why.
 /// @param directory the folder of Matrix Market files
 /// @return the cases
 std::vector<BenchCase> matrix_cases(const std::string& directory);
+
+struct Settings;
+
+/// @brief Why @p bench_case cannot run with @p settings: over --max-nnz, a malformed file, or
+/// more memory than the host has available (or the GPU has free, when there is one) for S,
+/// the operands, cuSPARSE's copies and the checks; empty when it can run.
+/// @param bench_case the case
+/// @param settings the command line's choices
+/// @return the reason, for the row's check column
+std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
 
 /// @brief The command line's choices that a case's run needs.
 struct Settings {

@@ -2,14 +2,16 @@
 // Read first: bench.hpp.
 /// @file bench_cases.cpp
 /// @brief The benchmark's matrices: the note's 17 shapes, the K sweep and a directory of
-/// Matrix Market files.
+/// Matrix Market files; and why a case cannot run (skip_reason).
 #include "bench/bench.hpp"
 
 #include "common/cli.hpp"
 #include "common/matrix_market.hpp"
+#include "common/memory_estimate.hpp"
 #include "common/sparse_generators.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 namespace step5::bench {
@@ -45,7 +47,7 @@ std::vector<BenchCase> note_cases() {
                            shape.rows, shape.cols, shape.nnz,
                            case_seed(course::uniform_mask_name(shape.rows, shape.cols, shape.nnz)));
                      },
-                     256, shape.nnz});
+                     256, shape.nnz, shape.rows, shape.cols, false, ""});
   }
   return cases;
 }
@@ -60,7 +62,7 @@ std::vector<BenchCase> k_sweep_cases() {
                        return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz,
                                                           case_seed(name));
                      },
-                     inner, shape.nnz});
+                     inner, shape.nnz, shape.rows, shape.cols, false, ""});
   }
   return cases;
 }
@@ -86,9 +88,53 @@ std::vector<BenchCase> matrix_cases(const std::string& directory) {
   for (const fs::path& file : files) {
     std::string name = file.filename().string();
     name = name.substr(0, name.find(".mtx"));
-    cases.push_back({name, [file] { return course::read_matrix_market(file.string()); }, 256, 0});
+    BenchCase bench_case{
+        name, [file] { return course::read_matrix_market(file.string()); }, 256, 0, 0, 0, true, ""};
+    try {
+      const course::MatrixMarketSize size = course::read_matrix_market_size(file.string());
+      bench_case.expected_nnz = static_cast<std::size_t>(size.max_nonzeros());
+      bench_case.rows = static_cast<int>(size.rows);
+      bench_case.cols = static_cast<int>(size.cols);
+    } catch (const course::MatrixMarketError& error) {
+      bench_case.problem = error.what();
+    }
+    cases.push_back(bench_case);
   }
   return cases;
+}
+
+std::string skip_reason(const BenchCase& bench_case, const Settings& settings) {
+  if (!bench_case.problem.empty()) {
+    return "skipped: " + bench_case.problem;
+  }
+  if (settings.max_nnz > 0 &&
+      bench_case.expected_nnz > static_cast<std::size_t>(settings.max_nnz)) {
+    return "skipped (--max-nnz)";
+  }
+  const auto rows = static_cast<std::uint64_t>(bench_case.rows);
+  const auto cols = static_cast<std::uint64_t>(bench_case.cols);
+  const auto inner = static_cast<std::uint64_t>(bench_case.inner);
+  const auto nnz = static_cast<std::uint64_t>(bench_case.expected_nnz);
+  course::MemoryEstimate estimate = course::sampled_product_estimate(
+      rows, cols, inner, nnz,
+      bench_case.from_file ? course::SamplingSource::file : course::SamplingSource::random_mask,
+      false);
+  // The benchmark's own: S as CSR, cuSPARSE's result and ours read back, the magnitudes; on
+  // the device cuSPARSE's float copies of A and Bᵀ (and B row-major), its CSR and result,
+  // the magnitudes and the approach's plan.
+  estimate.host("S as CSR", course::saturating_add(course::array_bytes(nnz, 1, 8),
+                                                   course::array_bytes(rows + 1, 1, 4)));
+  estimate.host("results read back and magnitudes", course::array_bytes(nnz, 3, sizeof(float)));
+  estimate.device("A and B in float for cuSPARSE",
+                  course::array_bytes(rows + 2 * cols, inner, sizeof(float)));
+  estimate.device("cuSPARSE's CSR and result, magnitudes, plan",
+                  course::array_bytes(nnz, 1, 12 + 4 + 4 + 16));
+  try {
+    course::require_memory(estimate, "--max-nnz or --filter leaves it out");
+  } catch (const course::OutOfMemoryError& error) {
+    return std::string("skipped: ") + error.what();
+  }
+  return "";
 }
 
 }  // namespace step5::bench

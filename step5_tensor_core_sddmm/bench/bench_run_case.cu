@@ -9,6 +9,7 @@
 #include "common/compare.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
+#include "common/matrix_market.hpp"
 #include "common/timing.hpp"
 
 #include <cuda_runtime_api.h>
@@ -17,7 +18,9 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace step5::bench {
 namespace {
@@ -186,18 +189,27 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
               course::ResultTable& result_table, Summary& summary) {
   ProgressTable table(result_table);
   const auto started = std::chrono::steady_clock::now();
-  if (settings.max_nnz > 0 &&
-      bench_case.expected_nnz > static_cast<std::size_t>(settings.max_nnz)) {
-    std::cerr << bench_case.name << ": skipped (nnz " << bench_case.expected_nnz << " > --max-nnz "
-              << settings.max_nnz << ")\n";
+  std::string why_not = skip_reason(bench_case, settings);
+  std::optional<course::CooMatrix> made;
+  if (why_not.empty()) {
+    try {
+      made = bench_case.make();
+    } catch (const course::MatrixMarketError& error) {
+      // Malformed past its size line: the case becomes a row saying why; the run goes on.
+      why_not = std::string("skipped: ") + error.what();
+    }
+  }
+  if (!why_not.empty()) {
+    std::cerr << bench_case.name << ": " << why_not << "\n";
     if (settings.cusparse_row) {  // one row per skipped matrix, in the first pass
-      table.add_row({bench_case.name, "-", "-", std::to_string(bench_case.inner),
-                     std::to_string(bench_case.expected_nnz), "all", "-", "-", "-", "-", "-", "-",
-                     "skipped (--max-nnz)"});
+      const auto known = [](int size) { return size > 0 ? std::to_string(size) : "-"; };
+      table.add_row({bench_case.name, known(bench_case.rows), known(bench_case.cols),
+                     std::to_string(bench_case.inner), std::to_string(bench_case.expected_nnz),
+                     "all", "-", "-", "-", "-", "-", "-", why_not});
     }
     return;
   }
-  const course::CooMatrix sampling = bench_case.make();
+  const course::CooMatrix sampling = std::move(*made);
   const course::CsrMatrix csr = course::coo_to_csr(sampling);
   const int rows = sampling.rows;
   const int cols = sampling.cols;

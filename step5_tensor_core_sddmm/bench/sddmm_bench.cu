@@ -36,7 +36,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -64,7 +63,7 @@ int run(int argc, char** argv) {
   long long lane_iterations = 0;
   long long tc_min_nnz = step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
-  std::string tc_density = "0.05";
+  double tc_density = step5::Options{}.tc_density;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -76,8 +75,8 @@ int run(int argc, char** argv) {
   parser.add_flag("--ksweep", &k_sweep, "K = 32..1024 on matrix_37000_37000_368000");
   parser.add_flag("--experiments", &experiments,
                   "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
-  parser.add_text("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add");
-  parser.add_text("--csv", &csv_path, "also write the table as CSV to this file");
+  parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
+  parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
   parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
                           "approaches to run, e.g. 1,3,4");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median reported)");
@@ -87,7 +86,8 @@ int run(int argc, char** argv) {
       "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)");
   parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
                      "approach 2: refuse dense products above 2^this elements");
-  parser.add_text("--tc-density", &tc_density, "approach 4: panel density for Tensor Cores");
+  parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
+                  "approach 4: panel density for Tensor Cores");
   parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
                      "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
@@ -101,7 +101,13 @@ int run(int argc, char** argv) {
     throw course::UsageError("--shapes must be note or none, got '" + shapes + "'");
   }
   if (cusparse_layout != "auto" && cusparse_layout != "col" && cusparse_layout != "row") {
-    throw course::UsageError("--cusparse-layout must be auto, col or row");
+    throw course::UsageError("--cusparse-layout must be auto, col or row, got '" + cusparse_layout +
+                             "'");
+  }
+  if (group_lanes != 0 && group_lanes != 4 && group_lanes != 8 && group_lanes != 16 &&
+      group_lanes != 32) {
+    throw course::UsageError("--group-lanes must be 0, 4, 8, 16 or 32, got " +
+                             std::to_string(group_lanes));
   }
   Settings settings;
   for (const long long number : approach_numbers) {
@@ -114,18 +120,9 @@ int run(int argc, char** argv) {
   settings.options.lane_iterations = static_cast<int>(lane_iterations);
   settings.options.tc_min_nnz = tc_min_nnz;
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
-  try {
-    settings.options.tc_density = std::stod(tc_density);
-  } catch (const std::exception&) {
-    throw course::UsageError("--tc-density must be a number in (0, 1], got '" + tc_density + "'");
-  }
-  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
-  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
-  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
-  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
-  // of a shared page fails, leaving that upload on the slow pageable path.
-  mallopt(M_MMAP_THRESHOLD, 1 << 16);
+  settings.options.tc_density = tc_density;
 
+  // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
   if (shapes == "note") {
     cases = step5::bench::note_cases();
@@ -148,6 +145,12 @@ int run(int argc, char** argv) {
     }
     cases = kept;
   }
+  course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
+  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
+  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
+  // of a shared page fails, leaving that upload on the slow pageable path.
+  mallopt(M_MMAP_THRESHOLD, 1 << 16);
   std::cout << course::benchmark_header() << "\n\n"
             << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
                "P fp32; cuSPARSE gets the same values in fp32. Times in ms.\n\n";

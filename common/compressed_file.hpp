@@ -1,0 +1,84 @@
+/// @file compressed_file.hpp
+/// @brief Plain or gzip-compressed text files, read and written through bounded buffers.
+///
+/// The Matrix Market reader and writer use these so that the format code never sees zlib:
+/// a `.gz` file is read through a fixed 64 KiB buffer (plus zlib's own 256 KiB), whatever
+/// the size of the file or of its lines, and written in 1 MiB chunks.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <streambuf>
+#include <string>
+
+struct gzFile_s;
+
+namespace course {
+
+/// @brief A read-only stream buffer over a file opened with zlib: a gzip file is
+/// decompressed, any other file is read as it is. Wrap it in a std::istream.
+class CompressedReadBuffer : public std::streambuf {
+ public:
+  /// @brief Opens @p path; check is_open() (and open_error()) before reading.
+  /// @param path file to read
+  explicit CompressedReadBuffer(const std::string& path);
+  ~CompressedReadBuffer() override;
+  CompressedReadBuffer(const CompressedReadBuffer&) = delete;
+  CompressedReadBuffer& operator=(const CompressedReadBuffer&) = delete;
+
+  /// @brief Whether the file could be opened.
+  /// @return true when it is open
+  bool is_open() const { return file_ != nullptr; }
+
+  /// @brief Why the file could not be opened (the system's message).
+  /// @return the message, empty when it is open
+  const std::string& open_error() const { return open_error_; }
+
+  /// @brief Empty when the data was read without error, else what went wrong (a damaged
+  /// gzip stream ends the text early; this says so).
+  /// @return the message
+  const std::string& error() const { return error_; }
+
+ protected:
+  /// @brief Refills the buffer from the file.
+  /// @return the next character, or eof at the end or after an error
+  int_type underflow() override;
+
+ private:
+  static constexpr std::size_t kBufferBytes = std::size_t{1} << 16;
+  gzFile_s* file_ = nullptr;
+  std::string open_error_;
+  std::string error_;
+  char buffer_[kBufferBytes];
+};
+
+/// @brief A text file being written, plain or gzip-compressed, through a 1 MiB buffer.
+class TextSink {
+ public:
+  /// @brief Opens @p path for writing; throws std::runtime_error when it cannot.
+  /// @param path file to write
+  /// @param compress write gzip
+  TextSink(const std::string& path, bool compress);
+  ~TextSink();
+  TextSink(const TextSink&) = delete;
+  TextSink& operator=(const TextSink&) = delete;
+
+  /// @brief Appends @p length bytes of @p text.
+  /// @param text the bytes
+  /// @param length how many
+  void append(const char* text, std::size_t length);
+
+  /// @brief Writes what is buffered and closes the file; throws if anything failed.
+  void close();
+
+ private:
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+  void flush();
+
+  std::string path_;
+  gzFile_s* gz_ = nullptr;
+  std::FILE* plain_ = nullptr;
+  std::string buffer_;
+};
+
+}  // namespace course

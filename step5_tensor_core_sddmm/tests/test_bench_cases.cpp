@@ -1,0 +1,48 @@
+// Step 5, the benchmark's list of matrices (CPU only): sizes from the size line, malformed
+// files and cases that cannot fit become rows saying why.
+/// @file test_bench_cases.cpp
+/// @brief Tests of matrix_cases() and skip_reason() (no GPU).
+#include <catch2/catch.hpp>
+
+#include "bench/bench.hpp"
+#include "common/cli.hpp"
+#include "common/tests/temp_files.hpp"
+
+#include <string>
+#include <vector>
+
+TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[step5][bench]") {
+  course::testing::TempDir dir;
+  const std::string header = "%%MatrixMarket matrix coordinate pattern symmetric\n";
+  // The entries are never read here: a wrong one does not matter yet.
+  course::testing::write_gzip(dir.file("b_sym.mtx.gz"), header + "50 50 30\n1 1\n");
+  course::testing::write_text(dir.file("a_broken.mtx"), "hello\n");
+  course::testing::write_text(dir.file("c_notes.txt"), "not a matrix\n");
+  const std::vector<step5::bench::BenchCase> cases = step5::bench::matrix_cases(dir.path());
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].name == "a_broken");
+  CHECK_THAT(cases[0].problem, Catch::Contains("a_broken.mtx:1: bad header"));
+  CHECK(cases[1].name == "b_sym");
+  CHECK(cases[1].problem.empty());
+  CHECK(cases[1].rows == 50);
+  CHECK(cases[1].cols == 50);
+  CHECK(cases[1].expected_nnz == 60u);  // a symmetric file's entries count twice at most
+  CHECK_THROWS_AS(step5::bench::matrix_cases(dir.file("no_such_folder")), course::UsageError);
+}
+
+TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
+  step5::bench::Settings settings;
+  step5::bench::BenchCase small{"small", nullptr, 64, 1000, 300, 400, false, ""};
+  CHECK(step5::bench::skip_reason(small, settings).empty());
+  settings.max_nnz = 999;
+  CHECK(step5::bench::skip_reason(small, settings) == "skipped (--max-nnz)");
+  settings.max_nnz = 0;
+  step5::bench::BenchCase broken = small;
+  broken.problem = "x.mtx:1: bad header";
+  CHECK(step5::bench::skip_reason(broken, settings) == "skipped: x.mtx:1: bad header");
+  // A of 2e9 x 65536 halves: 238 TiB on no machine.
+  step5::bench::BenchCase huge{"huge", nullptr, 65536, 1, 2000000000, 2, false, ""};
+  CHECK_THAT(step5::bench::skip_reason(huge, settings),
+             Catch::StartsWith("skipped: not enough host memory") &&
+                 Catch::Contains("A (M x K halves) 238.42 TiB"));
+}
