@@ -18,6 +18,7 @@ import pathlib
 import queue
 import random
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -145,30 +146,43 @@ def main():
     for lane in lanes:
         free.put(lane)
 
+    done = []
+    lock = threading.Lock()
+
     def grade_on_a_free_lane(folder):
         lane = free.get()
         try:
-            return grade_student(folder, lane, args, jobs, out_dir)
+            result = grade_student(folder, lane, args, jobs, out_dir)
         finally:
             free.put(lane)
+        with lock:  # the table so far, so that a run cut short still leaves one
+            done.append(result)
+            write_tables(sorted(done), args, out_dir, "(in progress) ")
+        return result
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(lanes)) as pool:
         students = list(pool.map(grade_on_a_free_lane, folders))
     grading_seconds = time.monotonic() - started - prebuild_seconds
+    header = (f"{len(students)} students; {len(lanes)} lane(s). Course tree built once per "
+              f"lane in {prebuild_seconds:.0f} s; grading took {grading_seconds:.0f} s, "
+              f"{grading_seconds / len(students):.0f} s per student (the column 'seconds' is "
+              "each student's own time in a lane).")
+    print(write_tables(students, args, out_dir, "", header))
+    return 0
+
+
+def write_tables(students, args, out_dir, state, header=""):
+    """Writes the class table (Markdown and CSV); returns the Markdown."""
     rows = report.class_rows(students)
     gpu = runner.run_limited(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], 30) \
         if shutil_which("nvidia-smi") else None
     gpu_name = gpu.output.strip().splitlines()[0] if gpu and gpu.status == 0 else "no GPU found"
-    header = (f"{len(rows)} students; GPU: {gpu_name}; {time.strftime('%Y-%m-%d')}; seed "
-              f"{args.seed}; {len(lanes)} lane(s). Course tree built once per lane in "
-              f"{prebuild_seconds:.0f} s; grading took {grading_seconds:.0f} s, "
-              f"{grading_seconds / len(rows):.0f} s per student (the column 'seconds' is each "
-              "student's own time in a lane).")
-    (out_dir / "class_grades.md").write_text(report.class_markdown(rows, args.title, header),
-                                             encoding="utf-8")
+    header = (f"{state}GPU: {gpu_name}; {time.strftime('%Y-%m-%d %H:%M')}; seed {args.seed}. "
+              + header)
+    text = report.class_markdown(rows, args.title, header)
+    (out_dir / "class_grades.md").write_text(text, encoding="utf-8")
     (out_dir / "class_grades.csv").write_text(report.class_csv(rows), encoding="utf-8")
-    print(report.class_markdown(rows, args.title, header))
-    return 0
+    return text
 
 
 if __name__ == "__main__":
