@@ -83,9 +83,9 @@ def make_parser():
     parser.add_argument("--test-jobs", dest="test_jobs", type=positive(int),
                         default=max(2, (os.cpu_count() or 2) // 2),
                         help="test processes run side by side")
-    parser.add_argument("--timeout", type=positive(float), default=180,
+    parser.add_argument("--timeout", type=positive(float), default=300,
                         help="seconds per plain test run")
-    parser.add_argument("--sanitizer-timeout", type=positive(float), default=300,
+    parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
                         help="seconds per compute-sanitizer run")
     parser.add_argument("--configure-timeout", type=positive(float), default=300,
                         help="seconds for the configure step")

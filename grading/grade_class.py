@@ -8,7 +8,7 @@ links and the test runs (grade.py). Lanes run side by side. A student whose grad
 (does not configure or compile, hangs, crashes) gets what grade.py gave them, or 0 with a
 note when grade.py itself had to be stopped; the class run always goes on.
 
-    grading/grade_class.py STUDENTS OUT_DIR [--lanes 2] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
+    grading/grade_class.py STUDENTS OUT_DIR [--lanes 3] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
 """
 import argparse
 import concurrent.futures
@@ -48,14 +48,18 @@ def make_parser():
     parser.add_argument("out_dir", help="where the class table and the students' reports go")
     parser.add_argument("--work-dir", default="",
                         help="where the lanes' build directories go (default <out>/work)")
-    parser.add_argument("--lanes", type=positive_int, default=2,
+    parser.add_argument("--lanes", type=positive_int, default=3,
                         help="students graded side by side, each lane with its own build")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of every student's tests (default: a fresh one)")
-    parser.add_argument("--student-timeout", type=positive_float, default=900,
+    parser.add_argument("--student-timeout", type=positive_float, default=2400,
                         help="seconds a student's whole grading may take")
-    parser.add_argument("--timeout", type=positive_float, default=150,
+    # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
+    # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
+    parser.add_argument("--timeout", type=positive_float, default=300,
                         help="seconds per plain test run (grade.py --timeout)")
+    parser.add_argument("--sanitizer-timeout", type=positive_float, default=600,
+                        help="seconds per compute-sanitizer run")
     parser.add_argument("--generator", default="Ninja" if shutil_which("ninja") else "")
     parser.add_argument("--cmake-arg", action="append", default=[])
     parser.add_argument("--title", default="Class grades")
@@ -88,7 +92,8 @@ def grade_student(folder, lane_dir, args, jobs, out_dir):
     command = [sys.executable, str(HERE / "grade.py"), "--kernels", str(folder),
                "--build-dir", str(lane_dir), "--out-dir", str(student_out), "--name", "grades",
                "--title", f"Grades of {name}", "--seed", str(args.seed), "--jobs", str(jobs),
-               "--test-jobs", str(jobs), "--timeout", str(args.timeout), "--sanitizer-timeout", "240",
+               "--test-jobs", str(jobs), "--timeout", str(args.timeout),
+               "--sanitizer-timeout", str(args.sanitizer_timeout),
                "--configure-timeout", "120", "--build-timeout", "600"]
     if args.generator:
         command += ["--generator", args.generator]

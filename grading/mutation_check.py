@@ -261,6 +261,17 @@ def markdown(rows, title, header_note):
     return "\n".join(lines) + "\n"
 
 
+def shard(text):
+    """Parses K/N (1 <= K <= N)."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K/N, e.g. 2/3, got '{text}'") from None
+    if not 1 <= index <= count:
+        raise argparse.ArgumentTypeError(f"K/N needs 1 <= K <= N, got '{text}'")
+    return index, count
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--report", default="mutation_report.md", help="Markdown report")
@@ -268,6 +279,10 @@ def main():
                         help="where the source copies and builds go (default: a new "
                              "temporary folder; reuse one to rebuild incrementally)")
     parser.add_argument("--steps", default="", help="comma-separated step folders to check")
+    parser.add_argument("--family", choices=("results", "memory"), default="",
+                        help="only the mutations of one family")
+    parser.add_argument("--shard", type=shard, default=None,
+                        help="K/N: only the K-th of every N mutations of each step")
     parser.add_argument("--include-pending", action="store_true",
                         help="also run the PENDING (step 4 and 5) mutations")
     parser.add_argument("--only-pending", action="store_true",
@@ -304,6 +319,19 @@ def main():
     if args.steps:
         wanted = set(args.steps.split(","))
         mutations = [mutation for mutation in mutations if mutation.step in wanted]
+    if args.family:
+        mutations = [mutation for mutation in mutations if mutation.family == args.family]
+    if args.shard:
+        # Every n-th mutation of each step, so that n runs (e.g. n commands on a machine
+        # that limits a command's time) share the work; each needs its own --work-dir.
+        index, count = args.shard
+        position = {}
+        kept = []
+        for mutation in mutations:
+            position[mutation.step] = position.get(mutation.step, -1) + 1
+            if position[mutation.step] % count == index - 1:
+                kept.append(mutation)
+        mutations = kept
     problems = find_problems(REPO_ROOT, mutations)
     if args.list:
         for mutation in mutations:
