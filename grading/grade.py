@@ -26,7 +26,7 @@ import shlex
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, grading, plan, report, scoring  # noqa: E402
+from gradelib import build, grading, kernels, plan, report, scoring  # noqa: E402
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -96,6 +96,9 @@ def make_parser():
                         help="compute-sanitizer executable")
     parser.add_argument("--no-sanitizers", action="store_true",
                         help="plain runs only (the grade then does not follow the scheme)")
+    parser.add_argument("--all-kernels", action="store_true",
+                        help="sanitize every kernel the tests launch, the course's too "
+                             "(default: only the kernels of the student's files)")
     parser.add_argument("--allow-not-run", action="store_true",
                         help="exit 0 even if tests needing a GPU could not run")
     return parser
@@ -137,6 +140,17 @@ def check_arguments(parser, args):
     args.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 63)
 
 
+def sanitizer_filters(args, steps):
+    """{label: compute-sanitizer arguments}: check the kernels of the student's files only
+    (read from the files graded); grading an existing build checks every kernel."""
+    if not args.kernels or args.all_kernels:
+        return {}
+    folder_of = kernels.submission_folder(args.source, args.kernels)
+    by_folder = {step.folder: step for step in plan.STEPS}
+    return {step.label: kernels.kernel_filter(kernels.step_kernels(folder_of, step, by_folder))
+            for step in steps}
+
+
 def replay_command(args):
     parts = ["grading/grade.py"]
     if args.kernels:
@@ -168,6 +182,7 @@ def main():
                 programs[step.label] = program
             else:
                 notes[step.label] = f"not built: no {program}"
+    args.sanitizer_args = sanitizer_filters(args, steps)
     rows = grading.rows_for(steps, programs, notes, args, args.out_dir, args.seed)
     what = f"COURSE_KERNELS={args.kernels}" if args.kernels else f"build {args.build_dir}"
     title = args.title or f"Grades ({what})"

@@ -26,9 +26,10 @@ def list_tests(program, timeout=60):
 class StepTests:
     """The tests of one step, filled in as their runs finish."""
 
-    def __init__(self, step, program, tests):
+    def __init__(self, step, program, tests, sanitizer_args=()):
         self.step = step
         self.program = pathlib.Path(program)
+        self.sanitizer_args = list(sanitizer_args)
         graded = plan.graded_tests(step.label)
         self.stale = [name for name in graded if name not in tests]
         self.tests = []
@@ -43,11 +44,14 @@ class StepTests:
 
 def grade_programs(programs, options, out_dir, seed):
     """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
-    sanitizer_timeout, jobs_tests, sanitizer (executable), no_sanitizers."""
+    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and
+    sanitizer_args ({label: extra compute-sanitizer arguments}, optional)."""
     steps = []
+    extra = getattr(options, "sanitizer_args", None) or {}
     for step, program in programs.items():
         try:
-            steps.append(StepTests(step, program, list_tests(program)))
+            steps.append(StepTests(step, program, list_tests(program),
+                                   extra.get(step.label, ())))
         except RuntimeError as error:
             print(f"{step.label}: {error}", file=sys.stderr)
             steps.append(None)
@@ -80,7 +84,8 @@ def grade_programs(programs, options, out_dir, seed):
                             log = folder / f"{test['index']:02d}-{each}.log"
                             sanitized = pool.submit(
                                 runner.sanitize_test, step_tests.program, test["name"], each,
-                                options.sanitizer_timeout, seed, log, options.sanitizer)
+                                options.sanitizer_timeout, seed, log, options.sanitizer,
+                                step_tests.sanitizer_args)
                             pending[sanitized] = (step_tests, test, folder, each)
                 else:
                     result = future.result()

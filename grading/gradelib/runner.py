@@ -106,12 +106,14 @@ def run_test(program, name, report_path, timeout, seed):
     return "passed", "", result.seconds
 
 
-def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer"):
-    """Runs one test case under one compute-sanitizer tool. Returns a dict: tool, outcome
-    (clean, errors, timed out, not run), errors, kernels, first lines, seconds."""
+def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer",
+                  extra=()):
+    """Runs one test case under one compute-sanitizer tool (@p extra: more sanitizer
+    arguments, e.g. a kernel filter). Returns a dict: tool, outcome (clean, errors, timed
+    out, not run), errors, kernels, first lines, seconds."""
     program = pathlib.Path(program)
     command = [executable, "--tool", tool, "--error-exitcode",
-               str(sanitizer.SANITIZER_ERROR_CODE), "--print-limit", "10",
+               str(sanitizer.SANITIZER_ERROR_CODE), "--print-limit", "10", *extra,
                str(program), name, "--warn", "NoTests"]
     env = test_environment(seed, log_path.with_suffix(".tmp"))
     try:

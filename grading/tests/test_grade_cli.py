@@ -14,8 +14,12 @@ from gradelib import plan
 
 GRADE = GRADING / "grade.py"
 FAKE_SANITIZER_CLEAN = """
-import subprocess, sys
-status = subprocess.run(sys.argv[sys.argv.index("--print-limit") + 2:]).returncode
+import os, subprocess, sys
+arguments = sys.argv[1:]
+start = next(i for i, a in enumerate(arguments) if os.path.isfile(a))
+with open(os.path.join(os.path.dirname(arguments[start]), "sanitizer-args.txt"), "a") as log:
+    log.write(" ".join(arguments[:start]) + "\\n")
+status = subprocess.run(arguments[start:]).returncode
 print("========= ERROR SUMMARY: 0 errors")
 sys.exit(status)
 """
@@ -121,6 +125,17 @@ class GradeCommand(unittest.TestCase):
         row = grades["steps"][0]
         self.assertEqual((row["points"], row["course_passed"], row["course_total"]), (0.0, 1, 1))
         self.assertIn("Graded tests that lost points", (out / "grades.md").read_text())
+
+    def test_sanitizers_check_the_kernels_of_the_students_files(self):
+        student = self.submission("kernels", steps={"step1"})
+        (student / "step1_naive" / "naive_single_block.cuh").write_text(
+            "__global__ void my_renamed_kernel(float* c) {}\n")
+        out = self.root / "out"
+        self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
+                   "--sanitizer", str(self.sanitizer))
+        used = (out / "build" / "step1_naive" / "sanitizer-args.txt").read_text()
+        self.assertIn("--tool memcheck", used)
+        self.assertIn("--kernel-name regex=my_renamed_kernel", used)
 
     def test_configure_and_build_have_time_limits(self):
         student = self.submission("slow", steps={"step1"})
