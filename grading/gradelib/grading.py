@@ -7,6 +7,12 @@ import sys
 
 from gradelib import plan, runner, scoring
 
+# After this many plain runs of a step have timed out (its kernels hang), the step's tests
+# that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
+# costs minutes, not an hour.
+HANGS_BEFORE_SHORT_LIMIT = 2
+HANG_TIMEOUT = 60.0
+
 
 def list_tests(program, timeout=60):
     """Returns {test name: [tags]} from the course test main's listing, or raises
@@ -30,6 +36,7 @@ class StepTests:
         self.step = step
         self.program = pathlib.Path(program)
         self.sanitizer_args = list(sanitizer_args)
+        self.timed_out = 0
         graded = plan.graded_tests(step.label)
         self.stale = [name for name in graded if name not in tests]
         self.tests = []
@@ -40,6 +47,17 @@ class StepTests:
                                "tools": list(entry.tools) if entry else [], "index": index,
                                "outcome": "not run", "message": "", "seconds": 0.0,
                                "sanitizers": []})
+
+
+def run_plain(step_tests, test, folder, timeout, seed):
+    """One plain run, with a short limit once the step's kernels have hung twice."""
+    if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
+        timeout = min(timeout, HANG_TIMEOUT)
+    result = runner.run_test(step_tests.program, test["name"],
+                             folder / f"{test['index']:02d}.xml", timeout, seed)
+    if result[1].startswith("timed out"):
+        step_tests.timed_out += 1
+    return result
 
 
 def grade_programs(programs, options, out_dir, seed):
@@ -66,8 +84,7 @@ def grade_programs(programs, options, out_dir, seed):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
         pending = {}
         for step_tests, test, folder in work:
-            future = pool.submit(runner.run_test, step_tests.program, test["name"],
-                                 folder / f"{test['index']:02d}.xml", options.timeout, seed)
+            future = pool.submit(run_plain, step_tests, test, folder, options.timeout, seed)
             pending[future] = (step_tests, test, folder, None)
         while pending:
             done, _ = concurrent.futures.wait(pending,
