@@ -59,7 +59,10 @@ STEPS = [
      "md_step4_boundary_checks_README",
      "Every step 4 approach next to cuBLAS SGEMM on square and ragged shapes, each result "
      "checked against cuBLAS, measured with `step4_boundary_checks --bench "
-     "--csv results/NAME.csv --markdown results/NAME.md`."),
+     "--csv results/NAME.csv --markdown results/NAME.md`; and the shape benchmark, the fast "
+     "kernel against cuBLAS on the public shape set, before and after split-K "
+     "(`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --csv "
+     "results/NAME.csv --markdown results/NAME.md`)."),
     (5, "step5_tensor_core_sddmm", "results_step5", "Results: step 5 (Tensor Core SDDMM)",
      "md_step5_tensor_core_sddmm_README",
      "The SDDMM approaches next to cuSPARSE on the note's shapes, a K sweep and real "
@@ -367,6 +370,44 @@ def shape_plots(plotter, headers, rows, header, stem):
              "or not measured are left out." % provenance_title(header))]
 
 
+def shape_set_plots(plotter, headers, rows, header, stem):
+    """Step 4 shape benchmark: fraction of cuBLAS per shape, before and after split-K."""
+    col = {name: i for i, name in enumerate(headers)}
+    need = ["shape IxJxK", "fraction", "before fraction", "cuBLAS ms"]
+    if any(n not in col for n in need):
+        return []
+    points = []
+    for row in rows:
+        after, before = number(row[col["fraction"]]), number(row[col["before fraction"]])
+        if after is not None and before is not None:
+            points.append((row[col["shape IxJxK"]], before, after,
+                           number(row[col["cuBLAS ms"]]) or 0.0))
+    if not points:
+        return []
+    points.sort(key=lambda point: point[2])
+    plt = plotter.plt
+    figure, ax = plt.subplots(figsize=(10, 0.22 * len(points) + 1.6))
+    positions = list(range(len(points)))
+    ax.scatter([p[1] for p in points], positions, marker="x", color="tab:gray",
+               label="before split-K")
+    ax.scatter([p[2] for p in points], positions, marker="o", color="tab:blue",
+               label="with split-K and the shape-driven choice")
+    ax.set_yticks(positions)
+    ax.set_yticklabels(["%s%s" % (p[0], " *" if p[3] < 0.020 else "") for p in points],
+                       fontsize=7)
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(0.8, color="tab:red", linewidth=0.6, linestyle="--")
+    ax.set_xlabel("fraction of cuBLAS SGEMM speed (cuBLAS time / ours, log scale; "
+                  "* = cuBLAS under 20 µs)")
+    ax.legend(loc="lower right", fontsize=8)
+    figure.suptitle("%s: %s" % (figure_title(stem), provenance_title(header)))
+    figure.tight_layout()
+    return [(plotter.save(figure, "%s.png" % stem),
+             "Fraction of cuBLAS per shape before and after split-K (%s), sorted by the fraction "
+             "after; the dashed line is 0.8." % provenance_title(header))]
+
+
 def horizontal_bars(ax, cases, series, colors, log=True):
     """Horizontal grouped bars: one group per case (top to bottom), one bar per series."""
     names = [n for n in series if any(series[n].get(c) is not None for c in cases)]
@@ -514,6 +555,8 @@ def summary_table(kind, headers, rows):
 def classify(headers):
     if headers and headers[0] == "method" and any(h.endswith("(ms)") for h in headers):
         return "square", square_plots
+    if "shape IxJxK" in headers and "before fraction" in headers:
+        return "shape_set", shape_set_plots
     if "shape IxJxK" in headers:
         return "shapes", shape_plots
     if "matrix" in headers and "sddmm" in headers:

@@ -7,6 +7,7 @@
 #include "common/random_fill.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
+#include "step4_boundary_checks/bench_agreement.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/step4_launchers.hpp"
 #include "step4_boundary_checks/step4_program.hpp"
@@ -19,34 +20,6 @@
 
 namespace step4 {
 namespace {
-
-/// Relative tolerance of the agreement check: |got - cuBLAS| <= tol * (|cuBLAS| + rms).
-/// Reordered fp32 sums differ by ~1e-6 of rms; one missing term differs by ~1e-2.
-constexpr double kAgreementTolerance = 1e-4;
-
-struct Agreement {
-  double worst = 0.0;  // largest |got - ref| / (|ref| + rms(ref)); infinity for NaN
-  bool ok = false;
-};
-
-Agreement agree(const std::vector<float>& got, const std::vector<float>& reference) {
-  double sum_squares = 0.0;
-  for (float value : reference) {
-    sum_squares += static_cast<double>(value) * value;
-  }
-  const double rms = std::sqrt(sum_squares / static_cast<double>(reference.size()));
-  Agreement result;
-  for (std::size_t index = 0; index < got.size(); ++index) {
-    const double want = reference[index];
-    const double error = std::fabs(static_cast<double>(got[index]) - want);
-    const double relative = error / (std::fabs(want) + rms + 1e-30);
-    if (!(relative <= result.worst)) {  // NaN makes this true and the next line infinite
-      result.worst = std::isnan(relative) ? INFINITY : relative;
-    }
-  }
-  result.ok = result.worst <= kAgreementTolerance;
-  return result;
-}
 
 struct Entry {
   std::string name;
@@ -118,12 +91,16 @@ bool bench_shape(const ProblemShape& shape, const BenchOptions& options,
        [&] { matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols); }, 0},
   };
   if (options.all_fast_variants) {
-    for (FastVariant variant : {FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn128_bk16,
-                                FastVariant::bm128_bn64_bk8}) {
-      entries.push_back(
-          {"fast " + fast_variant_name(variant),
-           [&, variant] { matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, variant); },
-           0});
+    for (FastVariant variant :
+         {FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn128_bk16, FastVariant::bm128_bn64_bk8,
+          FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8}) {
+      for (int group_rows : {1, 8}) {
+        const FastConfig config{variant, 1, group_rows};
+        entries.push_back(
+            {"fast " + fast_config_name(config),
+             [&, config] { matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, config); },
+             0});
+      }
     }
   }
   bool all_ok = true;

@@ -2,7 +2,9 @@
 /// @brief Going further: a fast SGEMM that is still correct for every shape. 2-D register
 /// tiling (8×8 outputs per thread, in four 4×4 quadrants), the M tile stored transposed in
 /// shared memory, float4 global loads where alignment allows (a scalar path otherwise),
-/// and double buffering (the next tile is fetched into registers while this one is used).
+/// double buffering (the next tile is fetched into registers while this one is used) and
+/// split-K (the inner dimension shared among blocks; split_k_reduce.cuh adds the parts).
+/// Read tiled_checked.cuh first; the launcher is fast_gemm_launch.cu.
 #pragma once
 
 namespace step4 {
@@ -53,43 +55,51 @@ struct FastStage {
   float n_values[Tiling::kNPerThread];  ///< this thread's share of the N tile
 };
 
-/// @brief Loads this thread's share of the M tile starting at column @p depth0 into
-/// registers; entries outside M become zero (the M-tile boundary check).
+/// @brief Loads this thread's share of a TILE_ROWS×TILE_COLS tile of a row-major matrix into
+/// registers; entries outside the matrix become zero. The same function loads the M tile
+/// (TILE_ROWS = BM rows of M, TILE_COLS = BK columns) and the N tile (BK rows of N, BN
+/// columns): the M-tile check and the N-tile check of the lesson are this one test, "is the
+/// element inside its matrix?", asked of two different matrices.
 ///
 /// Each thread loads groups of 4 consecutive columns of one row: one float4 when allowed,
 /// otherwise 4 scalar loads. Both paths share this mapping, so both are stored alike and
 /// the scalar path needs one row check per group (fewer registers than one per element).
-/// @tparam Tiling a FastTiling
-/// @tparam VECTOR true when J % 4 == 0 and M is 16-byte aligned (float4 loads)
-/// @param m_matrix M, I×J
-/// @param rows I
-/// @param inner J
-/// @param block_row0 first row of the block's tile
-/// @param depth0 first column of M in this tile
-/// @param values receives kMPerThread values
-template <typename Tiling, bool VECTOR>
-__device__ __forceinline__ void fast_load_m(const float* __restrict__ m_matrix, int rows, int inner,
-                                            int block_row0, int depth0, float* values) {
-  constexpr int kGroupsPerRow = Tiling::kDepth / 4;
+/// @tparam TILE_ROWS rows of the tile
+/// @tparam TILE_COLS columns of the tile (a multiple of 4)
+/// @tparam THREADS threads of the block sharing the load
+/// @tparam VECTOR true when the matrix has a multiple of 4 columns and is 16-byte aligned
+/// @param matrix the row-major matrix
+/// @param matrix_rows its rows (I for M, J for N)
+/// @param matrix_cols its columns (J for M, K for N)
+/// @param tile_row0 first row of the tile
+/// @param tile_col0 first column of the tile
+/// @param values receives TILE_ROWS·TILE_COLS / THREADS values
+template <int TILE_ROWS, int TILE_COLS, int THREADS, bool VECTOR>
+__device__ __forceinline__ void load_tile(const float* __restrict__ matrix, int matrix_rows,
+                                          int matrix_cols, int tile_row0, int tile_col0,
+                                          float* values) {
+  static_assert(TILE_COLS % 4 == 0, "groups of 4 columns");
+  static_assert((TILE_ROWS * TILE_COLS) % (4 * THREADS) == 0, "whole groups per thread");
+  constexpr int kGroupsPerRow = TILE_COLS / 4;
 #pragma unroll
-  for (int group = 0; group < Tiling::kMPerThread / 4; ++group) {
-    const int index = threadIdx.x + group * Tiling::kThreads;
-    const int m_row = block_row0 + index / kGroupsPerRow;
-    const int m_col = depth0 + (index % kGroupsPerRow) * 4;
+  for (int group = 0; group < TILE_ROWS * TILE_COLS / (4 * THREADS); ++group) {
+    const int index = threadIdx.x + group * THREADS;
+    const int row = tile_row0 + index / kGroupsPerRow;
+    const int col = tile_col0 + (index % kGroupsPerRow) * 4;
     float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (VECTOR) {
-      // M-tile check: a row past I, or columns past J. J % 4 == 0 and m_col % 4 == 0, so
-      // the four columns are either all inside the row or all past its end.
-      if (m_row < rows && m_col < inner) {
-        loaded = *reinterpret_cast<const float4*>(m_matrix + m_row * inner + m_col);
+      // Tile check: a row past the last one, or columns past the row's end. The row length
+      // and col are multiples of 4, so the four columns are all inside or all outside.
+      if (row < matrix_rows && col < matrix_cols) {
+        loaded = *reinterpret_cast<const float4*>(matrix + row * matrix_cols + col);
       }
-    } else if (m_row < rows) {  // M-tile check, rows: past the last row of M
-      const float* row_start = m_matrix + m_row * inner;
-      // M-tile check, columns, one by one: past the end of the row (the next row's data).
-      loaded.x = m_col + 0 < inner ? row_start[m_col + 0] : 0.0f;
-      loaded.y = m_col + 1 < inner ? row_start[m_col + 1] : 0.0f;
-      loaded.z = m_col + 2 < inner ? row_start[m_col + 2] : 0.0f;
-      loaded.w = m_col + 3 < inner ? row_start[m_col + 3] : 0.0f;
+    } else if (row < matrix_rows) {  // tile check, rows: past the last row of the matrix
+      const float* row_start = matrix + row * matrix_cols;
+      // Tile check, columns, one by one: past the end of the row (the next row's data).
+      loaded.x = col + 0 < matrix_cols ? row_start[col + 0] : 0.0f;
+      loaded.y = col + 1 < matrix_cols ? row_start[col + 1] : 0.0f;
+      loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;
+      loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;
     }
     values[group * 4 + 0] = loaded.x;
     values[group * 4 + 1] = loaded.y;
@@ -98,45 +108,29 @@ __device__ __forceinline__ void fast_load_m(const float* __restrict__ m_matrix, 
   }
 }
 
-/// @brief Loads this thread's share of the N tile starting at row @p depth0 into
-/// registers; entries outside N become zero (the N-tile boundary check). Same grouping
-/// as fast_load_m: 4 consecutive columns of one row per group.
+/// @brief Loads the M tile (BM rows from @p block_row0, BK columns from @p depth0) and the N
+/// tile (BK rows from @p depth0, BN columns from @p block_col0) into @p stage.
 /// @tparam Tiling a FastTiling
-/// @tparam VECTOR true when K % 4 == 0 and N is 16-byte aligned (float4 loads)
+/// @tparam VECTOR_M float4 loads of M
+/// @tparam VECTOR_NP float4 loads of N
+/// @param m_matrix M, I×J
 /// @param n_matrix N, J×K
+/// @param rows I
 /// @param inner J
 /// @param cols K
-/// @param block_col0 first column of the block's tile
-/// @param depth0 first row of N in this tile
-/// @param values receives kNPerThread values
-template <typename Tiling, bool VECTOR>
-__device__ __forceinline__ void fast_load_n(const float* __restrict__ n_matrix, int inner, int cols,
-                                            int block_col0, int depth0, float* values) {
-  constexpr int kGroupsPerRow = Tiling::kBlockCols / 4;
-#pragma unroll
-  for (int group = 0; group < Tiling::kNPerThread / 4; ++group) {
-    const int index = threadIdx.x + group * Tiling::kThreads;
-    const int n_row = depth0 + index / kGroupsPerRow;
-    const int n_col = block_col0 + (index % kGroupsPerRow) * 4;
-    float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (VECTOR) {
-      // N-tile check: a row past J, or columns past K (all four or none, as K % 4 == 0).
-      if (n_row < inner && n_col < cols) {
-        loaded = *reinterpret_cast<const float4*>(n_matrix + n_row * cols + n_col);
-      }
-    } else if (n_row < inner) {  // N-tile check, rows: past the last row of N
-      const float* row_start = n_matrix + n_row * cols;
-      // N-tile check, columns, one by one: past the end of the row (the next row's data).
-      loaded.x = n_col + 0 < cols ? row_start[n_col + 0] : 0.0f;
-      loaded.y = n_col + 1 < cols ? row_start[n_col + 1] : 0.0f;
-      loaded.z = n_col + 2 < cols ? row_start[n_col + 2] : 0.0f;
-      loaded.w = n_col + 3 < cols ? row_start[n_col + 3] : 0.0f;
-    }
-    values[group * 4 + 0] = loaded.x;
-    values[group * 4 + 1] = loaded.y;
-    values[group * 4 + 2] = loaded.z;
-    values[group * 4 + 3] = loaded.w;
-  }
+/// @param block_row0 first row of the block's tile of P
+/// @param block_col0 first column of the block's tile of P
+/// @param depth0 first column of M and row of N in this tile
+/// @param stage receives both tiles
+template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
+__device__ __forceinline__ void load_stage(const float* __restrict__ m_matrix,
+                                           const float* __restrict__ n_matrix, int rows, int inner,
+                                           int cols, int block_row0, int block_col0, int depth0,
+                                           FastStage<Tiling>& stage) {
+  load_tile<Tiling::kBlockRows, Tiling::kDepth, Tiling::kThreads, VECTOR_M>(
+      m_matrix, rows, inner, block_row0, depth0, stage.m_values);
+  load_tile<Tiling::kDepth, Tiling::kBlockCols, Tiling::kThreads, VECTOR_NP>(
+      n_matrix, inner, cols, depth0, block_col0, stage.n_values);
 }
 
 /// @brief Stores the staged registers into one shared-memory buffer: the M tile transposed
@@ -170,11 +164,37 @@ __device__ __forceinline__ void fast_store_stage(const FastStage<Tiling>& stage,
   }
 }
 
-/// @brief P = M·N for any I, J, K >= 1, fast.
+/// @brief The output tile a block computes, with the blocks taken in groups of @p group_rows
+/// tile-rows: consecutive blocks walk down a group's rows before moving right, so the blocks
+/// that run at the same time share M's row panels and N's column panels in L2 (rasterization).
+/// group_rows = 1 is the plain row-by-row order.
+/// @param group_rows tile-rows per group (>= 1)
+/// @param tile_row receives the block's tile row
+/// @param tile_col receives the block's tile column
+__device__ __forceinline__ void grouped_tile(int group_rows, int& tile_row, int& tile_col) {
+  const int linear = blockIdx.y * gridDim.x + blockIdx.x;
+  const int per_group = group_rows * gridDim.x;
+  const int first_row = linear / per_group * group_rows;
+  const int rows_here = min(group_rows, static_cast<int>(gridDim.y) - first_row);
+  const int in_group = linear % per_group;
+  tile_row = first_row + in_group % rows_here;
+  tile_col = in_group / rows_here;
+}
+
+/// @brief P = M·N for any I, J, K >= 1, fast; with split-K, one slice of the inner dimension.
+///
+/// Split-K: block z of the grid (blockIdx.z) covers the inner tiles [z·tiles_per_split,
+/// min((z+1)·tiles_per_split, ceil(J / BK))) and writes its partial product to slice z of
+/// @p out, the I×K matrix at out + z·I·K. With a single split (gridDim.z = 1) @p out is P
+/// itself; with several, the launcher adds the slices with split_k_reduce_kernel. A split
+/// boundary is always a tile boundary, so the only ragged depth is J's own end, which the
+/// tile checks of load_tile already zero-fill: split-K needs no fourth boundary check.
 ///
 /// Preconditions: blockDim = (Tiling::kThreads); gridDim = (ceil(K / kBlockCols),
-/// ceil(I / kBlockRows)); I·J, J·K, I·K fit in int; VECTOR_M only when J % 4 == 0 and M is
-/// 16-byte aligned; VECTOR_NP only when K % 4 == 0 and N and P are 16-byte aligned.
+/// ceil(I / kBlockRows), splits) with every split owning at least one tile (splits =
+/// ceil(ceil(J / BK) / tiles_per_split)); I·J, J·K, I·K fit in int; @p out holds gridDim.z
+/// slices of I×K floats; VECTOR_M only when J % 4 == 0 and M is 16-byte aligned; VECTOR_NP
+/// only when K % 4 == 0 and N and out are 16-byte aligned.
 /// Thread (thread_row, thread_col) owns P rows {4·thread_row + 0..3, BM/2 + 4·thread_row +
 /// 0..3} and columns {4·thread_col + 0..3, BN/2 + 4·thread_col + 0..3} of the block tile:
 /// four 4×4 quadrants, so a warp's float4 reads of shared memory hit distinct banks.
@@ -183,14 +203,17 @@ __device__ __forceinline__ void fast_store_stage(const FastStage<Tiling>& stage,
 /// @tparam VECTOR_NP float4 loads of N and float4 stores of P
 /// @param m_matrix M, I×J row-major
 /// @param n_matrix N, J×K row-major
-/// @param p_matrix P, I×K row-major (written)
+/// @param out P (one split) or the split-K workspace (several), I×K row-major per slice
 /// @param rows I
 /// @param inner J
 /// @param cols K
+/// @param tiles_per_split inner tiles of depth BK that one split covers
+/// @param group_rows tile-rows per group of the block order (grouped_tile)
 template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
 __global__ void __launch_bounds__(Tiling::kThreads, 2)
     fast_gemm_kernel(const float* __restrict__ m_matrix, const float* __restrict__ n_matrix,
-                     float* __restrict__ p_matrix, int rows, int inner, int cols) {
+                     float* __restrict__ out, int rows, int inner, int cols, int tiles_per_split,
+                     int group_rows) {
   constexpr int kBM = Tiling::kBlockRows;
   constexpr int kBN = Tiling::kBlockCols;
   constexpr int kBK = Tiling::kDepth;
@@ -203,26 +226,29 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   const int thread_row = (warp / Tiling::kWarpCols) * 4 + lane / Tiling::kWarpLaneCols;
   const int thread_col =
       (warp % Tiling::kWarpCols) * Tiling::kWarpLaneCols + lane % Tiling::kWarpLaneCols;
-  const int block_row0 = blockIdx.y * kBM;
-  const int block_col0 = blockIdx.x * kBN;
+  int tile_row = 0;
+  int tile_col = 0;
+  grouped_tile(group_rows, tile_row, tile_col);
+  const int block_row0 = tile_row * kBM;
+  const int block_col0 = tile_col * kBN;
+  const int inner_tiles = (inner + kBK - 1) / kBK;
+  const int first_tile = blockIdx.z * tiles_per_split;
+  const int end_tile = min(inner_tiles, first_tile + tiles_per_split);
+  float* p_matrix = out + static_cast<size_t>(blockIdx.z) * rows * cols;
 
   float sums[2 * kQ][2 * kQ] = {};
   FastStage<Tiling> stage;
-  const int tiles = (inner + kBK - 1) / kBK;
-
-  fast_load_m<Tiling, VECTOR_M>(m_matrix, rows, inner, block_row0, 0, stage.m_values);
-  fast_load_n<Tiling, VECTOR_NP>(n_matrix, inner, cols, block_col0, 0, stage.n_values);
+  load_stage<Tiling, VECTOR_M, VECTOR_NP>(m_matrix, n_matrix, rows, inner, cols, block_row0,
+                                          block_col0, first_tile * kBK, stage);
   fast_store_stage<Tiling>(stage, m_tiles[0], n_tiles[0]);
-  __syncthreads();  // tile 0 must be in shared memory before anyone computes with it
+  __syncthreads();  // the first tile must be in shared memory before anyone computes with it
 
-  for (int tile = 0; tile < tiles; ++tile) {
-    const int current = tile & 1;
-    const bool has_next = tile + 1 < tiles;
+  for (int tile = first_tile; tile < end_tile; ++tile) {
+    const int current = (tile - first_tile) & 1;
+    const bool has_next = tile + 1 < end_tile;
     if (has_next) {  // start fetching the next tile; its latency hides behind the math
-      fast_load_m<Tiling, VECTOR_M>(m_matrix, rows, inner, block_row0, (tile + 1) * kBK,
-                                    stage.m_values);
-      fast_load_n<Tiling, VECTOR_NP>(n_matrix, inner, cols, block_col0, (tile + 1) * kBK,
-                                     stage.n_values);
+      load_stage<Tiling, VECTOR_M, VECTOR_NP>(m_matrix, n_matrix, rows, inner, cols, block_row0,
+                                              block_col0, (tile + 1) * kBK, stage);
     }
     // No boundary checks in the math: entries outside M and N were stored as zeros.
 #pragma unroll

@@ -56,6 +56,12 @@ int run_single(step4::Approach approach, const step4::ProblemShape& shape, int r
             << shape.cols << " (seed " << seed << ")\n"
             << "median " << timing.median_ms << " ms over " << timing.repeats << " runs, "
             << shape.flops() / (timing.median_ms * 1e9) << " TFLOP/s\n";
+  if (approach == step4::Approach::fast) {
+    std::cout << "fast kernel configuration: "
+              << step4::fast_config_name(
+                     step4::chosen_fast_config(shape.rows, shape.inner, shape.cols))
+              << "\n";
+  }
   const course::HostMatrix<float> p_host = operands.device_c.to_host();
   (void)p_host;
 #ifdef DEBUG
@@ -79,6 +85,7 @@ int run(int argc, char** argv) {
   bool exact_allocation = false;
   std::string csv_path;
   std::string markdown_path;
+  std::string shapes_path;
   course::ArgParser parser(
       "step4_boundary_checks",
       "Tiled matrix product P = M.N for any shape (M is IxJ, N is JxK). Approaches: "
@@ -98,6 +105,9 @@ int run(int argc, char** argv) {
                   "with --bench: also time each tile shape of the fast kernel");
   parser.add_text("--csv", &csv_path, "with --bench: write the table as CSV here");
   parser.add_text("--markdown", &markdown_path, "with --bench: write the Markdown table here");
+  parser.add_text("--shapes", &shapes_path,
+                  "with --bench: the shape benchmark (fast kernel vs cuBLAS) on the shapes of "
+                  "this file, one 'rows inner cols' a line");
   parser.add_flag("--demo-unchecked", &demo_unchecked,
                   "run the unchecked kernel on the note's 3x3 example (tile width 2)");
   parser.add_flag("--exact-alloc", &exact_allocation,
@@ -114,7 +124,9 @@ int run(int argc, char** argv) {
     options.all_fast_variants = all_fast_variants;
     options.csv_path = csv_path;
     options.markdown_path = markdown_path;
-    return step4::run_benchmark(options);
+    options.shapes_path = shapes_path;
+    return shapes_path.empty() ? step4::run_benchmark(options)
+                               : step4::run_shape_benchmark(options);
   }
   if (size > 0) {
     rows = inner = cols = size;

@@ -3,13 +3,11 @@
 #include "step4_boundary_checks/step4_launchers.hpp"
 
 #include "common/cuda_check.hpp"
-#include "step4_boundary_checks/fast_gemm.cuh"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/rect_tiles.cuh"
 #include "step4_boundary_checks/tiled_checked.cuh"
 #include "step4_boundary_checks/tiled_unchecked.cuh"
 
-#include <cstdint>
 #include <stdexcept>
 
 namespace step4 {
@@ -51,59 +49,6 @@ void launch_unchecked(const float* m_matrix, const float* n_matrix, float* p_mat
   CUDA_CHECK_LAUNCH(tiled_unchecked_kernel);
 }
 
-bool aligned16(const void* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
-}
-
-template <typename Tiling>
-void launch_fast(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                 const ProblemShape& shape) {
-  validate_grid_rows(shape, Tiling::kBlockRows, "fast kernel");
-  const dim3 block(Tiling::kThreads);
-  const dim3 grid(ceil_div(shape.cols, Tiling::kBlockCols),
-                  ceil_div(shape.rows, Tiling::kBlockRows));
-  // float4 access is allowed only where every row starts on a 16-byte boundary: the base
-  // pointer aligned and the row length (leading dimension) a multiple of 4 floats.
-  const bool vector_m = shape.inner % 4 == 0 && aligned16(m_matrix);
-  const bool vector_np = shape.cols % 4 == 0 && aligned16(n_matrix) && aligned16(p_matrix);
-  const int rows = shape.rows;
-  const int inner = shape.inner;
-  const int cols = shape.cols;
-  if (vector_m && vector_np) {
-    fast_gemm_kernel<Tiling, true, true>
-        <<<grid, block>>>(m_matrix, n_matrix, p_matrix, rows, inner, cols);
-  } else if (vector_m) {
-    fast_gemm_kernel<Tiling, true, false>
-        <<<grid, block>>>(m_matrix, n_matrix, p_matrix, rows, inner, cols);
-  } else if (vector_np) {
-    fast_gemm_kernel<Tiling, false, true>
-        <<<grid, block>>>(m_matrix, n_matrix, p_matrix, rows, inner, cols);
-  } else {
-    fast_gemm_kernel<Tiling, false, false>
-        <<<grid, block>>>(m_matrix, n_matrix, p_matrix, rows, inner, cols);
-  }
-  CUDA_CHECK_LAUNCH(fast_gemm_kernel);
-}
-
-int multiprocessor_count() {
-  static int count = 0;  // one device per process in this course: query it once
-  if (count == 0) {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  }
-  return count;
-}
-
-FastVariant choose_fast_variant(const ProblemShape& shape) {
-  const long long big_tiles =
-      static_cast<long long>(ceil_div(shape.rows, 128)) * ceil_div(shape.cols, 128);
-  // Fewer 128×128 tiles than SMs leaves SMs idle; halving the tile doubles the blocks.
-  // Otherwise depth 16 halves the barriers per FLOP; it measured fastest on an H200.
-  return big_tiles < multiprocessor_count() ? FastVariant::bm128_bn64_bk8
-                                            : FastVariant::bm128_bn128_bk16;
-}
-
 }  // namespace
 
 std::vector<Approach> all_approaches() {
@@ -130,20 +75,6 @@ Approach approach_from_number(long long number) {
                                 std::string(" or 4 (fast), got ") + std::to_string(number));
   }
   return static_cast<Approach>(number);
-}
-
-std::string fast_variant_name(FastVariant variant) {
-  switch (variant) {
-    case FastVariant::automatic:
-      return "auto";
-    case FastVariant::bm128_bn128_bk8:
-      return "128x128x8";
-    case FastVariant::bm128_bn128_bk16:
-      return "128x128x16";
-    case FastVariant::bm128_bn64_bk8:
-      return "128x64x8";
-  }
-  return "unknown";
 }
 
 void matmul_tiled_checked(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
@@ -214,27 +145,6 @@ void matmul_rect_tiles(const float* m_matrix, const float* n_matrix, float* p_ma
   rect_tiles_kernel<Tiling>
       <<<grid, block>>>(m_matrix, n_matrix, p_matrix, shape.rows, shape.inner, shape.cols);
   CUDA_CHECK_LAUNCH(rect_tiles_kernel);
-}
-
-void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
-                 int cols, FastVariant variant) {
-  const ProblemShape shape =
-      checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols, 128, "fast kernel");
-  if (variant == FastVariant::automatic) {
-    variant = choose_fast_variant(shape);
-  }
-  switch (variant) {
-    case FastVariant::bm128_bn128_bk16:
-      launch_fast<FastTiling<128, 128, 16>>(m_matrix, n_matrix, p_matrix, shape);
-      break;
-    case FastVariant::bm128_bn64_bk8:
-      launch_fast<FastTiling<128, 64, 8>>(m_matrix, n_matrix, p_matrix, shape);
-      break;
-    case FastVariant::bm128_bn128_bk8:
-    case FastVariant::automatic:  // replaced above; listed for -Wswitch
-      launch_fast<FastTiling<128, 128, 8>>(m_matrix, n_matrix, p_matrix, shape);
-      break;
-  }
 }
 
 void run_approach(Approach approach, const float* m_matrix, const float* n_matrix, float* p_matrix,

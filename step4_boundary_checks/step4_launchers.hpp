@@ -8,6 +8,7 @@
 /// All matrices are row-major and contiguous: M is I×J, N is J×K, P is I×K.
 #pragma once
 
+#include "step4_boundary_checks/fast_gemm_config.hpp"
 #include "step4_boundary_checks/problem_shape.hpp"
 
 #include <string>
@@ -22,7 +23,7 @@ enum class Approach {
   tiled_checked = 1,  ///< 32×32 tiles with the three boundary checks (tiled_checked.cuh)
   padded = 2,         ///< zero padding + the unchecked kernel (padded.cuh)
   rect_tiles = 3,     ///< 64×16 by 16×64 tiles, 4×4 outputs per thread (rect_tiles.cuh)
-  fast = 4,           ///< register tiling, float4 loads, double buffering (fast_gemm.cuh)
+  fast = 4,           ///< register tiling, float4 loads, double buffering, split-K (fast_gemm.cuh)
 };
 
 /// @brief Every approach, in order.
@@ -36,18 +37,6 @@ std::string approach_name(Approach approach);
 /// allowed range otherwise.
 /// @param number 1 to 4
 Approach approach_from_number(long long number);
-
-/// @brief Tile shapes of the fast kernel (block rows × block columns × depth).
-enum class FastVariant {
-  automatic,         ///< chosen from the shape (see matmul_fast)
-  bm128_bn128_bk8,   ///< 128×128 block tile, depth 8, 256 threads
-  bm128_bn128_bk16,  ///< 128×128 block tile, depth 16, 256 threads
-  bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
-};
-
-/// @brief Name of a fast-kernel variant ("128x128x8", ...).
-/// @param variant the variant
-std::string fast_variant_name(FastVariant variant);
 
 /// @brief The tile widths matmul_tiled_checked accepts.
 constexpr int kCheckedTiles[] = {2, 16, 32};
@@ -121,10 +110,26 @@ void matmul_padded(const float* m_matrix, const float* n_matrix, float* p_matrix
 void matmul_rect_tiles(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
                        int inner, int cols);
 
-/// @brief P = M·N with the fast kernel. float4 loads are used for M only when J % 4 == 0
-/// and M is 16-byte aligned, for N and P only when K % 4 == 0 and both are 16-byte aligned;
-/// otherwise the scalar path runs. The automatic variant takes 128×128×16 tiles unless
-/// there would be fewer of them than SMs, in which case the smaller 128×64×8 tiles are used.
+/// @brief P = M·N with the fast kernel in configuration @p config. float4 loads are used
+/// for M only when J % 4 == 0 and M is 16-byte aligned, for N and P only when K % 4 == 0 and
+/// both are 16-byte aligned; otherwise the scalar path runs. An automatic tile or split is
+/// chosen by choose_fast_config from the shape and the device (see chosen_fast_config). With
+/// more than one split the partial products go to a workspace from the stream-ordered pool
+/// and a second kernel adds them in a fixed order: the same inputs and configuration give
+/// bitwise the same P on every run.
+/// @param m_matrix M, device
+/// @param n_matrix N, device
+/// @param p_matrix P, device (written)
+/// @param rows I
+/// @param inner J
+/// @param cols K
+/// @param config tile and splits (a split count above the number of inner tiles runs one
+/// split per tile)
+void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
+                 int cols, FastConfig config);
+
+/// @brief P = M·N with the fast kernel: @p variant's tile (default: chosen) and the split
+/// chosen for it.
 /// @param m_matrix M, device
 /// @param n_matrix N, device
 /// @param p_matrix P, device (written)
@@ -134,6 +139,21 @@ void matmul_rect_tiles(const float* m_matrix, const float* n_matrix, float* p_ma
 /// @param variant tile shape (default: automatic)
 void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
                  int cols, FastVariant variant = FastVariant::automatic);
+
+/// @brief The configuration matmul_fast runs for this shape and @p config on the current
+/// device: every automatic part resolved (needs a GPU; validates the sizes).
+/// @param rows I
+/// @param inner J
+/// @param cols K
+/// @param config what is fixed (default: nothing)
+FastConfig chosen_fast_config(int rows, int inner, int cols, FastConfig config = {});
+
+/// @brief The current device's figures that the fast kernel's choice uses (SMs, fp32 peak,
+/// memory bandwidth), read once per process.
+const DeviceFacts& current_device_facts();
+
+/// @brief Every compiled tile of the fast kernel with its occupancy on the current device.
+const std::vector<TileFacts>& fast_tile_facts();
 
 /// @brief Runs @p approach (the padded one with a workspace of its own).
 /// @param approach which kernel

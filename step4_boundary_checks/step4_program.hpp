@@ -17,6 +17,7 @@ struct BenchOptions {
   bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
   std::string csv_path;              ///< write the table as CSV here (empty: do not)
   std::string markdown_path;         ///< write the header and table as Markdown here
+  std::string shapes_path;           ///< the shape benchmark's list (`--shapes FILE`)
 };
 
 /// @brief The benchmark's default shapes: square 1024, 2048, 4096 and the ragged
@@ -29,6 +30,14 @@ std::vector<ProblemShape> default_bench_shapes();
 /// @param options what to measure and where to write it
 /// @return 0, or 1 when some kernel disagreed with cuBLAS (its row says WRONG)
 int run_benchmark(const BenchOptions& options);
+
+/// @brief The shape benchmark: for each shape of options.shapes_path, the fast kernel with its
+/// chosen configuration, the choice before split-K and cuBLAS SGEMM, each checked against
+/// cuBLAS; prints the table, the minimum and geometric mean of the fractions, writes CSV and
+/// Markdown where asked. With options.all_fast_variants, also the best configuration measured.
+/// @param options what to measure and where to write it
+/// @return 0, or 1 when some configuration disagreed with cuBLAS
+int run_shape_benchmark(const BenchOptions& options);
 
 /// @brief The note's 3×3 example with tile width 2: runs the checked kernel and the
 /// unchecked one, prints both next to the CPU product, and explains the differences.

@@ -1,0 +1,306 @@
+/// @file fast_gemm_launch.cu
+/// @brief Launcher of the fast kernel: reads the device, chooses tile and split-K
+/// (fast_gemm_config.cpp), and runs fast_gemm.cuh plus, when split, split_k_reduce.cuh.
+/// Read fast_gemm.cuh and fast_gemm_config.hpp first.
+#include "step4_boundary_checks/step4_launchers.hpp"
+
+#include "common/cuda_check.hpp"
+#include "common/device.hpp"
+#include "step4_boundary_checks/fast_gemm.cuh"
+#include "step4_boundary_checks/split_k_reduce.cuh"
+#include "step4_boundary_checks/thin_products.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace step4 {
+namespace {
+
+using Tile128x128x8 = FastTiling<128, 128, 8>;
+using Tile128x128x16 = FastTiling<128, 128, 16>;
+using Tile128x64x8 = FastTiling<128, 64, 8>;
+using Tile64x128x8 = FastTiling<64, 128, 8>;
+using Tile64x64x8 = FastTiling<64, 64, 8>;
+
+bool aligned16(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+/// FP32 lanes per SM: 64 on sm_60/sm_70/sm_80, 128 on sm_86, sm_89 and sm_90 (Hopper).
+int fp32_lanes_per_multiprocessor(int major, int minor) {
+  return (major == 8 && minor == 0) || major < 8 ? 64 : 128;
+}
+
+const DeviceFacts& read_device_facts() {
+  static const DeviceFacts facts = [] {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    auto attribute = [device](cudaDeviceAttr which) {
+      int value = 0;
+      CUDA_CHECK(cudaDeviceGetAttribute(&value, which, device));
+      return value;
+    };
+    DeviceFacts result;
+    result.multiprocessors = attribute(cudaDevAttrMultiProcessorCount);
+    const double clock_hz = attribute(cudaDevAttrClockRate) * 1e3;
+    const int lanes = fp32_lanes_per_multiprocessor(attribute(cudaDevAttrComputeCapabilityMajor),
+                                                    attribute(cudaDevAttrComputeCapabilityMinor));
+    result.flops_per_second = 2.0 * lanes * clock_hz * result.multiprocessors;
+    // Double data rate: two transfers per memory clock over the whole bus.
+    result.bytes_per_second = 2.0 * attribute(cudaDevAttrMemoryClockRate) * 1e3 *
+                              attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
+    return result;
+  }();
+  return facts;
+}
+
+/// The fraction of the fp32 FMA peak each tile reaches at full occupancy and without a split,
+/// measured on an H100 (sm_90, 132 SMs) at 4096³ on 2026-11-24 with
+/// `step4_boundary_checks --bench --all-fast-variants` (step4_boundary_checks/results/).
+/// They differ by less than one would guess from the reuse of each loaded element
+/// (BM·BN/(BM+BN) multiply-adds per element): at full occupancy every tile is limited by the
+/// same FMA issue rate, and what differs is latency hiding and register pressure.
+template <typename Tiling>
+TileFacts describe(FastVariant variant, double efficiency) {
+  TileFacts facts;
+  facts.tile = variant;
+  facts.block_rows = Tiling::kBlockRows;
+  facts.block_cols = Tiling::kBlockCols;
+  facts.depth = Tiling::kDepth;
+  facts.threads = Tiling::kThreads;
+  facts.efficiency = efficiency;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &facts.blocks_per_multiprocessor, fast_gemm_kernel<Tiling, true, true>, Tiling::kThreads, 0));
+  return facts;
+}
+
+/// Every compiled tile, the one the automatic choice prefers on a tie first.
+const std::vector<TileFacts>& automatic_tiles() {
+  static const std::vector<TileFacts> tiles = {
+      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.634),
+      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.622),
+      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.610),
+      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.606),
+      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.580),
+  };
+  return tiles;
+}
+/// Device memory of the stream-ordered pool: cudaMallocAsync reuses freed blocks without a
+/// synchronisation, so a workspace per call costs about a microsecond, not a cudaMalloc.
+void keep_pool_memory() {
+  static const bool done = [] {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPool_t pool = nullptr;
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t keep_all = UINT64_MAX;  // never hand freed blocks back to the driver
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+    return true;
+  }();
+  (void)done;
+}
+
+template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
+void launch_kernel(const float* m_matrix, const float* n_matrix, float* out,
+                   const ProblemShape& shape, int splits, int group_rows) {
+  const int inner_tiles = ceil_div(shape.inner, Tiling::kDepth);
+  const dim3 block(Tiling::kThreads);
+  const dim3 grid(ceil_div(shape.cols, Tiling::kBlockCols),
+                  ceil_div(shape.rows, Tiling::kBlockRows), splits);
+  fast_gemm_kernel<Tiling, VECTOR_M, VECTOR_NP>
+      <<<grid, block>>>(m_matrix, n_matrix, out, shape.rows, shape.inner, shape.cols,
+                        ceil_div(inner_tiles, splits), group_rows);
+  CUDA_CHECK_LAUNCH(fast_gemm_kernel);
+}
+
+/// Runs the kernel with the float4 paths that the alignment allows, into @p out.
+template <typename Tiling>
+void launch_aligned(const float* m_matrix, const float* n_matrix, float* out,
+                    const ProblemShape& shape, int splits, int group_rows) {
+  // float4 access is allowed only where every row starts on a 16-byte boundary: the base
+  // pointer aligned and the row length (leading dimension) a multiple of 4 floats.
+  const bool vector_m = shape.inner % 4 == 0 && aligned16(m_matrix);
+  const bool vector_np = shape.cols % 4 == 0 && aligned16(n_matrix) && aligned16(out);
+  if (vector_m && vector_np) {
+    launch_kernel<Tiling, true, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  } else if (vector_m) {
+    launch_kernel<Tiling, true, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  } else if (vector_np) {
+    launch_kernel<Tiling, false, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  } else {
+    launch_kernel<Tiling, false, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  }
+}
+
+/// P = the sum of the @p splits slices of @p partials (split_k_reduce_kernel).
+void launch_reduce(const float* partials, float* p_matrix, const ProblemShape& shape, int splits) {
+  constexpr int kThreads = 256;
+  const int count = shape.rows * shape.cols;
+  const bool vector = count % 4 == 0 && aligned16(partials) && aligned16(p_matrix);
+  const dim3 grid(ceil_div(ceil_div(count, 4), kThreads));
+  if (vector) {
+    split_k_reduce_kernel<true><<<grid, kThreads>>>(partials, p_matrix, count, splits);
+  } else {
+    split_k_reduce_kernel<false><<<grid, kThreads>>>(partials, p_matrix, count, splits);
+  }
+  CUDA_CHECK_LAUNCH(split_k_reduce_kernel);
+}
+
+/// Warps per block of thin_cols_kernel (one warp per row of P).
+constexpr int kThinColsWarps = 8;
+
+long long thin_blocks(const ProblemShape& shape, FastVariant variant) {
+  return variant == FastVariant::thin_rows ? ceil_div(shape.cols, kThinChunk)
+                                           : ceil_div(shape.rows, kThinColsWarps);
+}
+
+void launch_thin_kernel(const float* m_matrix, const float* n_matrix, float* out,
+                        const ProblemShape& shape, FastVariant variant, int splits) {
+  const int chunks_per_split = ceil_div(ceil_div(shape.inner, kThinChunk), splits);
+  const dim3 grid(static_cast<unsigned>(thin_blocks(shape, variant)), 1, splits);
+  if (variant == FastVariant::thin_rows) {
+    thin_rows_kernel<<<grid, kThinChunk>>>(m_matrix, n_matrix, out, shape.rows, shape.inner,
+                                           shape.cols, chunks_per_split);
+    CUDA_CHECK_LAUNCH(thin_rows_kernel);
+  } else {
+    thin_cols_kernel<<<grid, 32 * kThinColsWarps>>>(m_matrix, n_matrix, out, shape.rows,
+                                                    shape.inner, shape.cols, chunks_per_split);
+    CUDA_CHECK_LAUNCH(thin_cols_kernel);
+  }
+}
+
+/// Runs @p run into P directly (one split) or into a workspace of `splits` slices of I×K
+/// floats followed by the reduction into P. The workspace comes from the stream-ordered pool
+/// and is freed in stream order, after the reduction that reads it.
+template <typename Run>
+void with_split_k(float* p_matrix, const ProblemShape& shape, int splits, const Run& run) {
+  if (splits == 1) {
+    run(p_matrix);
+    return;
+  }
+  if (splits > 65535) {
+    throw std::invalid_argument("fast kernel: at most 65535 splits (gridDim.z), got " +
+                                std::to_string(splits));
+  }
+  keep_pool_memory();
+  const std::size_t bytes = static_cast<std::size_t>(splits) * shape.rows * shape.cols * 4;
+  course::require_device_memory(bytes, "the split-K workspace (" + std::to_string(splits) +
+                                           " partial products of " + shape.text() + ")");
+  float* workspace = nullptr;
+  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, nullptr));
+  run(workspace);
+  launch_reduce(workspace, p_matrix, shape, splits);
+  CUDA_CHECK(cudaFreeAsync(workspace, nullptr));
+}
+
+/// The thin paths (thin_products.cuh), split as @p splits says.
+void launch_thin(const float* m_matrix, const float* n_matrix, float* p_matrix,
+                 const ProblemShape& shape, FastVariant variant, int splits) {
+  const bool thin_ok =
+      variant == FastVariant::thin_rows ? shape.rows <= kThinMax : shape.cols <= kThinMax;
+  if (!thin_ok) {
+    throw std::invalid_argument("fast kernel: the " + fast_variant_name(variant) +
+                                " path needs at most " + std::to_string(kThinMax) + " " +
+                                (variant == FastVariant::thin_rows ? "rows" : "columns") +
+                                " of P, got " + shape.text());
+  }
+  splits = effective_splits(shape.inner, kThinChunk, splits);
+  with_split_k(p_matrix, shape, splits, [&](float* out) {
+    launch_thin_kernel(m_matrix, n_matrix, out, shape, variant, splits);
+  });
+}
+
+/// The tiled kernel in configuration @p config (splits: see with_split_k).
+template <typename Tiling>
+void launch_fast(const float* m_matrix, const float* n_matrix, float* p_matrix,
+                 const ProblemShape& shape, const FastConfig& config) {
+  validate_grid_rows(shape, Tiling::kBlockRows, "fast kernel");
+  const int splits = effective_splits(shape.inner, Tiling::kDepth, config.splits);
+  const int group_rows = std::max(1, config.group_rows);
+  with_split_k(p_matrix, shape, splits, [&](float* out) {
+    launch_aligned<Tiling>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  });
+}
+
+FastConfig resolve(const ProblemShape& shape, FastConfig config) {
+  if (config.tile == FastVariant::automatic && thin_variant(shape) != FastVariant::automatic) {
+    config.tile = thin_variant(shape);
+  }
+  if (config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols) {
+    if (config.splits <= 0) {
+      config.splits = thin_splits(shape, read_device_facts(), thin_blocks(shape, config.tile));
+    }
+    return config;
+  }
+  const int group_rows = config.group_rows;
+  if (config.tile == FastVariant::automatic) {
+    config = choose_fast_config(shape, read_device_facts(), automatic_tiles());
+  } else if (config.splits <= 0) {
+    // A fixed tile with the split chosen for it alone.
+    for (const TileFacts& tile : automatic_tiles()) {
+      if (tile.tile == config.tile) {
+        config = choose_fast_config(shape, read_device_facts(), {tile});
+      }
+    }
+  }
+  config.group_rows = group_rows;
+  if (config.group_rows <= 0) {
+    for (const TileFacts& tile : automatic_tiles()) {
+      if (tile.tile == config.tile) {
+        const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
+                               tile.blocks_per_multiprocessor;
+        config.group_rows = choose_group_rows(ceil_div(shape.rows, tile.block_rows),
+                                              ceil_div(shape.cols, tile.block_cols), wave);
+      }
+    }
+  }
+  return config;
+}
+
+}  // namespace
+
+const DeviceFacts& current_device_facts() {
+  return read_device_facts();
+}
+
+const std::vector<TileFacts>& fast_tile_facts() {
+  return automatic_tiles();
+}
+
+FastConfig chosen_fast_config(int rows, int inner, int cols, FastConfig config) {
+  return resolve(validate_shape(rows, inner, cols), config);
+}
+
+void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
+                 int cols, FastConfig config) {
+  if (m_matrix == nullptr || n_matrix == nullptr || p_matrix == nullptr) {
+    throw std::invalid_argument("fast kernel: M, N and P must be device pointers, not null");
+  }
+  const ProblemShape shape = validate_shape(rows, inner, cols);
+  config = resolve(shape, config);
+  switch (config.tile) {
+    case FastVariant::bm128_bn128_bk16:
+      return launch_fast<Tile128x128x16>(m_matrix, n_matrix, p_matrix, shape, config);
+    case FastVariant::bm128_bn64_bk8:
+      return launch_fast<Tile128x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
+    case FastVariant::bm64_bn128_bk8:
+      return launch_fast<Tile64x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
+    case FastVariant::bm64_bn64_bk8:
+      return launch_fast<Tile64x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
+    case FastVariant::thin_rows:
+    case FastVariant::thin_cols:
+      return launch_thin(m_matrix, n_matrix, p_matrix, shape, config.tile, config.splits);
+    case FastVariant::bm128_bn128_bk8:
+    case FastVariant::automatic:  // resolved above; listed for -Wswitch
+      return launch_fast<Tile128x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
+  }
+}
+
+void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
+                 int cols, FastVariant variant) {
+  matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, FastConfig{variant, 0});
+}
+
+}  // namespace step4

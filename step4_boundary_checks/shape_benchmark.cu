@@ -1,0 +1,251 @@
+/// @file shape_benchmark.cu
+/// @brief The shape benchmark (`--bench --shapes FILE`): the fast kernel against cuBLAS SGEMM
+/// on many shapes, with the configuration chosen for each. Read fast_gemm_config.cpp first.
+#include "common/cublas_gemm.hpp"
+#include "common/device.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "common/table.hpp"
+#include "common/timing.hpp"
+#include "step4_boundary_checks/bench_agreement.hpp"
+#include "step4_boundary_checks/shapes_file.hpp"
+#include "step4_boundary_checks/step4_launchers.hpp"
+#include "step4_boundary_checks/step4_program.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+namespace step4 {
+namespace {
+
+/// cuBLAS times below this are dominated by launch overhead; the lesson treats them apart.
+constexpr double kShortMs = 0.020;
+
+/// The automatic choice before split-K (commit a7b98cc): 128×128×16 tiles, or 128×64×8 when
+/// there are fewer 128×128 tiles than SMs; never a split.
+FastConfig choice_before_split_k(const ProblemShape& shape, int multiprocessors) {
+  const long long big_tiles =
+      static_cast<long long>(ceil_div(shape.rows, 128)) * ceil_div(shape.cols, 128);
+  return {big_tiles < multiprocessors ? FastVariant::bm128_bn64_bk8 : FastVariant::bm128_bn128_bk16,
+          1, 1};
+}
+
+/// The least time the product can take on this device: its FMAs at the fp32 peak, or its
+/// compulsory bytes (M and N read once, P written once) at the memory bandwidth.
+double speed_of_light_ms(const ProblemShape& shape, const DeviceFacts& device) {
+  const double bytes = 4.0 * (static_cast<double>(shape.rows) * shape.inner +
+                              static_cast<double>(shape.inner) * shape.cols +
+                              static_cast<double>(shape.rows) * shape.cols);
+  return 1e3 * std::max(shape.flops() / device.flops_per_second, bytes / device.bytes_per_second);
+}
+
+/// One shape's measurements.
+struct ShapeResult {
+  ProblemShape shape;
+  double cublas_ms = 0.0;
+  double ours_ms = 0.0;
+  double before_ms = 0.0;
+  double best_ms = 0.0;  // best configuration measured (--all-fast-variants), else 0
+  FastConfig chosen;
+  FastConfig best;
+  bool ok = true;
+};
+
+/// The operands of one shape on the device, filled from a fresh seed.
+struct ShapeOperands {
+  explicit ShapeOperands(const ProblemShape& shape)
+      : m(static_cast<std::size_t>(shape.rows) * shape.inner, "M"),
+        n(static_cast<std::size_t>(shape.inner) * shape.cols, "N"),
+        p(static_cast<std::size_t>(shape.rows) * shape.cols, "P") {
+    const std::uint64_t seed = course::fresh_seed();
+    std::vector<float> host(std::max(m.size(), n.size()));
+    course::fill_uniform(host.data(), m.size(), seed);
+    m.upload(std::vector<float>(host.begin(), host.begin() + m.size()));
+    course::fill_uniform(host.data(), n.size(), seed + 1);
+    n.upload(std::vector<float>(host.begin(), host.begin() + n.size()));
+  }
+  course::DeviceBuffer<float> m;  ///< M, I×J
+  course::DeviceBuffer<float> n;  ///< N, J×K
+  course::DeviceBuffer<float> p;  ///< P, I×K
+};
+
+// Times @p config after checking its result against @p reference; returns the median ms, or
+// a negative number when the result disagreed.
+double checked_time(ShapeOperands& operands, const ProblemShape& shape, const FastConfig& config,
+                    const std::vector<float>& reference, int repeats) {
+  auto run = [&] {
+    matmul_fast(operands.m.data(), operands.n.data(), operands.p.data(), shape.rows, shape.inner,
+                shape.cols, config);
+  };
+  operands.p.poison();
+  run();
+  if (!agree(operands.p.to_vector(), reference).ok) {
+    std::cerr << "  " << shape.text() << " " << fast_config_name(config) << ": WRONG RESULT\n";
+    return -1.0;
+  }
+  return course::time_gpu(run, 2, repeats).median_ms;
+}
+
+// The fastest configuration measured over every tile and its candidate splits.
+void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vector<float>& reference,
+                  int repeats) {
+  result.best_ms = INFINITY;
+  for (const TileFacts& tile : fast_tile_facts()) {
+    for (int splits : candidate_splits(result.shape, current_device_facts(), tile)) {
+      const FastConfig config{tile.tile, splits};
+      const double ms = checked_time(operands, result.shape, config, reference, repeats);
+      result.ok = result.ok && ms > 0;
+      if (ms > 0 && ms < result.best_ms) {
+        result.best_ms = ms;
+        result.best = config;
+      }
+    }
+  }
+}
+
+ShapeResult measure_shape(const ProblemShape& shape, const BenchOptions& options,
+                          course::CublasSgemm& cublas) {
+  ShapeOperands operands(shape);
+  ShapeResult result;
+  result.shape = shape;
+  auto cublas_run = [&] {
+    cublas.multiply(operands.m.data(), operands.n.data(), operands.p.data(), shape.rows,
+                    shape.inner, shape.cols);
+  };
+  operands.p.poison();
+  cublas_run();
+  const std::vector<float> reference = operands.p.to_vector();
+  result.cublas_ms = course::time_gpu(cublas_run, 2, options.repeats).median_ms;
+  result.chosen = chosen_fast_config(shape.rows, shape.inner, shape.cols);
+  result.ours_ms = checked_time(operands, shape, result.chosen, reference, options.repeats);
+  const FastConfig before = choice_before_split_k(shape, current_device_facts().multiprocessors);
+  result.before_ms = checked_time(operands, shape, before, reference, options.repeats);
+  result.ok = result.ours_ms > 0 && result.before_ms > 0;
+  if (options.all_fast_variants) {
+    measure_best(operands, result, reference, options.repeats);
+  }
+  std::cerr << "  " << shape.text() << ": cuBLAS " << result.cublas_ms << " ms, ours "
+            << result.ours_ms << " ms (" << fast_config_name(result.chosen) << ")\n";
+  return result;
+}
+
+std::string fraction(double cublas_ms, double ms) {
+  return ms > 0 ? course::format_fixed(cublas_ms / ms, 3) : std::string("WRONG");
+}
+
+void add_row(course::ResultTable& table, const ShapeResult& result, const DeviceFacts& device,
+             bool with_best) {
+  const double light = speed_of_light_ms(result.shape, device);
+  std::vector<std::string> row = {result.shape.text(),
+                                  course::format_fixed(result.cublas_ms, 4),
+                                  course::format_fixed(result.ours_ms, 4),
+                                  fraction(result.cublas_ms, result.ours_ms),
+                                  fast_config_name(result.chosen),
+                                  course::format_fixed(result.before_ms, 4),
+                                  fraction(result.cublas_ms, result.before_ms),
+                                  course::format_fixed(light, 4),
+                                  course::format_fixed(result.ours_ms / light, 2)};
+  if (with_best) {
+    row.push_back(fraction(result.cublas_ms, result.best_ms));
+    row.push_back(fast_config_name(result.best));
+  }
+  row.push_back(result.ok ? "ok" : "WRONG");
+  table.add_row(row);
+}
+
+/// Minimum and geometric mean of cuBLAS/ours over @p results, with the worst shape, for the
+/// shapes on which cuBLAS takes at least (or, with @p short_ones, under) 20 µs.
+std::string summary_line(const std::vector<ShapeResult>& results, bool before, bool short_ones) {
+  double log_sum = 0.0;
+  double worst = INFINITY;
+  std::string worst_shape = "-";
+  int count = 0;
+  for (const ShapeResult& result : results) {
+    const double ms = before ? result.before_ms : result.ours_ms;
+    if ((result.cublas_ms < kShortMs) != short_ones || ms <= 0) {
+      continue;
+    }
+    const double ratio = result.cublas_ms / ms;
+    log_sum += std::log(ratio);
+    ++count;
+    if (ratio < worst) {
+      worst = ratio;
+      worst_shape = result.shape.text();
+    }
+  }
+  if (count == 0) {
+    return "| " + std::string(before ? "before" : "ours") + " | 0 | - | - | - |";
+  }
+  return "| " + std::string(before ? "before split-K" : "ours") + " | " + std::to_string(count) +
+         " | " + course::format_fixed(worst, 3) + " | " + worst_shape + " | " +
+         course::format_fixed(std::exp(log_sum / count), 3) + " |";
+}
+
+std::string summary(const std::vector<ShapeResult>& results) {
+  std::string text;
+  for (bool short_ones : {false, true}) {
+    text += std::string("\n### Shapes where cuBLAS takes ") +
+            (short_ones ? "under 20 us" : "at least 20 us") +
+            "\n\n| kernel | shapes | min fraction | shape of the min | geometric mean |\n"
+            "|---|---:|---:|---|---:|\n";
+    text += summary_line(results, false, short_ones) + "\n";
+    text += summary_line(results, true, short_ones) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+int run_shape_benchmark(const BenchOptions& options) {
+  course::require_cuda_device();
+  const std::vector<ProblemShape> shapes = read_shapes_file(options.shapes_path);
+  const DeviceFacts& device = current_device_facts();
+  std::vector<std::string> headers = {"shape IxJxK",     "cuBLAS ms",     "ours ms",
+                                      "fraction",        "configuration", "before ms",
+                                      "before fraction", "light ms",      "ours / light"};
+  if (options.all_fast_variants) {
+    headers.insert(headers.end(), {"best fraction", "best configuration"});
+  }
+  headers.push_back("check");
+  course::ResultTable table(headers);
+  course::CublasSgemm cublas;
+  std::vector<ShapeResult> results;
+  for (const ProblemShape& shape : shapes) {
+    results.push_back(measure_shape(shape, options, cublas));
+    add_row(table, results.back(), device, options.all_fast_variants);
+  }
+  const std::string notes =
+      "\nfraction = cuBLAS time / ours (median of " + std::to_string(options.repeats) +
+      " runs after 2 warm-up runs, each result checked against cuBLAS first). 'before' is the "
+      "choice before split-K (128x128x16, or 128x64x8 below one tile per SM; no split, plain block "
+      "order). "
+      "light = the least time: 2IJK FLOP at the fp32 peak (" +
+      course::format_fixed(device.flops_per_second / 1e12, 1) + " TFLOP/s) or the compulsory " +
+      "bytes at the memory bandwidth (" + course::format_fixed(device.bytes_per_second / 1e12, 2) +
+      " TB/s), both from the device's reported clocks. cuBLAS: SGEMM, fp32, TF32 off.\n";
+  const std::string text =
+      course::benchmark_header() + "\n\n" + table.markdown() + notes + summary(results);
+  std::cout << text;
+  if (!options.markdown_path.empty()) {
+    std::ofstream file(options.markdown_path);
+    file << text;
+    if (!file) {
+      throw std::runtime_error("cannot write '" + options.markdown_path + "'");
+    }
+  }
+  if (!options.csv_path.empty()) {
+    table.write_csv(options.csv_path);
+  }
+  const bool all_ok = std::all_of(results.begin(), results.end(),
+                                  [](const ShapeResult& result) { return result.ok; });
+  if (!all_ok) {
+    std::cout << "wrong answer: some configuration disagreed with cuBLAS (rows marked WRONG)\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace step4

@@ -1,0 +1,123 @@
+// The fast kernel's choice of tile and split-K (a host function, tested without a GPU on the
+// figures of an H100), and the shape benchmark's shapes file.
+#include <catch2/catch.hpp>
+
+#include "step4_boundary_checks/fast_gemm_config.hpp"
+#include "step4_boundary_checks/shapes_file.hpp"
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using step4::FastConfig;
+using step4::FastVariant;
+using step4::TileFacts;
+
+step4::DeviceFacts h100() {
+  step4::DeviceFacts device;
+  device.multiprocessors = 132;
+  device.flops_per_second = 2.0 * 128 * 1.98e9 * 132;
+  device.bytes_per_second = 3.35e12;
+  return device;
+}
+
+std::vector<TileFacts> tiles() {
+  // {tile, BM, BN, BK, threads, resident blocks per SM, efficiency}
+  return {{FastVariant::bm128_bn128_bk16, 128, 128, 16, 256, 2, 0.62},
+          {FastVariant::bm128_bn64_bk8, 128, 64, 8, 128, 4, 0.55},
+          {FastVariant::bm64_bn128_bk8, 64, 128, 8, 128, 4, 0.55},
+          {FastVariant::bm64_bn64_bk8, 64, 64, 8, 64, 8, 0.45}};
+}
+
+FastConfig choose(int rows, int inner, int cols) {
+  return step4::choose_fast_config(step4::validate_shape(rows, inner, cols), h100(), tiles());
+}
+
+}  // namespace
+
+TEST_CASE("large squares take the largest tile and no split", "[step4][config]") {
+  for (int size : {4096, 8192}) {
+    const FastConfig config = choose(size, size, size);
+    CHECK(config.tile == FastVariant::bm128_bn128_bk16);
+    CHECK(config.splits == 1);
+  }
+}
+
+TEST_CASE("small outputs with a long inner dimension are split to fill the GPU",
+          "[step4][config]") {
+  for (const auto& shape : std::vector<std::vector<int>>{
+           {128, 65536, 128}, {256, 32768, 256}, {3, 100000, 5}, {64, 262144, 64}}) {
+    INFO(shape[0] << "x" << shape[1] << "x" << shape[2]);
+    const FastConfig config = choose(shape[0], shape[1], shape[2]);
+    CHECK(config.splits >= 16);
+    CHECK(config.splits <= shape[1] / step4::kMinSplitDepth);
+  }
+}
+
+TEST_CASE("short inner dimensions and tiny problems are never split", "[step4][config]") {
+  CHECK(choose(1, 1, 1).splits == 1);
+  CHECK(choose(100, 100, 100).splits == 1);
+  CHECK(choose(3000, 255, 7000).splits == 1);  // one split must keep 256 of J
+}
+
+TEST_CASE("a short output dimension takes a tile of 64 along it", "[step4][config]") {
+  const FastConfig tall = choose(100000, 256, 64);
+  CHECK((tall.tile == FastVariant::bm128_bn64_bk8 || tall.tile == FastVariant::bm64_bn64_bk8));
+  const FastConfig wide = choose(64, 4096, 100000);
+  CHECK((wide.tile == FastVariant::bm64_bn128_bk8 || wide.tile == FastVariant::bm64_bn64_bk8));
+}
+
+TEST_CASE("the candidate splits stay within the inner tiles and the workspace limit",
+          "[step4][config]") {
+  const auto shape = step4::validate_shape(4000, 500000, 4000);  // 64 MB per partial product
+  for (const TileFacts& tile : tiles()) {
+    for (int splits : step4::candidate_splits(shape, h100(), tile)) {
+      CHECK(splits >= 1);
+      CHECK(splits <= (500000 + tile.depth - 1) / tile.depth);
+      CHECK(4.0 * splits * 4000 * 4000 <= step4::kMaxWorkspaceBytes);
+    }
+  }
+}
+
+TEST_CASE("effective_splits never leaves a split empty", "[step4][config]") {
+  for (int inner = 1; inner <= 300; inner += 7) {
+    for (int splits = 1; splits <= 50; ++splits) {
+      const int tiles = (inner + 7) / 8;
+      const int real = step4::effective_splits(inner, 8, splits);
+      const int per_split = (tiles + splits - 1) / splits;
+      CHECK(real >= 1);
+      CHECK(real <= tiles);
+      CHECK((real - 1) * per_split < tiles);  // the last split owns at least one tile
+    }
+  }
+}
+
+TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[step4][config]") {
+  std::istringstream good("# squares\n4096 4096 4096\n\n  3 100000 5  # tiny\n");
+  const auto shapes = step4::parse_shapes(good, "list");
+  REQUIRE(shapes.size() == 2);
+  CHECK(shapes[1].inner == 100000);
+  std::istringstream bad("1 2 3\n4 5\n");
+  CHECK_THROWS_WITH(step4::parse_shapes(bad, "list"), Catch::Contains("list line 2"));
+  std::istringstream zero("0 5 5\n");
+  CHECK_THROWS_WITH(step4::parse_shapes(zero, "list"), Catch::Contains("line 1"));
+  std::istringstream extra("1 2 3 4\n");
+  CHECK_THROWS_WITH(step4::parse_shapes(extra, "list"), Catch::Contains("three whole numbers"));
+  std::istringstream empty("# nothing\n");
+  CHECK_THROWS_WITH(step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
+}
+
+TEST_CASE("P with at most 8 rows or columns takes a thin path and is split to fill the GPU",
+          "[step4][config]") {
+  CHECK(step4::thin_variant(step4::validate_shape(3, 100000, 5)) == FastVariant::thin_rows);
+  CHECK(step4::thin_variant(step4::validate_shape(4096, 4096, 1)) == FastVariant::thin_cols);
+  CHECK(step4::thin_variant(step4::validate_shape(9, 100, 9)) == FastVariant::automatic);
+  // 1x4096x4096: 16 blocks of 256 columns; 16 chunks of J, so at most 16 splits.
+  CHECK(step4::thin_splits(step4::validate_shape(1, 4096, 4096), h100(), 16) == 16);
+  // Plenty of blocks already: no split.
+  CHECK(step4::thin_splits(step4::validate_shape(50000, 1000, 1), h100(), 6250) == 1);
+  // J shorter than one chunk: never split.
+  CHECK(step4::thin_splits(step4::validate_shape(2, 200, 2), h100(), 1) == 1);
+}
