@@ -140,28 +140,27 @@ MUTATIONS += [
              "  if (row < rows && col < cols) {\n    p_matrix[row * cols + col] = sum;\n  }",
              "  p_matrix[row * cols + col] = sum;",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
-    Mutation("step4 fast: scalar M-tile row check dropped (edge path)", S4, S4_FAST,
-             "} else if (m_row < rows) {  // M-tile check, rows",
-             "} else if (true) {  // M-tile check, rows",
-             (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck"))),
-    Mutation("step4 fast: scalar N-tile row check dropped (edge path)", S4, S4_FAST,
-             "} else if (n_row < inner) {  // N-tile check, rows",
-             "} else if (true) {  // N-tile check, rows",
-             (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck"))),
+    # The fast kernel loads M and N tiles through one function (load_tile): its scalar
+    # path (rows or columns not multiples of 4) checks rows, then each column.
+    Mutation("step4 fast: scalar tile row check dropped (edge path)", S4, S4_FAST,
+             "} else if (row < matrix_rows) {  // tile check, rows",
+             "} else if (true) {  // tile check, rows",
+             (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck")), "memory"),
     Mutation("step4 fast: scalar P store check dropped (edge path)", S4, S4_FAST,
              "if (p_row < rows && p_col + part < cols) {", "if (true) {",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
     # The scalar edge path (J % 4 != 0): one column of each group of four taken from the
     # wrong place, a visible wrong result (the group straddles the end of the row).
-    Mutation("step4 fast: scalar M-tile load takes the wrong column (edge path)", S4, S4_FAST,
-             "loaded.z = m_col + 2 < inner ? row_start[m_col + 2] : 0.0f;",
-             "loaded.z = m_col + 2 < inner ? row_start[m_col + 1] : 0.0f;",
+    Mutation("step4 fast: scalar tile load takes the wrong column (edge path)", S4, S4_FAST,
+             "loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;",
+             "loaded.z = col + 2 < matrix_cols ? row_start[col + 1] : 0.0f;",
              (Check(S4_EDGES),)),
-    # A column of N past K only feeds P columns past K, never stored: memcheck sees it.
-    Mutation("step4 fast: scalar N-tile column check dropped (edge path)", S4, S4_FAST,
-             "loaded.w = n_col + 3 < cols ? row_start[n_col + 3] : 0.0f;",
-             "loaded.w = row_start[n_col + 3];",
-             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+    # A column past the end of a row of N only feeds P columns past K, never stored (and one
+    # of M meets a zero row of N): memcheck sees it.
+    Mutation("step4 fast: scalar tile column check dropped (edge path)", S4, S4_FAST,
+             "loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;",
+             "loaded.w = row_start[col + 3];",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck")), "memory"),
     # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
     # the last tile column and its rows have the wrong length.
     Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,
