@@ -36,7 +36,7 @@ import time
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import grading, plan, scoring  # noqa: E402
+from gradelib import grading, kernels, plan, scoring  # noqa: E402
 from mutations import MUTATIONS, PENDING_MUTATIONS  # noqa: E402
 
 TEST_PROGRAMS = {step.folder: step.program for step in plan.STEPS}
@@ -143,11 +143,19 @@ class StepRunner:
         errors = [line for line in output.splitlines() if "error" in line.lower()]
         return "build failed: " + " / ".join(errors[:2])[:300]
 
-    def grade(self, label):
-        """Grades the step as grade.py does; returns its score row."""
+    def grade(self, label, mutation=None):
+        """Grades the step as grade.py does; returns its score row. A mutant of a file a
+        student writes is sanitized as a student's is (only the kernels of the student's
+        files); the baseline and mutants of the course's own files check every kernel."""
         step = plan.STEP_BY_LABEL[label]
         out_dir = self.log_file.parent / f"grade-{self.step}"
-        return grading.rows_for([step], {label: self.program}, {}, self.args, out_dir,
+        options = argparse.Namespace(**vars(self.args))
+        options.sanitizer_args = {}
+        if mutation is not None and pathlib.PurePath(mutation.file).name in step.student_files:
+            by_folder = {each.folder: each for each in plan.STEPS}
+            names = kernels.step_kernels(lambda folder: self.source / folder, step, by_folder)
+            options.sanitizer_args = {label: kernels.kernel_filter(names)}
+        return grading.rows_for([step], {label: self.program}, {}, options, out_dir,
                                 self.args.seed)[0]
 
 
@@ -218,7 +226,7 @@ def try_mutant(runner, label, mutation, index, dry_run, original, path):
         return row(mutation, f"**ERROR** mutant {problem}")
     if dry_run:
         return row(mutation, "applies, builds and reverts")
-    graded = runner.grade(label)
+    graded = runner.grade(label, mutation)
     reasons = lost_on(graded)
     caught = graded["points"] < graded["max_points"]
     result = "caught" if caught else ("not run (no GPU)" if graded["not_run"] else "**SURVIVED**")
