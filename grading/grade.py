@@ -1,302 +1,203 @@
 #!/usr/bin/env python3
-"""Grades the course's Catch2 suites step by step.
+"""Grades a student's kernels with the course's Catch2 suites, step by step.
 
-Runs every test case of each step's test program in its own process (so that a crashing
-or hanging kernel costs only its own test) with Catch2's JUnit reporter, prints a score
-table (step, tests passed/total, GPU tests passed/total, points) and writes it as Markdown
-and JSON. The exit status is 0 only when every test of every graded step passed.
+Points come only from the tests that run the files a student writes (the grading plan,
+gradelib/plan.py); each graded GPU test that passes runs again under compute-sanitizer
+(memcheck, and racecheck, initcheck, synccheck where the plan says), and an error costs that
+test's points. Tests of the course's own code run too and are reported, without points.
+Every test process gets the run's seed (COURSE_SEED), printed in the report; --seed replays.
 
-Grade an existing build:
-    grading/grade.py --build-dir build [--steps step1,step3] [--out-dir grade-report]
-Configure, build and grade a student's kernels (a folder holding step folders, see
-grading/README.md), or the exercise version of the kernels:
-    grading/grade.py --kernels /home/me/solutions --build-dir build-grade
-    grading/grade.py --kernels exercise --build-dir build-exercise
+Configure, build and grade a submission (a folder holding step folders, see
+grading/README.md), the exercise or the reference:
+    grading/grade.py --kernels /home/me/solutions --out-dir grades-me
+    grading/grade.py --kernels exercise --out-dir grades-exercise
+Grade an existing build (nothing is configured or built):
+    grading/grade.py --build-dir build --steps step1,step3
 
-Without a GPU the [gpu] test cases cannot run; they are listed as "not run" and the grade
-says so (grade on a machine with a GPU for a full score; --allow-not-run makes them not
-count against the exit status). A step that is missing (no folder in the student's
-submission, not built, or not compiling) gets 0 points and a note; the other steps are
-still graded.
+Without a GPU the [gpu] tests are "not run". A step that is missing (no folder, a file
+missing, not compiling) gets 0 points and a note; the other steps are still graded.
 """
 import argparse
 import json
 import os
 import pathlib
-import subprocess
+import random
+import shlex
 import sys
-import xml.etree.ElementTree as ElementTree
 
-# (label, folder, test program)
-STEPS = [
-    ("step1", "step1_naive", "test_step1"),
-    ("step2", "step2_three_approaches", "test_step2"),
-    ("step3", "step3_shared_tiling", "test_step3"),
-    ("step4", "step4_boundary_checks", "test_step4"),
-    ("step5", "step5_tensor_core_sddmm", "test_step5"),
-]
-# Steps whose CMakeLists build other steps' kernels too (step 3 links step 2's).
-NEEDS = {"step3_shared_tiling": ["step2_three_approaches"]}
-POINTS_PER_STEP = 20
-SKIP_RETURN_CODE = 77  # the course test main: every selected test needs a GPU, none found
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gradelib import build, grading, kernels, plan, report, scoring  # noqa: E402
+
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def list_tests(program):
-    """Returns {test name: [tags]} from the course test main's listing."""
-    listing = subprocess.run([str(program), "--course-list-tests"], capture_output=True,
-                             text=True, check=True).stdout
-    tests = {}
-    for line in listing.splitlines():
-        if "\t" in line:
-            name, tags = line.split("\t", 1)
-            tests[name] = tags.split(";") if tags else []
-    return tests
+def positive(kind):
+    """An argparse type: a number of @p kind greater than zero."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
+        return value
+    return parse
 
 
-def first_lines(text, count=14, width=160):
-    """The first @p count non-empty lines of @p text, each cut to @p width characters."""
-    lines = [line.rstrip()[:width] for line in (text or "").strip().splitlines() if line.strip()]
-    if len(lines) > count:
-        lines = lines[:count] + [f"... ({len(lines) - count} more lines)"]
-    return "\n".join(lines)
-
-
-def parse_junit(report_path):
-    """Returns (failed, message) from one test case's JUnit report, or None if unreadable."""
+def seed_value(text):
     try:
-        root = ElementTree.parse(report_path).getroot()
-    except (ElementTree.ParseError, OSError):
-        return None
-    cases = list(root.iter("testcase"))
-    if not cases:
-        return None
-    for case in cases:
-        # Catch2 v2 names a test case "<name>" and its sections "<name>/<section>"; the
-        # test case failed if any of its entries has a failure or an error.
-        for problem in list(case.iter("failure")) + list(case.iter("error")):
-            text = (problem.get("message", "") + "\n" + (problem.text or "")).strip()
-            return True, first_lines(text)
-    return False, ""
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if not 0 <= value < 2 ** 64:
+        raise argparse.ArgumentTypeError(f"must be in 0..2^64-1, got {text}")
+    return value
 
 
-def run_test(program, name, report_path, timeout):
-    """Runs one test case; returns (outcome, message), outcome passed|failed|not run."""
-    command = [str(program), name, "--warn", "NoTests", "-r", "junit", "-o", str(report_path)]
-    if report_path.exists():
-        report_path.unlink()
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                check=False, cwd=program.parent)
-    except subprocess.TimeoutExpired:
-        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)"
-    if result.returncode == SKIP_RETURN_CODE:
-        return "not run", "no CUDA device: needs a GPU"
-    parsed = parse_junit(report_path)
-    if parsed is None:
-        output = first_lines(result.stdout + "\n" + result.stderr)
-        return "failed", f"crashed or wrote no report (exit {result.returncode})\n{output}"
-    failed, message = parsed
-    if failed or result.returncode != 0:
-        return "failed", message or first_lines(result.stdout + result.stderr)
-    return "passed", ""
-
-
-def grade_step(label, program, out_dir, timeout):
-    """Grades one step; returns its row for the score table."""
-    tests = list_tests(program)
-    junit_dir = out_dir / f"{label}-junit"
-    junit_dir.mkdir(parents=True, exist_ok=True)
-    results = []
-    for index, (name, tags) in enumerate(sorted(tests.items())):
-        outcome, message = run_test(program, name, junit_dir / f"{index:02d}.xml", timeout)
-        results.append({"name": name, "gpu": "gpu" in tags, "outcome": outcome,
-                        "message": message})
-        print(f"  {label}: {outcome:7s} {name}", file=sys.stderr)
-    return make_row(label, results)
-
-
-def make_row(label, results, note=""):
-    """A row of the score table from the outcomes of one step's test cases."""
-    total = len(results)
-    passed = sum(1 for result in results if result["outcome"] == "passed")
-    gpu = [result for result in results if result["gpu"]]
-    points = POINTS_PER_STEP * passed / total if total else 0.0
-    return {"step": label, "passed": passed, "total": total,
-            "gpu_passed": sum(1 for result in gpu if result["outcome"] == "passed"),
-            "gpu_total": len(gpu),
-            "failed": sum(1 for result in results if result["outcome"] == "failed"),
-            "not_run": sum(1 for result in results if result["outcome"] == "not run"),
-            "points": round(points, 1), "max_points": POINTS_PER_STEP, "note": note,
-            "tests": results}
-
-
-def markdown(rows, title):
-    """The score table and, below it, the first lines of every failure."""
-    lines = [f"# {title}", "",
-             "| step | tests passed | GPU tests passed | failed | not run | points | note |",
-             "|---|---:|---:|---:|---:|---:|---|"]
-    for row in rows:
-        lines.append(f"| {row['step']} | {row['passed']}/{row['total']} | "
-                     f"{row['gpu_passed']}/{row['gpu_total']} | {row['failed']} | "
-                     f"{row['not_run']} | {row['points']}/{row['max_points']} | "
-                     f"{row['note']} |")
-    total = round(sum(row["points"] for row in rows), 1)
-    maximum = sum(row["max_points"] for row in rows)
-    lines.append(f"| **total** | | | | | **{total}/{maximum}** | |")
-    failures = [(row["step"], test) for row in rows for test in row["tests"]
-                if test["outcome"] == "failed"]
-    if failures:
-        lines += ["", "## Failed tests", ""]
-        for step, test in failures:
-            lines.append(f"- **{step}: {test['name']}**")
-            if test["message"]:
-                lines.append("")
-                lines.append("  ```")
-                lines += ["  " + line for line in test["message"].splitlines()]
-                lines.append("  ```")
-    not_run = sum(row["not_run"] for row in rows)
-    if not_run:
-        lines += ["", f"{not_run} test(s) were not run: no GPU on this machine."]
-    return "\n".join(lines) + "\n"
-
-
-def run_logged(command, log_path):
-    """Runs @p command appending its output to @p log_path; returns its exit status."""
-    with open(log_path, "a", encoding="utf-8") as log:
-        log.write("$ " + " ".join(command) + "\n")
-        log.flush()
-        return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
-                              check=False).returncode
-
-
-def tail(path, count=15):
-    """The last @p count lines of a log file."""
-    lines = pathlib.Path(path).read_text(errors="replace").splitlines()
-    return "\n".join(lines[-count:])
-
-
-def configure_and_build(args, steps, out_dir):
-    """Configures and builds the test programs of @p steps with COURSE_KERNELS=args.kernels.
-
-    Returns ({folder: build dir}, {label: note}) for the steps that built and the ones
-    that did not. One build directory serves all steps; if it does not configure (e.g. a
-    kernel file is missing from one step folder), each step is configured alone in
-    <build-dir>/<folder> so that the others are still graded.
-    """
-    kernels = args.kernels
-    if kernels not in ("reference", "exercise"):
-        kernels = str(pathlib.Path(kernels).resolve())
-    built, notes = {}, {}
-    present = []
-    for label, folder, _ in steps:
-        if kernels in ("reference", "exercise") or (pathlib.Path(kernels) / folder).is_dir():
-            present.append((label, folder))
-        else:
-            notes[label] = f"missing: no folder {folder} in {kernels}"
-    if not present:
-        return built, notes
-    build = pathlib.Path(args.build_dir)
-
-    def configure(build_dir, folders, log_path):
-        command = ["cmake", "-S", str(args.source), "-B", str(build_dir),
-                   f"-DCOURSE_KERNELS={kernels}", "-DCOURSE_STEPS=" + ";".join(folders)]
-        if args.generator:
-            command += ["-G", args.generator]
-        return run_logged(command + args.cmake_arg, log_path) == 0
-
-    log = out_dir / "configure.log"
-    log.write_text("")
-    groups = []  # (build dir, [(label, folder)])
-    all_folders = [folder for _, folder in present]
-    if configure(build, all_folders, log):
-        groups.append((build, present))
-    else:
-        for label, folder in present:
-            step_build = build / folder
-            step_log = out_dir / f"{label}-configure.log"
-            step_log.write_text("")
-            if configure(step_build, [folder], step_log):
-                groups.append((step_build, [(label, folder)]))
-            else:
-                notes[label] = f"does not configure: see {step_log.name}"
-                print(f"{label}: does not configure\n{tail(step_log)}", file=sys.stderr)
-    for build_dir, members in groups:
-        for label, folder in members:
-            step_log = out_dir / f"{label}-build.log"
-            step_log.write_text("")
-            target = dict((f, t) for _, f, t in STEPS)[folder]
-            command = ["cmake", "--build", str(build_dir), "--target", target,
-                       "-j", str(args.jobs)]
-            if run_logged(command, step_log) == 0:
-                built[folder] = build_dir
-            else:
-                notes[label] = f"does not build: see {step_log.name}"
-                print(f"{label}: does not build\n{tail(step_log)}", file=sys.stderr)
-    return built, notes
-
-
-def main():
+def make_parser():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
-        epilog="See grading/README.md for the instructors' workflow.")
-    parser.add_argument("--build-dir", default="build",
-                        help="build directory to grade (or to create with --kernels)")
+        epilog="See grading/README.md for the scheme and the instructors' workflow.")
+    parser.add_argument("--kernels", default="",
+                        help="configure and build first with COURSE_KERNELS set to this: "
+                             "reference, exercise or a student's folder holding step folders")
+    parser.add_argument("--build-dir", default="",
+                        help="build directory (with --kernels: reused and reconfigured, "
+                             "default <out-dir>/build; without: the build to grade, default "
+                             "build)")
     parser.add_argument("--out-dir", default="grade-report",
-                        help="where the table, the JUnit reports and the logs go")
+                        help="where the report, the test and sanitizer logs go")
     parser.add_argument("--steps", default="", help="comma-separated labels, e.g. step1,step3")
     parser.add_argument("--name", default="grades",
-                        help="file name (without extension) of the Markdown and JSON tables")
-    parser.add_argument("--title", default="", help="heading of the Markdown table")
-    parser.add_argument("--kernels", default="",
-                        help="configure and build first, with COURSE_KERNELS set to this: "
-                             "reference, exercise or a student's folder holding step folders")
+                        help="file name (without extension) of the Markdown and JSON reports")
+    parser.add_argument("--title", default="", help="heading of the report")
+    parser.add_argument("--seed", type=seed_value, default=None,
+                        help="seed of the tests' inputs (default: a fresh one, printed)")
     parser.add_argument("--source", default=str(REPO_ROOT), help="course source tree")
     parser.add_argument("--generator", default="", help="CMake generator (e.g. Ninja)")
     parser.add_argument("--cmake-arg", action="append", default=[],
                         help="extra configure argument, e.g. -DCMAKE_CUDA_ARCHITECTURES=90 "
                              "(repeatable)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="build jobs")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds per test case")
+    parser.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 2,
+                        help="build jobs")
+    parser.add_argument("--test-jobs", dest="test_jobs", type=positive(int),
+                        default=max(2, (os.cpu_count() or 2) // 2),
+                        help="test processes run side by side")
+    parser.add_argument("--timeout", type=positive(float), default=300,
+                        help="seconds per plain test run")
+    parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
+                        help="seconds per compute-sanitizer run")
+    parser.add_argument("--configure-timeout", type=positive(float), default=300,
+                        help="seconds for the configure step")
+    parser.add_argument("--build-timeout", type=positive(float), default=1800,
+                        help="seconds for the build step")
+    parser.add_argument("--sanitizer", default=os.environ.get("COMPUTE_SANITIZER",
+                                                              "compute-sanitizer"),
+                        help="compute-sanitizer executable")
+    parser.add_argument("--no-sanitizers", action="store_true",
+                        help="plain runs only (the grade then does not follow the scheme)")
+    parser.add_argument("--all-kernels", action="store_true",
+                        help="sanitize every kernel the tests launch, the course's too "
+                             "(default: only the kernels of the student's files)")
     parser.add_argument("--allow-not-run", action="store_true",
                         help="exit 0 even if tests needing a GPU could not run")
-    args = parser.parse_args()
+    return parser
 
+
+def check_arguments(parser, args):
+    """Refuses bad arguments with a usage error (exit 2) before anything is written."""
+    try:
+        args.step_list = plan.select_steps(args.steps)
+    except ValueError as error:
+        parser.error(str(error))
+    source = pathlib.Path(args.source).resolve()
+    if not (source / "CMakeLists.txt").is_file():
+        parser.error(f"--source {args.source}: not a course source tree (no CMakeLists.txt)")
+    args.source = source
     out_dir = pathlib.Path(args.out_dir).resolve()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    wanted = set(filter(None, args.steps.split(",")))
-    unknown = wanted - {label for label, _, _ in STEPS}
-    if unknown:
-        parser.error(f"unknown step(s) {', '.join(sorted(unknown))}; the steps are "
-                     + ", ".join(label for label, _, _ in STEPS))
-    steps = [step for step in STEPS if not wanted or step[0] in wanted]
-
-    build_dirs, notes = {}, {}
+    if args.kernels and args.kernels not in ("reference", "exercise"):
+        folder = pathlib.Path(args.kernels).expanduser()
+        if not folder.is_dir():
+            parser.error(f"--kernels {args.kernels}: no such folder (give reference, exercise "
+                         "or a folder that holds step folders)")
+        folder = folder.resolve()
+        if any(character in str(folder) for character in ';"\\\n'):
+            parser.error(f"--kernels {args.kernels}: the path holds a ';', a quote, a "
+                         "backslash or a line break, which CMake cannot take; move it")
+        args.kernels = str(folder)
     if args.kernels:
-        build_dirs, notes = configure_and_build(args, steps, out_dir)
-    rows = []
-    for label, folder, test_program in steps:
-        build = build_dirs.get(folder, pathlib.Path(args.build_dir))
-        program = (build / folder / test_program).resolve()
-        if label in notes or not program.exists():
-            note = notes.get(label, f"not built: no {program}")
-            print(f"{label}: {note}", file=sys.stderr)
-            rows.append(make_row(label, [], note))
-            continue
-        rows.append(grade_step(label, program, out_dir, args.timeout))
+        build_dir = pathlib.Path(args.build_dir or out_dir / "build").resolve()
+        if build_dir == source / "build" or build_dir == source:
+            parser.error(f"--build-dir {build_dir} is the course's own build; grading "
+                         "reconfigures its build directory: give another --build-dir")
+    else:
+        build_dir = pathlib.Path(args.build_dir or "build").resolve()
+        if not build_dir.is_dir():
+            parser.error(f"--build-dir {build_dir}: no such build directory (or give "
+                         "--kernels to configure and build one)")
+    args.build_dir = build_dir
+    args.out_dir = out_dir
+    args.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 63)
 
-    title = args.title or (f"Grades ({'COURSE_KERNELS=' + args.kernels if args.kernels else 'build ' + args.build_dir})")
-    table = markdown(rows, title)
-    print(table)
-    (out_dir / f"{args.name}.md").write_text(table)
-    (out_dir / f"{args.name}.json").write_text(json.dumps(
-        {"title": title, "total_points": round(sum(row["points"] for row in rows), 1),
-         "max_points": sum(row["max_points"] for row in rows), "steps": rows},
-        indent=2) + "\n")
-    everything_passed = all(
-        row["total"] > 0 and row["failed"] == 0 and not row["note"]
-        and (args.allow_not_run or row["not_run"] == 0) for row in rows)
-    return 0 if everything_passed else 1
+
+def sanitizer_filters(args, steps):
+    """{label: compute-sanitizer arguments}: check the kernels of the student's files only
+    (read from the files graded); grading an existing build checks every kernel."""
+    if not args.kernels or args.all_kernels:
+        return {}
+    folder_of = kernels.submission_folder(args.source, args.kernels)
+    by_folder = {step.folder: step for step in plan.STEPS}
+    return {step.label: kernels.kernel_filter(kernels.step_kernels(folder_of, step, by_folder))
+            for step in steps}
+
+
+def replay_command(args):
+    parts = ["grading/grade.py"]
+    if args.kernels:
+        parts += ["--kernels", args.kernels]
+    else:
+        parts += ["--build-dir", str(args.build_dir)]
+    if args.steps:
+        parts += ["--steps", args.steps]
+    return shlex.join(parts + ["--seed", str(args.seed)])
+
+
+def main():
+    parser = make_parser()
+    args = parser.parse_args()
+    check_arguments(parser, args)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    print(f"seed {args.seed}", file=sys.stderr)
+    steps = args.step_list
+    if args.kernels:
+        programs, notes = build.configure_and_build(args.source, args.build_dir, args.kernels,
+                                                    steps, plan.STEPS, args, args.out_dir)
+        if "_configure" in notes:
+            print(notes.pop("_configure"), file=sys.stderr)
+    else:
+        programs, notes = {}, {}
+        for step in steps:
+            program = args.build_dir / step.folder / step.program
+            if program.exists():
+                programs[step.label] = program
+            else:
+                notes[step.label] = f"not built: no {program}"
+    args.sanitizer_args = sanitizer_filters(args, steps)
+    rows = grading.rows_for(steps, programs, notes, args, args.out_dir, args.seed)
+    what = f"COURSE_KERNELS={args.kernels}" if args.kernels else f"build {args.build_dir}"
+    title = args.title or f"Grades ({what})"
+    text = report.student_report(rows, title, args.seed, replay_command(args))
+    print(text)
+    (args.out_dir / f"{args.name}.md").write_text(text, encoding="utf-8")
+    (args.out_dir / f"{args.name}.json").write_text(json.dumps(
+        {"title": title, "seed": args.seed, "kernels": args.kernels,
+         "total_points": scoring.total_points(rows), "max_points": scoring.max_points(rows),
+         "steps": rows}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    full = all(not row["course_problems"] and not row["note"] and (
+        row["points"] == row["max_points"] or (args.allow_not_run and all(
+            scoring.earns(test) or test["outcome"] == "not run"
+            for test in row["tests"] if test["weight"] > 0))) for row in rows)
+    return 0 if full else 1
 
 
 if __name__ == "__main__":

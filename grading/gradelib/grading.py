@@ -1,0 +1,137 @@
+"""Grades built test programs: every test case in its own process (plain), and every graded
+test that passed again under each compute-sanitizer tool of the plan. Runs side by side in a
+pool; a test's sanitizer runs start as soon as its plain run has passed."""
+import concurrent.futures
+import pathlib
+import sys
+
+from gradelib import plan, runner, scoring
+
+# After this many plain runs of a step have timed out (its kernels hang), the step's tests
+# that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
+# costs minutes, not an hour.
+HANGS_BEFORE_SHORT_LIMIT = 2
+HANG_TIMEOUT = 60.0
+
+
+def list_tests(program, timeout=60):
+    """Returns {test name: [tags]} from the course test main's listing, or raises
+    RuntimeError when the program cannot list its tests."""
+    result = runner.run_limited([str(program), "--course-list-tests"], timeout)
+    if result.status != 0:
+        raise RuntimeError(f"{program} --course-list-tests failed (exit {result.status}): "
+                           + runner.first_lines(result.output, 4))
+    tests = {}
+    for line in result.output.splitlines():
+        if "\t" in line:
+            name, tags = line.split("\t", 1)
+            tests[name] = tags.split(";") if tags else []
+    return tests
+
+
+class StepTests:
+    """The tests of one step, filled in as their runs finish."""
+
+    def __init__(self, step, program, tests, sanitizer_args=()):
+        self.step = step
+        self.program = pathlib.Path(program)
+        self.sanitizer_args = list(sanitizer_args)
+        self.timed_out = 0
+        graded = plan.graded_tests(step.label)
+        self.stale = [name for name in graded if name not in tests]
+        self.tests = []
+        for index, (name, tags) in enumerate(sorted(tests.items())):
+            entry = graded.get(name)
+            self.tests.append({"name": name, "gpu": "gpu" in tags,
+                               "weight": entry.weight if entry else 0,
+                               "tools": list(entry.tools) if entry else [], "index": index,
+                               "outcome": "not run", "message": "", "seconds": 0.0,
+                               "sanitizers": []})
+
+
+def run_plain(step_tests, test, folder, timeout, seed):
+    """One plain run, with a short limit once the step's kernels have hung twice."""
+    if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
+        timeout = min(timeout, HANG_TIMEOUT)
+    result = runner.run_test(step_tests.program, test["name"],
+                             folder / f"{test['index']:02d}.xml", timeout, seed)
+    if result[1].startswith("timed out"):
+        step_tests.timed_out += 1
+    return result
+
+
+def grade_programs(programs, options, out_dir, seed):
+    """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
+    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and
+    sanitizer_args ({label: extra compute-sanitizer arguments}, optional)."""
+    steps = []
+    extra = getattr(options, "sanitizer_args", None) or {}
+    for step, program in programs.items():
+        try:
+            steps.append(StepTests(step, program, list_tests(program),
+                                   extra.get(step.label, ())))
+        except RuntimeError as error:
+            print(f"{step.label}: {error}", file=sys.stderr)
+            steps.append(None)
+    work = []
+    for step_tests in filter(None, steps):
+        folder = out_dir / f"{step_tests.step.label}-runs"
+        folder.mkdir(parents=True, exist_ok=True)
+        for test in step_tests.tests:
+            work.append((step_tests, test, folder))
+    # Graded tests with sanitizer runs first: their chains are the longest.
+    work.sort(key=lambda item: (not item[1]["tools"], -item[1]["weight"]))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
+        pending = {}
+        for step_tests, test, folder in work:
+            future = pool.submit(run_plain, step_tests, test, folder, options.timeout, seed)
+            pending[future] = (step_tests, test, folder, None)
+        while pending:
+            done, _ = concurrent.futures.wait(pending,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                step_tests, test, folder, tool = pending.pop(future)
+                if tool is None:
+                    test["outcome"], test["message"], seconds = future.result()
+                    test["seconds"] = round(seconds, 1)
+                    print(f"  {step_tests.step.label}: {test['outcome']:7s} {test['name']}",
+                          file=sys.stderr)
+                    if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
+                        for each in test["tools"]:
+                            log = folder / f"{test['index']:02d}-{each}.log"
+                            sanitized = pool.submit(
+                                runner.sanitize_test, step_tests.program, test["name"], each,
+                                options.sanitizer_timeout, seed, log, options.sanitizer,
+                                step_tests.sanitizer_args)
+                            pending[sanitized] = (step_tests, test, folder, each)
+                else:
+                    result = future.result()
+                    test["sanitizers"].append(result)
+                    print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
+                          f"{test['name']}", file=sys.stderr)
+    graded = {}
+    for step, step_tests in zip(programs, steps):
+        if step_tests is None:
+            graded[step.label] = None
+            continue
+        for test in step_tests.tests:
+            test["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
+            del test["index"]
+        graded[step.label] = (step_tests.tests, step_tests.stale)
+    return graded
+
+
+def rows_for(steps, programs, notes, options, out_dir, seed):
+    """Score rows of @p steps: graded programs, and notes for the steps without one."""
+    by_label = {step.label: step for step in steps}
+    to_grade = {by_label[label]: program for label, program in programs.items()}
+    graded = grade_programs(to_grade, options, out_dir, seed) if to_grade else {}
+    rows = []
+    for step in steps:
+        result = graded.get(step.label)
+        if result is None:
+            note = notes.get(step.label) or "test program does not list its tests"
+            rows.append(scoring.make_row(step.label, [], note))
+        else:
+            rows.append(scoring.make_row(step.label, result[0], stale=result[1]))
+    return rows

@@ -1,0 +1,148 @@
+"""Runs commands with a time limit (the whole process group is killed when it passes) and
+one test case of a course test program, plain or under a compute-sanitizer tool."""
+import dataclasses
+import os
+import pathlib
+import signal
+import subprocess
+import time
+import xml.etree.ElementTree as ElementTree
+
+from gradelib import sanitizer
+
+SKIP_RETURN_CODE = 77  # the course test main: every selected test needs a GPU, none found
+
+
+@dataclasses.dataclass
+class Completed:
+    """How a command ended: its exit status (None when it ran out of time) and output."""
+    status: object
+    output: str
+    seconds: float
+
+    @property
+    def timed_out(self):
+        return self.status is None
+
+
+def run_limited(command, timeout, cwd=None, env=None, log_path=None):
+    """Runs @p command for at most @p timeout seconds (its process group is killed then);
+    stdout and stderr together. Appends the command and its output to @p log_path."""
+    started = time.monotonic()
+    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, start_new_session=True) as process:
+        try:
+            raw, _ = process.communicate(timeout=timeout)
+            status = process.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            raw, _ = process.communicate()
+            status = None
+    output = raw.decode("utf-8", errors="replace")
+    if log_path is not None:
+        with open(log_path, "a", encoding="utf-8") as log:
+            log.write("$ " + " ".join(str(part) for part in command) + "\n" + output)
+            log.write(f"(exit {status if status is not None else f'timeout {timeout} s'})\n")
+    return Completed(status, output, time.monotonic() - started)
+
+
+def first_lines(text, count=14, width=160):
+    """The first @p count non-empty lines of @p text, each cut to @p width characters."""
+    lines = [line.rstrip()[:width] for line in (text or "").strip().splitlines() if line.strip()]
+    if len(lines) > count:
+        lines = lines[:count] + [f"... ({len(lines) - count} more lines)"]
+    return "\n".join(lines)
+
+
+def parse_junit(report_path):
+    """Returns (failed, message) from one test case's JUnit report, or None if unreadable."""
+    try:
+        root = ElementTree.parse(report_path).getroot()
+    except (ElementTree.ParseError, OSError):
+        return None
+    cases = list(root.iter("testcase"))
+    if not cases:
+        return None
+    for case in cases:
+        # Catch2 v2 names a test case "<name>" and its sections "<name>/<section>"; the
+        # test case failed if any of its entries has a failure or an error.
+        for problem in list(case.iter("failure")) + list(case.iter("error")):
+            text = (problem.get("message", "") + "\n" + (problem.text or "")).strip()
+            return True, first_lines(text)
+    return False, ""
+
+
+def test_environment(seed, scratch):
+    """The environment of a test process: the grading run's seed and a temporary folder of
+    its own (tests name temporary files after the seed, and tests run side by side)."""
+    env = dict(os.environ)
+    env["COURSE_SEED"] = str(seed)
+    scratch.mkdir(parents=True, exist_ok=True)
+    env["TMPDIR"] = str(scratch)
+    return env
+
+
+def run_test(program, name, report_path, timeout, seed):
+    """Runs one test case; returns (outcome, message, seconds), outcome passed, failed or
+    not run."""
+    program = pathlib.Path(program)
+    command = [str(program), name, "--warn", "NoTests", "-r", "junit", "-o", str(report_path)]
+    if report_path.exists():
+        report_path.unlink()
+    env = test_environment(seed, report_path.with_suffix(".tmp"))
+    result = run_limited(command, timeout, cwd=program.parent, env=env)
+    if result.timed_out:
+        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
+            result.seconds
+    if result.status == SKIP_RETURN_CODE:
+        return "not run", "no CUDA device: needs a GPU", result.seconds
+    parsed = parse_junit(report_path)
+    if parsed is None:
+        return "failed", (f"crashed or wrote no report (exit {result.status})\n"
+                          + first_lines(result.output)), result.seconds
+    failed, message = parsed
+    if failed or result.status != 0:
+        return "failed", message or first_lines(result.output), result.seconds
+    return "passed", "", result.seconds
+
+
+def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer",
+                  extra=()):
+    """Runs one test case under one compute-sanitizer tool (@p extra: more sanitizer
+    arguments, e.g. a kernel filter). Returns a dict: tool, outcome (clean, errors, timed
+    out, not run), errors, kernels, first lines, seconds."""
+    program = pathlib.Path(program)
+    command = [executable, "--tool", tool, "--error-exitcode",
+               str(sanitizer.SANITIZER_ERROR_CODE), "--print-limit", "10", *extra,
+               str(program), name, "--warn", "NoTests"]
+    env = test_environment(seed, log_path.with_suffix(".tmp"))
+    try:
+        result = run_limited(command, timeout, cwd=program.parent, env=env, log_path=log_path)
+    except FileNotFoundError:
+        return {"tool": tool, "outcome": "not run", "errors": 0, "kernels": [],
+                "first_lines": f"{executable} not found", "seconds": 0.0}
+    return judge_sanitizer_run(tool, result, timeout)
+
+
+def judge_sanitizer_run(tool, result, timeout):
+    """The outcome of one sanitizer run from its Completed result."""
+    report = sanitizer.parse(result.output, tool)
+    entry = {"tool": tool, "errors": report.errors, "kernels": report.kernels(),
+             "first_lines": "\n".join(f.text() for f in report.findings[:2]),
+             "seconds": round(result.seconds, 1)}
+    if result.timed_out:
+        entry.update(outcome="timed out", first_lines=f"timed out after {timeout} s under "
+                     f"{tool}\n" + entry["first_lines"])
+    elif result.status == SKIP_RETURN_CODE:
+        entry.update(outcome="not run", first_lines="no CUDA device")
+    elif report.errors > 0 or result.status == sanitizer.SANITIZER_ERROR_CODE:
+        entry.update(outcome="errors", errors=max(report.errors, 1))
+        if not entry["first_lines"]:
+            entry["first_lines"] = first_lines(result.output, 8)
+    elif result.status != 0:
+        entry.update(outcome="errors", errors=max(report.errors, 1),
+                     first_lines=f"the test failed under {tool} (exit {result.status})\n"
+                     + first_lines(result.output, 8))
+    else:
+        entry["outcome"] = "clean"
+    return entry

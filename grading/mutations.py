@@ -1,0 +1,298 @@
+"""The planted bugs of the mutation check (grading/mutation_check.py): data only.
+
+Each mutation replaces an exact text (which must occur exactly once) of a reference file.
+`checks` says what is expected to catch it (documentation, shown by --list); the mutation
+check grades the mutated step as grade.py does and requires it to lose points. The "memory"
+family gives right values but breaks a memory or synchronization rule: only the
+compute-sanitizer runs of the grade (or the warp-mask check of step 5) can catch it.
+"""
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """One run of a step's test program: a Catch2 test spec, plain or under a sanitizer."""
+    tests: str  # a test case name or a tag expression such as "[step1][gpu]"
+    tool: str = ""  # "", or a compute-sanitizer tool: memcheck, racecheck, synccheck, ...
+
+    def label(self):
+        where = f"`{self.tests}`"
+        return f"{self.tool} {where}" if self.tool else where
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutation:
+    """A known bug: replace `original` (which must occur once in `file`) by `replacement`."""
+    name: str
+    step: str  # step folder
+    file: str  # relative to the repository root
+    original: str
+    replacement: str
+    checks: tuple  # Check objects: what is expected to catch it (documentation)
+    family: str = "results"  # "memory": right values, broken memory or synchronization rules
+
+
+# ---- Step 1 to 3 (reference kernels) --------------------------------------------------
+S1 = "step1_naive"
+S1_FILE = "step1_naive/naive_single_block.cuh"
+S1_TESTS = "[step1][gpu]"
+S2 = "step2_three_approaches"
+S2_A1 = "step2_three_approaches/single_block_loop.cuh"
+S2_A2 = "step2_three_approaches/one_thread_per_element.cuh"
+S2_A3 = "step2_three_approaches/output_tiles_no_shared.cuh"
+S2_T1 = "step2 approach 1 single block loop matches the reference"
+S2_T2 = "step2 approach 2 one thread per element matches the reference"
+S2_T3 = "step2 approach 3 output tiles without shared memory matches the reference"
+S3 = "step3_shared_tiling"
+S3_FILE = "step3_shared_tiling/tiled_shared.cuh"
+S3_TESTS = "step3 tiled shared kernel matches the reference on small integers exactly"
+
+MUTATIONS = [
+    Mutation("step1: row and column swapped in the thread map", S1, S1_FILE,
+             "  const int row = threadIdx.y;  // one block: the thread's position is the "
+             "element's position\n  const int col = threadIdx.x;",
+             "  const int row = threadIdx.x;\n  const int col = threadIdx.y;",
+             (Check(S1_TESTS),)),
+    Mutation("step1: inner loop stops one short", S1, S1_FILE,
+             "inner_index < inner; ++inner_index", "inner_index < inner - 1; ++inner_index",
+             (Check(S1_TESTS),)),
+    Mutation("step1: A indexed with the wrong row length", S1, S1_FILE,
+             "a[row * inner + inner_index]", "a[row * cols + inner_index]",
+             (Check(S1_TESTS),)),
+    Mutation("step1: launcher's block dimensions swapped", S1, "step1_naive/step1_launchers.cu",
+             "const dim3 block(cols, rows);", "const dim3 block(rows, cols);",
+             (Check(S1_TESTS),)),
+    Mutation("step2 A1: last row of C skipped (wrong loop bound)", S2, S2_A1,
+             "row < rows; row += kBlockSide", "row < rows - 1; row += kBlockSide",
+             (Check(S2_T1),)),
+    Mutation("step2 A1: column taken from threadIdx.y (wrong thread map)", S2, S2_A1,
+             "for (int col = threadIdx.x; col < cols;", "for (int col = threadIdx.y; col < cols;",
+             (Check(S2_T1),)),
+    Mutation("step2 A2: boundary check on the column dropped", S2, S2_A2,
+             "  if (col >= cols) {\n    return;\n  }\n", "",
+             (Check(S2_T2, "memcheck"),), "memory"),
+    Mutation("step2 A2: B indexed with the wrong row length", S2, S2_A2,
+             "b[inner_index * cols + col]", "b[inner_index * inner + col]",
+             (Check(S2_T2),)),
+    Mutation("step2 A3: boundary check on the row dropped", S2, S2_A3,
+             "if (row >= rows || col >= cols) {", "if (col >= cols) {",
+             (Check(S2_T3, "memcheck"),), "memory"),
+    Mutation("step2 A3: boundary check on the column dropped", S2, S2_A3,
+             "if (row >= rows || col >= cols) {", "if (row >= rows) {",
+             (Check(S2_T3, "memcheck"),), "memory"),
+    Mutation("step2 A3: row tile index off by one", S2, S2_A3,
+             "const int row = blockIdx.y * kTileWidth + threadIdx.y;",
+             "const int row = (blockIdx.y + 1) * kTileWidth + threadIdx.y;",
+             (Check(S2_T3),)),
+    Mutation("step2 A3: blockIdx.x and blockIdx.y swapped (row and column of the tile)", S2,
+             S2_A3,
+             "  const int row = blockIdx.y * kTileWidth + threadIdx.y;\n"
+             "  const int col = blockIdx.x * kTileWidth + threadIdx.x;",
+             "  const int row = blockIdx.x * kTileWidth + threadIdx.y;\n"
+             "  const int col = blockIdx.y * kTileWidth + threadIdx.x;",
+             (Check(S2_T3),)),
+    Mutation("step3: __syncthreads after loading the tiles missing", S3, S3_FILE,
+             "elements loaded by others.\n    __syncthreads();",
+             "elements loaded by others.\n    // (mutation: __syncthreads() removed)",
+             (Check(S3_TESTS, "racecheck"),), "memory"),
+    Mutation("step3: __syncthreads before the next phase missing", S3, S3_FILE,
+             "    // overwrites them.\n    __syncthreads();",
+             "    // overwrites them.\n    // (mutation: __syncthreads() removed)",
+             (Check(S3_TESTS, "racecheck"),), "memory"),
+    Mutation("step3: column tile index off by one", S3, S3_FILE,
+             "const int col = blockIdx.x * kTileWidth + tile_col;",
+             "const int col = (blockIdx.x + 1) * kTileWidth + tile_col;",
+             (Check(S3_TESTS),)),
+    Mutation("step3: last phase skipped (wrong loop bound)", S3, S3_FILE,
+             "phase_start < inner; phase_start += kTileWidth",
+             "phase_start < inner - kTileWidth; phase_start += kTileWidth",
+             (Check(S3_TESTS),)),
+    Mutation("step3: row and column of the B tile swapped in the inner product", S3, S3_FILE,
+             "tile_a[tile_row][tile_k] * tile_b[tile_k][tile_col]",
+             "tile_a[tile_row][tile_k] * tile_b[tile_col][tile_k]",
+             (Check(S3_TESTS),)),
+    Mutation("step3: A tile loaded one column off", S3, S3_FILE,
+             "a[row * inner + phase_start + tile_col]",
+             "a[row * inner + phase_start + tile_col + 1]",
+             (Check(S3_TESTS),)),
+]
+
+# ---- Step 4 (reference kernels) -------------------------------------------------------
+S4 = "step4_boundary_checks"
+S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
+S4_FAST = "step4_boundary_checks/fast_gemm.cuh"
+S4_EDGES = "step 4 kernels are right one below and at and one above each tile edge"
+S4_MISALIGNED = "the fast kernel falls back to scalar loads for misaligned matrices"
+S4_PADDED = "step4_boundary_checks/padded.cu"
+S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
+MUTATIONS += [
+    # Out-of-range M (N) entries meet zeros of the N (M) tile, so dropping check 1 or 2
+    # changes no result: only memcheck sees the reads past the arrays.
+    Mutation("step4 checked: M-tile check (1) dropped", S4, S4_CHECKED,
+             "(row < rows && m_col < inner) ? m_matrix[row * inner + m_col] : 0.0f",
+             "m_matrix[row * inner + m_col]",
+             (Check(S4_EDGES, "memcheck"),), "memory"),
+    Mutation("step4 checked: N-tile check (2) dropped", S4, S4_CHECKED,
+             "(n_row < inner && col < cols) ? n_matrix[n_row * cols + col] : 0.0f",
+             "n_matrix[n_row * cols + col]",
+             (Check(S4_EDGES, "memcheck"),), "memory"),
+    Mutation("step4 checked: P store check (3) dropped", S4, S4_CHECKED,
+             "  if (row < rows && col < cols) {\n    p_matrix[row * cols + col] = sum;\n  }",
+             "  p_matrix[row * cols + col] = sum;",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+    # The fast kernel loads M and N tiles through one function (load_tile): its scalar
+    # path (rows or columns not multiples of 4) checks rows, then each column.
+    Mutation("step4 fast: scalar tile row check dropped (edge path)", S4, S4_FAST,
+             "} else if (row < matrix_rows) {  // tile check, rows",
+             "} else if (true) {  // tile check, rows",
+             (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck")), "memory"),
+    Mutation("step4 fast: scalar P store check dropped (edge path)", S4, S4_FAST,
+             "if (p_row < rows && p_col + part < cols) {", "if (true) {",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+    # The scalar edge path (J % 4 != 0): one column of each group of four taken from the
+    # wrong place, a visible wrong result (the group straddles the end of the row).
+    Mutation("step4 fast: scalar tile load takes the wrong column (edge path)", S4, S4_FAST,
+             "loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;",
+             "loaded.z = col + 2 < matrix_cols ? row_start[col + 1] : 0.0f;",
+             (Check(S4_EDGES),)),
+    # A column past the end of a row of N only feeds P columns past K, never stored (and one
+    # of M meets a zero row of N): memcheck sees it.
+    Mutation("step4 fast: scalar tile column check dropped (edge path)", S4, S4_FAST,
+             "loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;",
+             "loaded.w = row_start[col + 3];",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck")), "memory"),
+    # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
+    # the last tile column and its rows have the wrong length.
+    Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,
+             "                          round_up(shape.cols, kTile));",
+             "                          round_up(shape.cols, kTile) - 1);",
+             (Check(S4_EDGES),)),
+    # RectTiling's static_asserts (TILE_COLS % BLOCK_COLS == 0) make the stride kBlockCols
+    # cover the tile exactly; a thread that strides by its own output count instead writes
+    # its sums into the wrong (overlapping) columns.
+    Mutation("step4 rect tiles: output columns strided by kColsPerThread, not kBlockCols", S4,
+             S4_RECT,
+             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kBlockCols;",
+             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kColsPerThread;",
+             (Check(S4_EDGES),)),
+    Mutation("step4 rect tiles: M-tile check (1) dropped", S4, S4_RECT,
+             "(m_row < rows && m_col < inner) ? m_matrix[m_row * inner + m_col] : 0.0f",
+             "m_matrix[m_row * inner + m_col]",
+             (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
+]
+
+# ---- Step 5 (reference kernels) -------------------------------------------------------
+S5 = "step5_tensor_core_sddmm"
+S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
+S5_TILES = "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
+S5_SHAPES = "all approaches with M N K not multiples of 16"
+MUTATIONS += [
+    Mutation("step5: lane-to-element map of the 16x16 accumulator transposed", S5,
+             "step5_tensor_core_sddmm/fragment_map.cuh",
+             "  return {(lane >> 2) + 8 * ((index >> 1) & 1), 2 * (lane & 3) + (index & 1) + "
+             "8 * (index >> 2)};",
+             "  return {2 * (lane & 3) + (index & 1) + 8 * (index >> 2), (lane >> 2) + 8 * "
+             "((index >> 1) & 1)};",
+             (Check("fragment map equals the hardware layout"),)),
+    # A mask that leaves out calling lanes is undefined behaviour that gave the right sums on
+    # an H200 with synccheck silent; the shuffles check their masks (warp_shuffle_check.cuh,
+    # STEP5_CHECK_WARP_MASKS), so the kernel traps and the test fails with a CUDA error.
+    Mutation("step5: warp kernel's shuffle mask names only half the lanes", S5, S5_WARP,
+             "constexpr unsigned kAllLanes = 0xFFFFFFFFu;",
+             "constexpr unsigned kAllLanes = 0x0000FFFFu;",
+             (Check(S5_SHAPES),), "memory"),
+    Mutation("step5: warp kernel's butterfly skips the offset-16 step", S5, S5_WARP,
+             "for (int offset = 16; offset > 0; offset >>= 1) {",
+             "for (int offset = 8; offset > 0; offset >>= 1) {",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouped: write-back uses the transposed lane-to-element map", S5,
+             S5_TILES,
+             "const FragmentSlot slot = accumulator_slot_16x16(row_in_tile, col_in_tile);",
+             "const FragmentSlot slot = accumulator_slot_16x16(col_in_tile, row_in_tile);",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouped: a tile's segment ends one nonzero early", S5, S5_TILES,
+             "const int end = kTileRanges ? tile_offsets[tile + 1] : nnz;",
+             "const int end = kTileRanges ? tile_offsets[tile + 1] - 1 : nnz;",
+             (Check(S5_SHAPES),)),
+    Mutation("step5 tile grouping: segment offsets shifted by one tile", S5,
+             "step5_tensor_core_sddmm/tile_grouping.cu",
+             "groups.tile_offsets.data() + 1, tile_count)",
+             "groups.tile_offsets.data(), tile_count)",
+             (Check(S5_SHAPES),)),
+]
+
+# ---- PENDING ---------------------------------------------------------------------------
+# Mutations written against files still being changed go here: they run only with
+# --include-pending (or --only-pending) and are not part of the pass/fail verdict until
+# they are moved into MUTATIONS (check the texts and test names first: a stale text is
+# reported, never skipped silently). Empty: every step's list is final.
+PENDING_MUTATIONS = []
+
+# ---- Memory-safety family: right values (mostly), broken memory or synchronization rules --
+S4_LAUNCHERS = "step4_boundary_checks/step4_launchers.cu"
+S4_K1 = "step 4 kernels handle K = 1 and single rows and single columns"
+MUTATIONS += [
+    # Load guards one past the end: the extra element meets a zero of the other tile, so
+    # every value stays right; only the read past the array's end shows (memcheck).
+    Mutation("step4 rect tiles: N-tile load guard off by one (n_col <= cols)", S4, S4_RECT,
+             "(n_row < inner && n_col < cols) ? n_matrix[n_row * cols + n_col] : 0.0f",
+             "(n_row < inner && n_col <= cols) ? n_matrix[n_row * cols + n_col] : 0.0f",
+             (Check(S4_K1, "memcheck"),), "memory"),
+    Mutation("step4 checked: M-tile load guard off by one (m_col <= inner)", S4, S4_CHECKED,
+             "(row < rows && m_col < inner) ? m_matrix[row * inner + m_col] : 0.0f",
+             "(row < rows && m_col <= inner) ? m_matrix[row * inner + m_col] : 0.0f",
+             (Check(S4_K1, "memcheck"),), "memory"),
+    # Missing barriers in step 4 (step 3's two are above): races that may give right values.
+    Mutation("step4 checked: barrier after loading the tiles missing", S4, S4_CHECKED,
+             "    __syncthreads();  // the whole tile must be loaded before anyone reads it",
+             "    // (mutation: __syncthreads() removed)",
+             (Check(S4_EDGES, "racecheck"),), "memory"),
+    Mutation("step4 checked: barrier before the next phase missing", S4, S4_CHECKED,
+             "    __syncthreads();  // everyone must be done reading before the next phase "
+             "overwrites",
+             "    // (mutation: __syncthreads() removed)",
+             (Check(S4_EDGES, "racecheck"),), "memory"),
+    Mutation("step4 rect tiles: barrier after loading the tiles missing", S4, S4_RECT,
+             "    __syncthreads();  // both tiles must be complete before anyone reads them",
+             "    // (mutation: __syncthreads() removed)",
+             (Check(S4_EDGES, "racecheck"),), "memory"),
+    Mutation("step4 rect tiles: barrier before the next phase missing", S4, S4_RECT,
+             "    __syncthreads();  // everyone must be done reading before the next phase "
+             "overwrites",
+             "    // (mutation: __syncthreads() removed)",
+             (Check(S4_EDGES, "racecheck"),), "memory"),
+    # A barrier only some threads reach (divergent): synccheck.
+    Mutation("step4 checked: barrier after loading only for threads inside C", S4, S4_CHECKED,
+             "    __syncthreads();  // the whole tile must be loaded before anyone reads it",
+             "    if (row < rows) {\n      __syncthreads();\n    }",
+             (Check(S4_EDGES, "synccheck"),), "memory"),
+    # Shared memory read before it is written: the B element is stored after the barrier,
+    # so other threads may read the tile before it holds this phase's values.
+    Mutation("step3: B tile element stored after the barrier (shared read before write)", S3,
+             S3_FILE,
+             "    tile_b[tile_row][tile_col] = b[(phase_start + tile_row) * cols + col];\n"
+             "    // Wait until the whole tile is loaded: each thread next reads elements loaded "
+             "by others.\n    __syncthreads();",
+             "    __syncthreads();\n"
+             "    tile_b[tile_row][tile_col] = b[(phase_start + tile_row) * cols + col];",
+             (Check(S3_TESTS, "racecheck"),), "memory"),
+    # A shuffle mask without lane 0, which is still in the loop (undefined behaviour that an
+    # H200 runs with right sums); caught by the warp-mask check (STEP5_CHECK_WARP_MASKS).
+    Mutation("step5: warp kernel's shuffle mask leaves out lane 0", S5, S5_WARP,
+             "constexpr unsigned kAllLanes = 0xFFFFFFFFu;",
+             "constexpr unsigned kAllLanes = 0xFFFFFFFEu;",
+             (Check(S5_SHAPES),), "memory"),
+    # Grids one block short on ragged shapes (plain division instead of ceil-division).
+    Mutation("step4 launcher: checked kernel's grid one block short on ragged shapes", S4,
+             S4_LAUNCHERS,
+             "  const dim3 grid(ceil_div(shape.cols, TILE), ceil_div(shape.rows, TILE));\n"
+             "  tiled_checked_kernel<TILE>",
+             "  const dim3 grid(shape.cols / TILE, shape.rows / TILE);\n"
+             "  tiled_checked_kernel<TILE>",
+             (Check(S4_EDGES),), "memory"),
+    Mutation("step2 launcher: approach 3's grid one block short on ragged shapes", S2,
+             "step2_three_approaches/step2_launchers.cu",
+             "const dim3 grid(ceil_div(cols, kOutputTileWidth), ceil_div(rows, kOutputTileWidth));",
+             "const dim3 grid(cols / kOutputTileWidth, rows / kOutputTileWidth);",
+             (Check(S2_T3),), "memory"),
+]
