@@ -98,12 +98,17 @@ cases=(
   "2;;--power-law must be a number from 0 to 10, got '0.5abc';;$mask --power-law 0.5abc"
   "2;;--power-law must be a number from 0 to 10, got 'nan';;$mask --power-law nan"
   "2;;more than --max-output-mb 512;;$mask --rows 2147483647 --cols 2147483647 --nnz 2147483647"
-  "1;;$mem;;$mask --rows 2147483647 --cols 2147483647 --nnz 2147483647 --max-output-mb 1048576"
 )
 # Step 4's shape limits (INT_MAX elements per matrix) keep every run within 52 GB of device
 # memory, so its only run that cannot fit is the DEBUG check of the largest shapes on a
 # host with less than 68 GiB available (checked here, where that is the case).
 available_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)
+# generate_mask's largest mask (2^31 - 1 entries) needs 56 GiB while it is drawn: refused
+# where less is available; on a larger host it is real work (with a progress line), not bad
+# input, so it is left out there.
+if ((${available_kb:-0} < 56 * 1024 * 1024)); then
+  cases+=("1;;$mem;;$mask --rows 2147483647 --cols 2147483647 --nnz 2147483647 --max-output-mb 1048576")
+fi
 if ((${available_kb:-0} < 68 * 1024 * 1024)) && grep -q 'COURSE_DEBUG:BOOL=ON' "$build_path/CMakeCache.txt" 2>/dev/null; then
   cases+=("1;;$mem;;$s4 --rows 46000 --inner 46000 --cols 46000")
 fi
