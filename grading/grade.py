@@ -27,21 +27,9 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, grading, kernels, plan, report, scoring  # noqa: E402
+from gradelib.arguments import positive  # noqa: E402
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def positive(kind):
-    """An argparse type: a number of @p kind greater than zero."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-        return value
-    return parse
 
 
 def seed_value(text):

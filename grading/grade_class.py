@@ -24,22 +24,9 @@ import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import report, runner  # noqa: E402
+from gradelib.arguments import positive  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
-
-
-def positive_int(text):
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-    return value
-
-
-def positive_float(text):
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-    return value
 
 
 def make_parser():
@@ -48,17 +35,17 @@ def make_parser():
     parser.add_argument("out_dir", help="where the class table and the students' reports go")
     parser.add_argument("--work-dir", default="",
                         help="where the lanes' build directories go (default <out>/work)")
-    parser.add_argument("--lanes", type=positive_int, default=3,
+    parser.add_argument("--lanes", type=positive(int), default=3,
                         help="students graded side by side, each lane with its own build")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of every student's tests (default: a fresh one)")
-    parser.add_argument("--student-timeout", type=positive_float, default=2400,
+    parser.add_argument("--student-timeout", type=positive(float), default=2400,
                         help="seconds a student's whole grading may take")
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
-    parser.add_argument("--timeout", type=positive_float, default=300,
+    parser.add_argument("--timeout", type=positive(float), default=300,
                         help="seconds per plain test run (grade.py --timeout)")
-    parser.add_argument("--sanitizer-timeout", type=positive_float, default=600,
+    parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
                         help="seconds per compute-sanitizer run")
     parser.add_argument("--generator", default="Ninja" if shutil_which("ninja") else "")
     parser.add_argument("--cmake-arg", action="append", default=[])

@@ -29,7 +29,9 @@ class Limits(unittest.TestCase):
             self.assertIn("(exit 3)", log.read_text())
 
 
-class TestRuns(unittest.TestCase):
+class FakeProgramCase(unittest.TestCase):
+    """A temporary folder holding a fake test program, for each test."""
+
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.root = pathlib.Path(self.folder.name)
@@ -37,6 +39,9 @@ class TestRuns(unittest.TestCase):
 
     def tearDown(self):
         self.folder.cleanup()
+
+
+class TestRuns(FakeProgramCase):
 
     def run_mode(self, mode, timeout=20):
         with mock.patch.dict(os.environ, {"FAKE_MODE": mode}):
@@ -65,14 +70,7 @@ class TestRuns(unittest.TestCase):
         self.assertTrue((self.root / "scratch").is_dir())
 
 
-class SanitizerRuns(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.root = pathlib.Path(self.folder.name)
-        self.program = script(self.root / "test_fake", FAKE_TEST_PROGRAM)
-
-    def tearDown(self):
-        self.folder.cleanup()
+class SanitizerRuns(FakeProgramCase):
 
     def fake_sanitizer(self, output_file, status, sleep=0):
         return script(self.root / "fake-sanitizer", f"""
