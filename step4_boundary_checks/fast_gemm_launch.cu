@@ -87,6 +87,16 @@ const std::vector<TileFacts>& automatic_tiles() {
   };
   return tiles;
 }
+/// The compiled tile @p variant (a tiled variant, not automatic or thin).
+const TileFacts& tile_facts(FastVariant variant) {
+  for (const TileFacts& tile : automatic_tiles()) {
+    if (tile.tile == variant) {
+      return tile;
+    }
+  }
+  throw std::invalid_argument("fast kernel: no compiled tile " + fast_variant_name(variant));
+}
+
 /// Device memory of the stream-ordered pool: cudaMallocAsync reuses freed blocks without a
 /// synchronisation, so a workspace per call costs about a microsecond, not a cudaMalloc.
 void keep_pool_memory() {
@@ -239,22 +249,15 @@ FastConfig resolve(const ProblemShape& shape, FastConfig config) {
     config = choose_fast_config(shape, read_device_facts(), automatic_tiles());
   } else if (config.splits <= 0) {
     // A fixed tile with the split chosen for it alone.
-    for (const TileFacts& tile : automatic_tiles()) {
-      if (tile.tile == config.tile) {
-        config = choose_fast_config(shape, read_device_facts(), {tile});
-      }
-    }
+    config = choose_fast_config(shape, read_device_facts(), {tile_facts(config.tile)});
   }
   config.group_rows = group_rows;
   if (config.group_rows <= 0) {
-    for (const TileFacts& tile : automatic_tiles()) {
-      if (tile.tile == config.tile) {
-        const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
-                               tile.blocks_per_multiprocessor;
-        config.group_rows = choose_group_rows(ceil_div(shape.rows, tile.block_rows),
-                                              ceil_div(shape.cols, tile.block_cols), wave);
-      }
-    }
+    const TileFacts& tile = tile_facts(config.tile);
+    const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
+                           tile.blocks_per_multiprocessor;
+    config.group_rows = choose_group_rows(ceil_div(shape.rows, tile.block_rows),
+                                          ceil_div(shape.cols, tile.block_cols), wave);
   }
   return config;
 }
