@@ -15,13 +15,14 @@ namespace course {
 namespace {
 
 void print_header(const TimedProduct& product, std::uint64_t seed, std::ostream& out) {
-  out << product.label << "C (" << product.rows << "x" << product.cols << ") = A (" << product.rows
-      << "x" << product.inner << ") · B (" << product.inner << "x" << product.cols << ")"
-      << product.shape_note << ", seed " << seed << "\n";
+  const ProductSizes& sizes = product.sizes;
+  out << product.label << "C (" << sizes.rows << "x" << sizes.cols << ") = A (" << sizes.rows << "x"
+      << sizes.inner << ") · B (" << sizes.inner << "x" << sizes.cols << ")" << product.shape_note
+      << ", seed " << seed << "\n";
 }
 
 void print_timing(const TimedProduct& product, const TimingStats& timing, std::ostream& out) {
-  const double flops = 2.0 * product.rows * static_cast<double>(product.inner) * product.cols;
+  const double flops = product.sizes.flops();
   out << "kernel time: " << timing.median_ms << " ms (median of " << timing.repeats << " runs), "
       << flops / (timing.median_ms * 1e-3) / 1e9 << " GFLOP/s\n";
 }
@@ -39,7 +40,7 @@ int run_timed_product(const TimedProduct& product, const ProductLaunch& launch, 
       product.seed >= 0 ? static_cast<std::uint64_t>(product.seed) : fresh_seed();
   // The header comes before the upload, so a run that fails on the GPU still names its seed.
   print_header(product, seed, out);
-  ProductOperands operands(product.rows, product.inner, product.cols, seed);
+  ProductOperands operands(product.sizes.rows, product.sizes.inner, product.sizes.cols, seed);
   const TimingStats timing = time_gpu(
       [&] { launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data()); },
       1, product.repeats);

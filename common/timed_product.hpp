@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/matrix.hpp"
+#include "common/product_sizes.hpp"
 
 #include <functional>
 #include <iosfwd>
@@ -15,7 +16,7 @@
 namespace course {
 
 /// @brief Launches the product on device memory: @p a is rows×inner, @p b inner×cols, @p c
-/// rows×cols (the sizes are those of the TimedProduct it is run with).
+/// rows×cols (the sizes are those of the TimedProduct or the test it is run with).
 using ProductLaunch = std::function<void(const float* a, const float* b, float* c)>;
 
 /// @brief What one timed product is: how it is labelled, its sizes, seed and repeats.
@@ -25,9 +26,7 @@ struct TimedProduct {
   std::string label;
   /// @brief Printed after the shape, before the seed, e.g. ", one block of 1024 threads".
   std::string shape_note;
-  int rows = 1;         ///< rows of A and C
-  int inner = 1;        ///< columns of A, rows of B
-  int cols = 1;         ///< columns of B and C
+  ProductSizes sizes;   ///< rows, inner and cols of the product
   long long seed = -1;  ///< seed of the random inputs; -1 draws a fresh one (printed)
   int repeats = 5;      ///< timed runs of the launch (the median is printed)
 };

@@ -13,17 +13,12 @@
 static_assert(APPROACH == 1, "step 1 has a single approach (APPROACH 1)");
 
 #include "common/cli.hpp"
+#include "common/debug_switch.hpp"
 #include "common/device.hpp"
 #include "common/memory_estimate.hpp"
 #include "step1_naive/step1_program.hpp"
 
 #include <iostream>
-
-#ifdef DEBUG
-constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
-#else
-constexpr bool kVerify = false;  ///< DEBUG is off: no check
-#endif
 
 /// @brief Parses the options (refusing bad ones before looking for a GPU), then runs.
 /// @param argc argument count
@@ -36,10 +31,11 @@ int main(int argc, char** argv) {
     if (!course::step1::parse_options(argc, argv, options)) {
       return 0;  // --help
     }
+    const course::ProductSizes& sizes = options.sizes;
     course::require_memory(
-        course::dense_product_estimate(options.rows, options.inner, options.cols, kVerify),
+        course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, course::kDebugCheck),
         "use smaller sizes");
     course::require_cuda_device();
-    return course::step1::run(options, kVerify, std::cout);
+    return course::step1::run(options, course::kDebugCheck, std::cout);
   });
 }

@@ -1,5 +1,6 @@
 /// @file naive_single_block.cuh
-/// @brief Step 1's kernel: one block, one thread per output element.
+/// @brief Step 1's kernel, naive_single_block_kernel (the course's first kernel; the note
+/// names only its step-2 and step-3 kernels): one block, one thread per output element.
 ///
 /// Thread (threadIdx.y, threadIdx.x) of the only block computes C(row, col) with
 /// row = threadIdx.y and col = threadIdx.x, as the dot product of row `row` of A with column
@@ -19,13 +20,13 @@ namespace course::step1 {
 /// @param c result, rows×cols, device memory (every element is written)
 /// @param inner columns of A and rows of B
 /// @param cols columns of B and C
-__global__ void matMulNaiveKernel(const float* __restrict__ a, const float* __restrict__ b,
-                                  float* __restrict__ c, int inner, int cols) {
+__global__ void naive_single_block_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                          float* __restrict__ c, int inner, int cols) {
   const int row = threadIdx.y;  // one block: the thread's position is the element's position
   const int col = threadIdx.x;
   float sum = 0.0f;
-  for (int inner_index = 0; inner_index < inner; ++inner_index) {
-    sum += a[row * inner + inner_index] * b[inner_index * cols + col];
+  for (int k = 0; k < inner; ++k) {
+    sum += a[row * inner + k] * b[k * cols + col];
   }
   c[row * cols + col] = sum;
 }

@@ -7,6 +7,8 @@
 /// matrices: A is rows×inner, B is inner×cols, C is rows×cols.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <cuda_runtime_api.h>
 
 namespace course::step1 {
@@ -21,27 +23,23 @@ constexpr int kMaxSide = 32;
 static_assert(kMaxSide * kMaxSide <= kMaxThreadsPerBlock,
               "one thread per output element of a kMaxSide×kMaxSide result must fit a block");
 
-/// @brief Throws std::invalid_argument unless every dimension is in [1, kMaxSide].
+/// @brief Throws std::invalid_argument unless every size is in [1, kMaxSide].
 ///
 /// The message explains the one-block limit (one thread per output element, at most 1024
 /// threads per block) and points to step 2 for larger matrices.
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
-void check_naive_single_block_size(int rows, int inner, int cols);
+/// @param sizes rows, inner and cols of the product
+void check_naive_single_block_sizes(const ProductSizes& sizes);
 
 /// @brief c = a·b with one block of cols×rows threads, one per element of c.
 ///
-/// Checks the sizes first (check_naive_single_block_size), then launches
-/// matMulNaiveKernel and checks the launch. The launch is asynchronous.
+/// Checks the sizes first (check_naive_single_block_sizes), then launches
+/// naive_single_block_kernel and checks the launch. The launch is asynchronous.
 /// @param a left factor, rows×inner, device memory
 /// @param b right factor, inner×cols, device memory
 /// @param c result, rows×cols, device memory
-/// @param rows rows of A and C (1..32)
-/// @param inner columns of A, rows of B (1..32)
-/// @param cols columns of B and C (1..32)
+/// @param sizes rows, inner and cols of the product, each 1..32
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_naive_single_block(const float* a, const float* b, float* c, int rows, int inner,
-                               int cols, cudaStream_t stream = nullptr);
+void launch_naive_single_block(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                               cudaStream_t stream = nullptr);
 
 }  // namespace course::step1

@@ -22,10 +22,10 @@ constexpr long long kParseMax = 1000000;
 }  // namespace
 
 bool parse_options(int argc, char** argv, Options& options) {
-  long long rows = options.rows;
-  long long inner = options.inner;
-  long long cols = options.cols;
-  long long size = options.rows;
+  long long rows = options.sizes.rows;
+  long long inner = options.sizes.inner;
+  long long cols = options.sizes.cols;
+  long long size = options.sizes.rows;
   long long seed = options.seed;
   long long repeats = options.repeats;
   ArgParser parser("step1_naive",
@@ -48,33 +48,26 @@ bool parse_options(int argc, char** argv, Options& options) {
   if (parser.given("--size")) {
     rows = inner = cols = size;
   }
+  const ProductSizes sizes{static_cast<int>(rows), static_cast<int>(inner), static_cast<int>(cols)};
   try {
-    check_naive_single_block_size(static_cast<int>(rows), static_cast<int>(inner),
-                                  static_cast<int>(cols));
+    check_naive_single_block_sizes(sizes);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  options.rows = static_cast<int>(rows);
-  options.inner = static_cast<int>(inner);
-  options.cols = static_cast<int>(cols);
+  options.sizes = sizes;
   options.seed = seed;
   options.repeats = static_cast<int>(repeats);
   return true;
 }
 
 int run(const Options& options, bool verify, std::ostream& out) {
-  const TimedProduct product{
-      "step 1, naive: ",
-      ", one block of " + std::to_string(options.rows * options.cols) + " threads",
-      options.rows,
-      options.inner,
-      options.cols,
-      options.seed,
-      options.repeats};
+  const std::string threads = std::to_string(options.sizes.rows * options.sizes.cols);
+  const TimedProduct product{"step 1, naive: ", ", one block of " + threads + " threads",
+                             options.sizes, options.seed, options.repeats};
   return run_timed_product(
       product,
       [&](const float* a, const float* b, float* c) {
-        launch_naive_single_block(a, b, c, options.rows, options.inner, options.cols);
+        launch_naive_single_block(a, b, c, options.sizes);
       },
       verify, out);
 }

@@ -5,17 +5,17 @@
 /// without a GPU, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <iosfwd>
 
 namespace course::step1 {
 
 /// @brief What the command line asked for.
 struct Options {
-  int rows = 32;        ///< rows of A and C
-  int inner = 32;       ///< columns of A, rows of B
-  int cols = 32;        ///< columns of B and C
-  long long seed = -1;  ///< seed of the random inputs; -1 draws a fresh one
-  int repeats = 5;      ///< timed runs of the kernel (the median is printed)
+  ProductSizes sizes{32, 32, 32};  ///< rows, inner and cols of the product
+  long long seed = -1;             ///< seed of the random inputs; -1 draws a fresh one
+  int repeats = 5;                 ///< timed runs of the kernel (the median is printed)
 };
 
 /// @brief Parses and validates the command line. Everything is checked here, before any GPU

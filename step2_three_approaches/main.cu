@@ -14,36 +14,16 @@
 #endif
 static_assert(APPROACH >= 1 && APPROACH <= 3, "step 2 has approaches 1, 2 and 3");
 
-#include "common/cli.hpp"
-#include "common/device.hpp"
-#include "common/memory_estimate.hpp"
+#include "common/approach_program.hpp"
+#include "common/debug_switch.hpp"
 #include "step2_three_approaches/step2_program.hpp"
 
-#include <iostream>
-
-#ifdef DEBUG
-constexpr bool kVerify = true;  ///< DEBUG: check the product against the serial CPU one
-#else
-constexpr bool kVerify = false;  ///< DEBUG is off: no check
-#endif
-
-/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs one
-/// product or the benchmark.
+/// @brief Runs step 2's program (course::run_approach_program) with this file's switches.
 /// @param argc argument count
 /// @param argv arguments
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
 int main(int argc, char** argv) {
-  return course::run_program("step2_three_approaches", [&] {
-    course::step2::Options options;
-    if (!course::step2::parse_options(argc, argv, APPROACH, options)) {
-      return 0;  // --help
-    }
-    course::require_memory(course::step2::memory_estimate(options, kVerify), "use smaller sizes");
-    course::require_cuda_device();
-    if (options.bench) {
-      return course::step2::run_benchmark(options, std::cout, std::cerr);
-    }
-    return course::step2::run(options, kVerify, std::cout);
-  });
+  return course::run_approach_program(course::step2::program(), argc, argv, APPROACH,
+                                      course::kDebugCheck);
 }

@@ -21,8 +21,9 @@ namespace course::step2 {
 /// @param inner columns of A and rows of B
 /// @param cols columns of B and C
 template <int kStripWidth>
-__global__ void matMulA2Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int inner, int cols) {
+__global__ void one_thread_per_element_kernel(const float* __restrict__ a,
+                                              const float* __restrict__ b, float* __restrict__ c,
+                                              int inner, int cols) {
   static_assert(kStripWidth >= 32 && kStripWidth <= 1024 && kStripWidth % 32 == 0,
                 "a strip is whole warps and at most 1024 threads");
   const int row = blockIdx.y;
@@ -33,8 +34,8 @@ __global__ void matMulA2Kernel(const float* __restrict__ a, const float* __restr
     return;
   }
   float sum = 0.0f;
-  for (int inner_index = 0; inner_index < inner; ++inner_index) {
-    sum += a[row * inner + inner_index] * b[inner_index * cols + col];
+  for (int k = 0; k < inner; ++k) {
+    sum += a[row * inner + k] * b[k * cols + col];
   }
   c[row * cols + col] = sum;
 }

@@ -23,8 +23,9 @@ namespace course::step2 {
 /// @param inner columns of A and rows of B
 /// @param cols columns of B and C
 template <int kTileWidth>
-__global__ void matMulA3Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int rows, int inner, int cols) {
+__global__ void output_tiles_no_shared_kernel(const float* __restrict__ a,
+                                              const float* __restrict__ b, float* __restrict__ c,
+                                              int rows, int inner, int cols) {
   static_assert(kTileWidth >= 1 && kTileWidth * kTileWidth <= 1024,
                 "a tile has one thread per element, at most 1024 threads per block");
   const int row = blockIdx.y * kTileWidth + threadIdx.y;
@@ -35,8 +36,8 @@ __global__ void matMulA3Kernel(const float* __restrict__ a, const float* __restr
     return;
   }
   float sum = 0.0f;
-  for (int inner_index = 0; inner_index < inner; ++inner_index) {
-    sum += a[row * inner + inner_index] * b[inner_index * cols + col];
+  for (int k = 0; k < inner; ++k) {
+    sum += a[row * inner + k] * b[k * cols + col];
   }
   c[row * cols + col] = sum;
 }

@@ -22,8 +22,8 @@ namespace course::step2 {
 /// @param inner columns of A and rows of B
 /// @param cols columns of B and C
 template <int kBlockSide>
-__global__ void matMulA1Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int rows, int inner, int cols) {
+__global__ void single_block_loop_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                         float* __restrict__ c, int rows, int inner, int cols) {
   static_assert(kBlockSide >= 1 && kBlockSide * kBlockSide <= 1024,
                 "the block is kBlockSide×kBlockSide threads, at most 1024");
   // The loop conditions are the boundary checks: the last stencil position of a row (or a
@@ -31,8 +31,8 @@ __global__ void matMulA1Kernel(const float* __restrict__ a, const float* __restr
   for (int row = threadIdx.y; row < rows; row += kBlockSide) {
     for (int col = threadIdx.x; col < cols; col += kBlockSide) {
       float sum = 0.0f;
-      for (int inner_index = 0; inner_index < inner; ++inner_index) {
-        sum += a[row * inner + inner_index] * b[inner_index * cols + col];
+      for (int k = 0; k < inner; ++k) {
+        sum += a[row * inner + k] * b[k * cols + col];
       }
       c[row * cols + col] = sum;
     }

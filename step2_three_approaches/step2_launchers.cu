@@ -43,8 +43,11 @@ std::string approach_description(int number) {
   }
 }
 
-void check_step2_sizes(int number, int rows, int inner, int cols) {
+void check_approach_sizes(int number, const ProductSizes& sizes) {
   approach_description(number);  // refuses an unknown approach
+  const int rows = sizes.rows;
+  const int inner = sizes.inner;
+  const int cols = sizes.cols;
   std::ostringstream message;
   if (rows < 1 || inner < 1 || cols < 1) {
     message << "sizes must be at least 1, got A " << rows << "x" << inner << " times B " << inner
@@ -66,44 +69,47 @@ void check_step2_sizes(int number, int rows, int inner, int cols) {
   throw std::invalid_argument(message.str());
 }
 
-void launch_single_block_loop(const float* a, const float* b, float* c, int rows, int inner,
-                              int cols, cudaStream_t stream) {
-  check_step2_sizes(1, rows, inner, cols);
+void launch_single_block_loop(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                              cudaStream_t stream) {
+  check_approach_sizes(1, sizes);
   const dim3 block(kSingleBlockSide, kSingleBlockSide);
   const dim3 grid(1, 1);  // the point of approach 1: a single block, whatever the size
-  matMulA1Kernel<kSingleBlockSide><<<grid, block, 0, stream>>>(a, b, c, rows, inner, cols);
-  CUDA_CHECK_LAUNCH(matMulA1Kernel);
+  single_block_loop_kernel<kSingleBlockSide>
+      <<<grid, block, 0, stream>>>(a, b, c, sizes.rows, sizes.inner, sizes.cols);
+  CUDA_CHECK_LAUNCH(single_block_loop_kernel);
 }
 
-void launch_one_thread_per_element(const float* a, const float* b, float* c, int rows, int inner,
-                                   int cols, cudaStream_t stream) {
-  check_step2_sizes(2, rows, inner, cols);
+void launch_one_thread_per_element(const float* a, const float* b, float* c,
+                                   const ProductSizes& sizes, cudaStream_t stream) {
+  check_approach_sizes(2, sizes);
   const dim3 block(kStripWidth, 1);
-  const dim3 grid(ceil_div(cols, kStripWidth), rows);
-  matMulA2Kernel<kStripWidth><<<grid, block, 0, stream>>>(a, b, c, inner, cols);
-  CUDA_CHECK_LAUNCH(matMulA2Kernel);
+  const dim3 grid(ceil_div(sizes.cols, kStripWidth), sizes.rows);
+  one_thread_per_element_kernel<kStripWidth>
+      <<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  CUDA_CHECK_LAUNCH(one_thread_per_element_kernel);
 }
 
-void launch_output_tiles_no_shared(const float* a, const float* b, float* c, int rows, int inner,
-                                   int cols, cudaStream_t stream) {
-  check_step2_sizes(3, rows, inner, cols);
+void launch_output_tiles_no_shared(const float* a, const float* b, float* c,
+                                   const ProductSizes& sizes, cudaStream_t stream) {
+  check_approach_sizes(3, sizes);
   const dim3 block(kOutputTileWidth, kOutputTileWidth);
-  const dim3 grid(ceil_div(cols, kOutputTileWidth), ceil_div(rows, kOutputTileWidth));
-  matMulA3Kernel<kOutputTileWidth><<<grid, block, 0, stream>>>(a, b, c, rows, inner, cols);
-  CUDA_CHECK_LAUNCH(matMulA3Kernel);
+  const dim3 grid(ceil_div(sizes.cols, kOutputTileWidth), ceil_div(sizes.rows, kOutputTileWidth));
+  output_tiles_no_shared_kernel<kOutputTileWidth>
+      <<<grid, block, 0, stream>>>(a, b, c, sizes.rows, sizes.inner, sizes.cols);
+  CUDA_CHECK_LAUNCH(output_tiles_no_shared_kernel);
 }
 
-void launch_step2_approach(int number, const float* a, const float* b, float* c, int rows,
-                           int inner, int cols, cudaStream_t stream) {
+void launch_approach(int number, const float* a, const float* b, float* c,
+                     const ProductSizes& sizes, cudaStream_t stream) {
   switch (number) {
     case 1:
-      launch_single_block_loop(a, b, c, rows, inner, cols, stream);
+      launch_single_block_loop(a, b, c, sizes, stream);
       return;
     case 2:
-      launch_one_thread_per_element(a, b, c, rows, inner, cols, stream);
+      launch_one_thread_per_element(a, b, c, sizes, stream);
       return;
     case 3:
-      launch_output_tiles_no_shared(a, b, c, rows, inner, cols, stream);
+      launch_output_tiles_no_shared(a, b, c, sizes, stream);
       return;
     default:
       approach_description(number);  // throws: names the approaches that exist

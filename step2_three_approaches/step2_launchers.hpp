@@ -8,6 +8,8 @@
 /// sizes, launches asynchronously on @p stream and checks the launch.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -32,54 +34,44 @@ std::string approach_description(int number);
 /// every size at least 1, every matrix below 2^31 elements (int indexing) and, for approach
 /// 2, rows <= 65535 (one block row of the grid per row of C).
 /// @param number the approach (1 to 3; anything else is refused)
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
-void check_step2_sizes(int number, int rows, int inner, int cols);
+/// @param sizes rows, inner and cols of the product
+void check_approach_sizes(int number, const ProductSizes& sizes);
 
 /// @brief Approach 1: c = a·b with a single block of 32×32 threads looping over c.
 /// @param a left factor, rows×inner
 /// @param b right factor, inner×cols
 /// @param c result, rows×cols
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
+/// @param sizes rows, inner and cols of the product
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_single_block_loop(const float* a, const float* b, float* c, int rows, int inner,
-                              int cols, cudaStream_t stream = nullptr);
+void launch_single_block_loop(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                              cudaStream_t stream = nullptr);
 
 /// @brief Approach 2: c = a·b with one thread per element of c, 1×256 strips of c per block.
 /// @param a left factor, rows×inner
 /// @param b right factor, inner×cols
 /// @param c result, rows×cols
-/// @param rows rows of A and C (at most 65535)
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
+/// @param sizes rows (at most 65535), inner and cols of the product
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_one_thread_per_element(const float* a, const float* b, float* c, int rows, int inner,
-                                   int cols, cudaStream_t stream = nullptr);
+void launch_one_thread_per_element(const float* a, const float* b, float* c,
+                                   const ProductSizes& sizes, cudaStream_t stream = nullptr);
 
 /// @brief Approach 3: c = a·b with one 32×32 tile of c per block, no shared memory.
 /// @param a left factor, rows×inner
 /// @param b right factor, inner×cols
 /// @param c result, rows×cols
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
+/// @param sizes rows, inner and cols of the product
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_output_tiles_no_shared(const float* a, const float* b, float* c, int rows, int inner,
-                                   int cols, cudaStream_t stream = nullptr);
+void launch_output_tiles_no_shared(const float* a, const float* b, float* c,
+                                   const ProductSizes& sizes, cudaStream_t stream = nullptr);
 
 /// @brief Launches approach @p number (1 to 3); throws std::invalid_argument for another.
 /// @param number the approach
 /// @param a left factor, rows×inner
 /// @param b right factor, inner×cols
 /// @param c result, rows×cols
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
+/// @param sizes rows, inner and cols of the product
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_step2_approach(int number, const float* a, const float* b, float* c, int rows,
-                           int inner, int cols, cudaStream_t stream = nullptr);
+void launch_approach(int number, const float* a, const float* b, float* c,
+                     const ProductSizes& sizes, cudaStream_t stream = nullptr);
 
 }  // namespace course::step2

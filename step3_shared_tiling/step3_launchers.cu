@@ -26,7 +26,10 @@ bool fits_int_indexing(int first, int second) {
 
 }  // namespace
 
-void check_tiled_shared_sizes(int rows, int inner, int cols) {
+void check_tiled_shared_sizes(const ProductSizes& sizes) {
+  const int rows = sizes.rows;
+  const int inner = sizes.inner;
+  const int cols = sizes.cols;
   std::ostringstream message;
   const auto shape = [&] {
     message << "got A " << rows << "x" << inner << " times B " << inner << "x" << cols;
@@ -55,14 +58,14 @@ void check_tiled_shared_sizes(int rows, int inner, int cols) {
   throw std::invalid_argument(message.str());
 }
 
-void launch_tiled_shared(const float* a, const float* b, float* c, int rows, int inner, int cols,
+void launch_tiled_shared(const float* a, const float* b, float* c, const ProductSizes& sizes,
                          cudaStream_t stream) {
-  check_tiled_shared_sizes(rows, inner, cols);
+  check_tiled_shared_sizes(sizes);
   const dim3 block(kTileWidth, kTileWidth);
   // The sizes are multiples of kTileWidth, so the ceil-division is exact here.
-  const dim3 grid(ceil_div(cols, kTileWidth), ceil_div(rows, kTileWidth));
-  matMulA4Kernel<kTileWidth><<<grid, block, 0, stream>>>(a, b, c, inner, cols);
-  CUDA_CHECK_LAUNCH(matMulA4Kernel);
+  const dim3 grid(ceil_div(sizes.cols, kTileWidth), ceil_div(sizes.rows, kTileWidth));
+  tiled_shared_kernel<kTileWidth><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  CUDA_CHECK_LAUNCH(tiled_shared_kernel);
 }
 
 }  // namespace course::step3

@@ -7,6 +7,8 @@
 /// matrices: A is rows×inner, B is inner×cols, C is rows×cols.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <cuda_runtime_api.h>
 
 namespace course::step3 {
@@ -19,10 +21,8 @@ constexpr int kTileWidth = 32;
 /// kTileWidth (the kernel's precondition: it checks no boundary), the matrices have fewer
 /// than 2^31 elements and the grid fits (at most 65535 block rows). The message points to
 /// step 4, whose kernel handles any size.
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
-void check_tiled_shared_sizes(int rows, int inner, int cols);
+/// @param sizes rows, inner and cols of the product
+void check_tiled_shared_sizes(const ProductSizes& sizes);
 
 /// @brief Approach 4: c = a·b with 32×32 tiles of a and b staged in shared memory.
 ///
@@ -31,11 +31,9 @@ void check_tiled_shared_sizes(int rows, int inner, int cols);
 /// @param a left factor, rows×inner
 /// @param b right factor, inner×cols
 /// @param c result, rows×cols
-/// @param rows rows of A and C (a multiple of 32)
-/// @param inner columns of A, rows of B (a multiple of 32)
-/// @param cols columns of B and C (a multiple of 32)
+/// @param sizes rows, inner and cols of the product, each a multiple of 32
 /// @param stream stream to launch on (default stream when nullptr)
-void launch_tiled_shared(const float* a, const float* b, float* c, int rows, int inner, int cols,
+void launch_tiled_shared(const float* a, const float* b, float* c, const ProductSizes& sizes,
                          cudaStream_t stream = nullptr);
 
 }  // namespace course::step3

@@ -14,29 +14,29 @@
 
 namespace course::testing {
 
-void check_launch(const std::string& what, const Shape& shape, InputKind kind,
+void check_launch(const std::string& what, const ProductSizes& sizes, InputKind kind,
                   const ProductLaunch& launch) {
   const std::uint64_t seed = fresh_seed();
-  INFO(what << (what.empty() ? "" : ", ") << "shape " << shape.rows << "x" << shape.inner << "x"
-            << shape.cols << ", " << input_kind_name(kind) << ", seed " << seed);
-  ProductOperands operands(shape.rows, shape.inner, shape.cols, seed, kind);
+  INFO(what << (what.empty() ? "" : ", ") << "sizes " << sizes.text() << ", "
+            << input_kind_name(kind) << ", seed " << seed);
+  ProductOperands operands(sizes.rows, sizes.inner, sizes.cols, seed, kind);
   launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data());
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto reference = matmul_reference(operands.a, operands.b);
   // Small integers make every product and partial sum exact, so no error is allowed.
   const auto tolerance = kind == InputKind::small_integers
                              ? Tolerance::exact()
-                             : Tolerance::fp32_accumulation(shape.inner);
+                             : Tolerance::fp32_accumulation(sizes.inner);
   const auto result = compare_with_reference(operands.device_c.to_host(), reference, tolerance);
   INFO(result.summary());
   CHECK(result.ok());
 }
 
-void check_debug_verify_flags(const Shape& shape, int row, int col, float delta) {
+void check_debug_verify_flags(const ProductSizes& sizes, int row, int col, float delta) {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  HostMatrix<float> a(shape.rows, shape.inner);
-  HostMatrix<float> b(shape.inner, shape.cols);
+  HostMatrix<float> a(sizes.rows, sizes.inner);
+  HostMatrix<float> b(sizes.inner, sizes.cols);
   fill_uniform(a, seed);
   fill_uniform(b, seed + 1);
   HostMatrix<float> product;

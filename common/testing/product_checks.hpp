@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/product_operands.hpp"
+#include "common/product_sizes.hpp"
 #include "common/timed_product.hpp"
 
 #include <string>
@@ -13,31 +14,28 @@
 /// test main): checks of launchers and of the DEBUG check, command lines, program runs.
 namespace course::testing {
 
-/// @brief Sizes of a product: A is rows×inner, B inner×cols.
-struct Shape {
-  int rows;   ///< rows of A and C
-  int inner;  ///< columns of A, rows of B
-  int cols;   ///< columns of B and C
-};
+/// @brief The former name of course::ProductSizes in the tests, kept only until the tests of
+/// steps 4 and 5 use ProductSizes (docs/glossary.md).
+using Shape = course::ProductSizes;
 
 /// @brief Runs @p launch on fresh random inputs (course::fresh_seed, named in the failure
-/// message with @p what and the shape) with a poisoned output, and CHECKs the result against
+/// message with @p what and the sizes) with a poisoned output, and CHECKs the result against
 /// course::matmul_reference: bit-exact for small integers, the fp32 accumulation tolerance
 /// for uniform floats.
 /// @param what names the launcher in the failure message (may be empty)
-/// @param shape sizes of the product
+/// @param sizes sizes of the product
 /// @param kind what the inputs are made of
-/// @param launch the launcher under test, for @p shape's sizes
-void check_launch(const std::string& what, const Shape& shape, InputKind kind,
+/// @param launch the launcher under test, for these sizes
+void check_launch(const std::string& what, const ProductSizes& sizes, InputKind kind,
                   const ProductLaunch& launch);
 
-/// @brief CHECKs that course::debug_verify accepts the serial CPU product of random
-/// @p shape inputs and prints no `wrong answer`, then that it says `wrong answer` and names
+/// @brief CHECKs that course::debug_verify accepts the serial CPU product of random inputs
+/// of these @p sizes and prints no `wrong answer`, then that it says `wrong answer` and names
 /// the element once element (@p row, @p col) is moved by @p delta.
-/// @param shape sizes of the product
+/// @param sizes sizes of the product
 /// @param row row of the corrupted element
 /// @param col column of the corrupted element
 /// @param delta added to the element
-void check_debug_verify_flags(const Shape& shape, int row, int col, float delta);
+void check_debug_verify_flags(const ProductSizes& sizes, int row, int col, float delta);
 
 }  // namespace course::testing

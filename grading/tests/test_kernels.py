@@ -24,9 +24,11 @@ class KernelNames(unittest.TestCase):
             folder_of = kernels.submission_folder(GRADING.parent, source)
             names = {step.label: kernels.step_kernels(folder_of, step, by_folder)
                      for step in plan.STEPS}
-            self.assertEqual(names["step1"], ["matMulNaiveKernel"], source)
-            self.assertEqual(names["step3"], ["matMulA1Kernel", "matMulA2Kernel",
-                                              "matMulA3Kernel", "matMulA4Kernel"], source)
+            self.assertEqual(names["step1"], ["naive_single_block_kernel"], source)
+            self.assertEqual(names["step3"], ["one_thread_per_element_kernel",
+                                              "output_tiles_no_shared_kernel",
+                                              "single_block_loop_kernel", "tiled_shared_kernel"],
+                             source)
             self.assertEqual(names["step4"], ["rect_tiles_kernel", "tiled_checked_kernel"])
             self.assertEqual(names["step5"], ["sddmm_warp_per_nonzero_kernel",
                                               "tile_grouped_kernel"])

@@ -20,14 +20,13 @@ namespace course::step1 {
 // Preconditions (the launcher checks them): one block of exactly cols×rows threads
 // (blockDim.x = cols, blockDim.y = rows), so every thread owns one valid element of C and
 // needs no boundary check.
-__global__ void matMulNaiveKernel(const float* __restrict__ a, const float* __restrict__ b,
-                                  float* __restrict__ c, int inner, int cols) {
+__global__ void naive_single_block_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                          float* __restrict__ c, int inner, int cols) {
   // TODO(step 1): compute one element of C.
   //  1. The block is the whole matrix C: this thread's element is row = threadIdx.y and
   //     col = threadIdx.x (x runs along a row, so a warp reads consecutive elements of B).
   //  2. Accumulate in a float the dot product of row `row` of A with column `col` of B:
-  //     the sum over inner_index = 0 .. inner-1 of a[row * inner + inner_index] times
-  //     b[inner_index * cols + col].
+  //     the sum over k = 0 .. inner-1 of a[row * inner + k] times b[k * cols + col].
   //  3. Store the sum in c[row * cols + col].
   // If the tests report mismatches only in some rows or columns, check which index you
   // took from threadIdx.x and which from threadIdx.y (square shapes hide a swap; the tests

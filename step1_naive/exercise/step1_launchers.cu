@@ -12,15 +12,15 @@
 
 namespace course::step1 {
 
-void check_naive_single_block_size(int rows, int inner, int cols) {
-  const bool in_range = rows >= 1 && inner >= 1 && cols >= 1 && rows <= kMaxSide &&
-                        inner <= kMaxSide && cols <= kMaxSide;
-  if (in_range) {
+void check_naive_single_block_sizes(const ProductSizes& sizes) {
+  const auto in_range = [](int size) { return size >= 1 && size <= kMaxSide; };
+  if (in_range(sizes.rows) && in_range(sizes.inner) && in_range(sizes.cols)) {
     return;
   }
   std::ostringstream message;
   message << "step 1 multiplies matrices of at least 1x1 and at most " << kMaxSide << "x"
-          << kMaxSide << ", got A " << rows << "x" << inner << " times B " << inner << "x" << cols
+          << kMaxSide << ", got A " << sizes.rows << "x" << sizes.inner << " times B "
+          << sizes.inner << "x" << sizes.cols
           << ". Step 1 runs a single block with one thread per output element, and a "
           << "block holds at most " << kMaxThreadsPerBlock << " threads (" << kMaxSide << "x"
           << kMaxSide << " outputs). Larger products need many blocks or threads that compute "
@@ -28,18 +28,18 @@ void check_naive_single_block_size(int rows, int inner, int cols) {
   throw std::invalid_argument(message.str());
 }
 
-void launch_naive_single_block(const float* a, const float* b, float* c, int rows, int inner,
-                               int cols, cudaStream_t stream) {
-  check_naive_single_block_size(rows, inner, cols);
+void launch_naive_single_block(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                               cudaStream_t stream) {
+  check_naive_single_block_sizes(sizes);
   // TODO(step 1): choose the launch configuration. The kernel gives each thread of ONE block
   // one element of C, thread (threadIdx.y, threadIdx.x) computing C(threadIdx.y,
-  // threadIdx.x): so the block must have cols threads along x and rows threads along y
-  // (dim3 takes x first), and the grid is a single block. The 1×1 block below launches one
-  // thread, which leaves every element but C(0, 0) unwritten (NaN in the tests).
+  // threadIdx.x): so the block must have sizes.cols threads along x and sizes.rows threads
+  // along y (dim3 takes x first), and the grid is a single block. The 1×1 block below
+  // launches one thread, which leaves every element but C(0, 0) unwritten (NaN in the tests).
   const dim3 block(1, 1);
   const dim3 grid(1, 1);
-  matMulNaiveKernel<<<grid, block, 0, stream>>>(a, b, c, inner, cols);
-  CUDA_CHECK_LAUNCH(matMulNaiveKernel);
+  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  CUDA_CHECK_LAUNCH(naive_single_block_kernel);
 }
 
 }  // namespace course::step1

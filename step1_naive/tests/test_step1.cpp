@@ -21,19 +21,19 @@
 namespace {
 
 using course::InputKind;
-using course::testing::Shape;
+using course::ProductSizes;
 
 // Runs the naive launcher on fresh random inputs with a poisoned output and compares with
 // the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_naive(const Shape& shape, InputKind inputs) {
-  course::testing::check_launch("", shape, inputs, [&](const float* a, const float* b, float* c) {
-    course::step1::launch_naive_single_block(a, b, c, shape.rows, shape.inner, shape.cols);
+void check_naive(const ProductSizes& sizes, InputKind inputs) {
+  course::testing::check_launch("", sizes, inputs, [&](const float* a, const float* b, float* c) {
+    course::step1::launch_naive_single_block(a, b, c, sizes);
   });
 }
 
-const std::vector<Shape> kShapes = {{1, 1, 1},   {2, 3, 4},   {31, 31, 31}, {32, 32, 32},
-                                    {32, 7, 5},  {5, 32, 17}, {1, 32, 32},  {32, 1, 1},
-                                    {17, 9, 32}, {32, 32, 1}, {3, 1, 29},   {16, 31, 8}};
+const std::vector<ProductSizes> kSizes = {{1, 1, 1},   {2, 3, 4},   {31, 31, 31}, {32, 32, 32},
+                                          {32, 7, 5},  {5, 32, 17}, {1, 32, 32},  {32, 1, 1},
+                                          {17, 9, 32}, {32, 32, 1}, {3, 1, 29},   {16, 31, 8}};
 
 bool parse_words(const std::vector<std::string>& words, course::step1::Options& options) {
   course::testing::Arguments arguments("step1_naive", words);
@@ -53,25 +53,24 @@ int run_program(const std::string& arguments, std::string& output) {
 }  // namespace
 
 TEST_CASE("step1 naive kernel matches the reference on small integers exactly", "[step1][gpu]") {
-  for (const Shape& shape : kShapes) {
-    check_naive(shape, InputKind::small_integers);
+  for (const ProductSizes& sizes : kSizes) {
+    check_naive(sizes, InputKind::small_integers);
   }
 }
 
 TEST_CASE("step1 naive kernel matches the reference on uniform floats", "[step1][gpu]") {
-  for (const Shape& shape : kShapes) {
-    check_naive(shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kSizes) {
+    check_naive(sizes, InputKind::uniform);
   }
 }
 
 TEST_CASE("step1 launcher refuses sizes over the one-block limit before launching", "[step1]") {
-  const std::vector<Shape> bad = {{33, 1, 1}, {1, 33, 1}, {1, 1, 33}, {64, 64, 64},
-                                  {0, 4, 4},  {4, 0, 4},  {4, 4, -1}};
-  for (const Shape& shape : bad) {
-    INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols);
+  const std::vector<ProductSizes> bad = {{33, 1, 1}, {1, 33, 1}, {1, 1, 33}, {64, 64, 64},
+                                         {0, 4, 4},  {4, 0, 4},  {4, 4, -1}};
+  for (const ProductSizes& sizes : bad) {
+    INFO("sizes " << sizes.text());
     try {
-      course::step1::launch_naive_single_block(nullptr, nullptr, nullptr, shape.rows, shape.inner,
-                                               shape.cols);
+      course::step1::launch_naive_single_block(nullptr, nullptr, nullptr, sizes);
       FAIL("the launcher accepted a size outside 1..32");
     } catch (const std::invalid_argument& error) {
       const std::string message = error.what();
@@ -88,13 +87,13 @@ TEST_CASE("step1 DEBUG check says wrong answer for one corrupted element", "[ste
 TEST_CASE("step1 options accept sizes up to 32", "[step1]") {
   course::step1::Options options;
   REQUIRE(parse_words({"--rows", "32", "--inner=5", "--cols", "1", "--seed", "9"}, options));
-  CHECK(options.rows == 32);
-  CHECK(options.inner == 5);
-  CHECK(options.cols == 1);
+  CHECK(options.sizes.rows == 32);
+  CHECK(options.sizes.inner == 5);
+  CHECK(options.sizes.cols == 1);
   CHECK(options.seed == 9);
   course::step1::Options square;
   REQUIRE(parse_words({"--size", "17"}, square));
-  CHECK((square.rows == 17 && square.inner == 17 && square.cols == 17));
+  CHECK((square.sizes.rows == 17 && square.sizes.inner == 17 && square.sizes.cols == 17));
 }
 
 TEST_CASE("step1 options refuse zero and negative and non-numeric values", "[step1]") {

@@ -14,8 +14,9 @@ namespace course::step2 {
 // Preconditions (the launcher sets them): blockDim = (kStripWidth, 1), gridDim =
 // (ceil(cols / kStripWidth), rows); rows <= 65535.
 template <int kStripWidth>
-__global__ void matMulA2Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int inner, int cols) {
+__global__ void one_thread_per_element_kernel(const float* __restrict__ a,
+                                              const float* __restrict__ b, float* __restrict__ c,
+                                              int inner, int cols) {
   static_assert(kStripWidth >= 32 && kStripWidth <= 1024 && kStripWidth % 32 == 0,
                 "a strip is whole warps and at most 1024 threads");
   // TODO(step 2, approach 2): compute one element of C per thread.

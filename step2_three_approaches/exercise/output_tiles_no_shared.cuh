@@ -14,8 +14,9 @@ namespace course::step2 {
 // Preconditions (the launcher sets them): blockDim = (kTileWidth, kTileWidth), gridDim =
 // (ceil(cols / kTileWidth), ceil(rows / kTileWidth)). Any size.
 template <int kTileWidth>
-__global__ void matMulA3Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int rows, int inner, int cols) {
+__global__ void output_tiles_no_shared_kernel(const float* __restrict__ a,
+                                              const float* __restrict__ b, float* __restrict__ c,
+                                              int rows, int inner, int cols) {
   static_assert(kTileWidth >= 1 && kTileWidth * kTileWidth <= 1024,
                 "a tile has one thread per element, at most 1024 threads per block");
   // TODO(step 2, approach 3): compute one element of C per thread, tile by tile.

@@ -22,8 +22,8 @@ namespace course::step2 {
 // Preconditions (the launcher sets them): gridDim = (1, 1), blockDim = (kBlockSide,
 // kBlockSide). Any size: C may be much larger than the block, or smaller.
 template <int kBlockSide>
-__global__ void matMulA1Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int rows, int inner, int cols) {
+__global__ void single_block_loop_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                         float* __restrict__ c, int rows, int inner, int cols) {
   static_assert(kBlockSide >= 1 && kBlockSide * kBlockSide <= 1024,
                 "the block is kBlockSide×kBlockSide threads, at most 1024");
   // TODO(step 2, approach 1): lay the block over C like a stencil and move it across C.
@@ -33,8 +33,8 @@ __global__ void matMulA1Kernel(const float* __restrict__ a, const float* __restr
   //    kBlockSide)` and the same for col along x.
   //  - The loop conditions are the boundary checks: when rows (cols) is not a multiple of
   //    kBlockSide, the last position of the stencil sticks out of C.
-  //  - For each element: a float sum over inner_index of a[row * inner + inner_index] *
-  //    b[inner_index * cols + col], stored in c[row * cols + col].
+  //  - For each element: a float sum over k = 0 .. inner-1 of a[row * inner + k] *
+  //    b[k * cols + col], stored in c[row * cols + col].
   // Mismatches ("got -nan") only in the last rows or columns point to a loop bound.
 }
 

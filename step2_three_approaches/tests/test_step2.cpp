@@ -5,12 +5,13 @@
 #include "common/cli.hpp"
 #include "common/cpu_reference.hpp"
 #include "common/matrix.hpp"
+#include "common/product_sizes.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/arguments.hpp"
 #include "common/testing/product_checks.hpp"
 #include "common/testing/program_runner.hpp"
 #include "common/timed_product.hpp"
-#include "step2_three_approaches/matmul_benchmark.hpp"
+#include "common/square_benchmark.hpp"
 #include "step2_three_approaches/step2_launchers.hpp"
 #include "step2_three_approaches/step2_program.hpp"
 
@@ -22,32 +23,31 @@
 namespace {
 
 using course::InputKind;
-using course::testing::Shape;
+using course::ProductSizes;
 
 // Runs approach @p approach on fresh random inputs with a poisoned output and compares with
 // the double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_approach(int approach, const Shape& shape, InputKind inputs) {
-  course::testing::check_launch("approach " + std::to_string(approach), shape, inputs,
+void check_approach(int approach, const ProductSizes& sizes, InputKind inputs) {
+  course::testing::check_launch("approach " + std::to_string(approach), sizes, inputs,
                                 [&](const float* a, const float* b, float* c) {
-                                  course::step2::launch_step2_approach(
-                                      approach, a, b, c, shape.rows, shape.inner, shape.cols);
+                                  course::step2::launch_approach(approach, a, b, c, sizes);
                                 });
 }
 
 // Shapes for every approach: tiny, odd, exactly one tile or block, one past it, more outputs
 // than approach 1's 1024 threads, and rectangular shapes that are not multiples of 32.
-const std::vector<Shape> kCommonShapes = {
+const std::vector<ProductSizes> kCommonSizes = {
     {1, 1, 1},     {2, 3, 4},    {31, 31, 31}, {32, 32, 32}, {33, 33, 33}, {50, 70, 45},
     {100, 37, 65}, {64, 64, 64}, {1000, 1, 3}, {3, 1, 1000}, {1, 300, 1},  {65, 129, 257}};
 
 // Larger shapes for the many-block approaches only (approach 1 would be slow, not wrong).
-const std::vector<Shape> kLargeShapes = {{257, 300, 31}, {300, 513, 289}, {1, 70, 2000}};
+const std::vector<ProductSizes> kLargeSizes = {{257, 300, 31}, {300, 513, 289}, {1, 70, 2000}};
 
 bool parse_words(const std::vector<std::string>& words, course::step2::Options& options,
                  int default_approach = 3) {
   course::testing::Arguments arguments("step2_three_approaches", words);
-  return course::step2::parse_options(arguments.argc(), arguments.argv(), default_approach,
-                                      options);
+  return course::parse_approach_options(course::step2::program(), arguments.argc(),
+                                        arguments.argv(), default_approach, options);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
@@ -60,8 +60,7 @@ int run_program(const std::string& arguments, std::string& output) {
   return course::testing::run_program_capture(STEP2_PROGRAM_PATH, arguments, output);
 }
 
-course::step2::BenchRow row_of(const std::string& name,
-                               const std::vector<std::optional<double>>& times) {
+course::BenchRow row_of(const std::string& name, const std::vector<std::optional<double>>& times) {
   std::vector<int> runs;
   for (const auto& time : times) {
     runs.push_back(time ? 3 : 0);
@@ -72,48 +71,45 @@ course::step2::BenchRow row_of(const std::string& name,
 }  // namespace
 
 TEST_CASE("step2 approach 1 single block loop matches the reference", "[step2][gpu]") {
-  for (const Shape& shape : kCommonShapes) {
-    check_approach(1, shape, InputKind::small_integers);
-    check_approach(1, shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kCommonSizes) {
+    check_approach(1, sizes, InputKind::small_integers);
+    check_approach(1, sizes, InputKind::uniform);
   }
 }
 
 TEST_CASE("step2 approach 2 one thread per element matches the reference", "[step2][gpu]") {
-  for (const Shape& shape : kCommonShapes) {
-    check_approach(2, shape, InputKind::small_integers);
-    check_approach(2, shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kCommonSizes) {
+    check_approach(2, sizes, InputKind::small_integers);
+    check_approach(2, sizes, InputKind::uniform);
   }
-  for (const Shape& shape : kLargeShapes) {
-    check_approach(2, shape, InputKind::small_integers);
-    check_approach(2, shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kLargeSizes) {
+    check_approach(2, sizes, InputKind::small_integers);
+    check_approach(2, sizes, InputKind::uniform);
   }
 }
 
 TEST_CASE("step2 approach 3 output tiles without shared memory matches the reference",
           "[step2][gpu]") {
-  for (const Shape& shape : kCommonShapes) {
-    check_approach(3, shape, InputKind::small_integers);
-    check_approach(3, shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kCommonSizes) {
+    check_approach(3, sizes, InputKind::small_integers);
+    check_approach(3, sizes, InputKind::uniform);
   }
-  for (const Shape& shape : kLargeShapes) {
-    check_approach(3, shape, InputKind::small_integers);
-    check_approach(3, shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kLargeSizes) {
+    check_approach(3, sizes, InputKind::small_integers);
+    check_approach(3, sizes, InputKind::uniform);
   }
 }
 
 TEST_CASE("step2 launchers refuse sizes they cannot launch before touching the GPU", "[step2]") {
-  using course::step2::launch_step2_approach;
-  CHECK_THROWS_AS(launch_step2_approach(1, nullptr, nullptr, nullptr, 0, 4, 4),
-                  std::invalid_argument);
-  CHECK_THROWS_AS(launch_step2_approach(3, nullptr, nullptr, nullptr, 4, -1, 4),
-                  std::invalid_argument);
-  CHECK_THROWS_AS(launch_step2_approach(4, nullptr, nullptr, nullptr, 4, 4, 4),
-                  std::invalid_argument);
-  CHECK_THROWS_WITH(launch_step2_approach(2, nullptr, nullptr, nullptr, 70000, 1, 1),
+  using course::step2::launch_approach;
+  CHECK_THROWS_AS(launch_approach(1, nullptr, nullptr, nullptr, {0, 4, 4}), std::invalid_argument);
+  CHECK_THROWS_AS(launch_approach(3, nullptr, nullptr, nullptr, {4, -1, 4}), std::invalid_argument);
+  CHECK_THROWS_AS(launch_approach(4, nullptr, nullptr, nullptr, {4, 4, 4}), std::invalid_argument);
+  CHECK_THROWS_WITH(launch_approach(2, nullptr, nullptr, nullptr, {70000, 1, 1}),
                     Catch::Contains("65535"));
-  CHECK_THROWS_WITH(launch_step2_approach(3, nullptr, nullptr, nullptr, 100000, 30000, 1),
+  CHECK_THROWS_WITH(launch_approach(3, nullptr, nullptr, nullptr, {100000, 30000, 1}),
                     Catch::Contains("2^31"));
-  CHECK_NOTHROW(course::step2::check_step2_sizes(3, 70000, 1, 1));
+  CHECK_NOTHROW(course::step2::check_approach_sizes(3, {70000, 1, 1}));
 }
 
 TEST_CASE("step2 DEBUG check says wrong answer for one corrupted element", "[step2]") {
@@ -125,7 +121,7 @@ TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
   INFO("seed " << seed);
   course::ProductOperands operands(45, 64, 50, seed);
   course::step2::launch_one_thread_per_element(operands.device_a.data(), operands.device_b.data(),
-                                               operands.device_c.data(), 45, 64, 50);
+                                               operands.device_c.data(), {45, 64, 50});
   course::HostMatrix<float> got = operands.device_c.to_host();
   std::ostringstream correct_report;
   CHECK(course::debug_verify(operands.a, operands.b, got, correct_report));
@@ -137,7 +133,7 @@ TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
 }
 
 TEST_CASE("step2 benchmark speedup is the mean over the two largest sizes", "[step2]") {
-  using course::step2::speedup_over_serial;
+  using course::speedup_over_serial;
   const auto serial = row_of("serial", {100.0, 800.0, 6400.0});
   const auto method = row_of("m", {10.0, 4.0, 16.0});
   const auto speedup = speedup_over_serial(serial, method);
@@ -154,7 +150,7 @@ TEST_CASE("step2 benchmark table shows a dash for every cell not measured", "[st
   const auto serial = row_of("serial CPU", {100.0, 800.0, std::nullopt});
   const auto approach = row_of("approach 2", {1.0, 8.0, 64.0});
   const auto cublas = row_of("cuBLAS SGEMM (fp32)", {0.5, 4.0, 16.0});
-  const std::string table = course::step2::make_table(sizes, serial, {approach, cublas}).markdown();
+  const std::string table = course::make_table(sizes, serial, {approach, cublas}).markdown();
   INFO(table);
   CHECK(table.find("2^10 (ms)") != std::string::npos);
   CHECK(table.find("2^12 (ms)") != std::string::npos);
@@ -166,7 +162,7 @@ TEST_CASE("step2 benchmark table shows a dash for every cell not measured", "[st
 }
 
 TEST_CASE("step2 benchmark gives slow methods fewer runs at large sizes", "[step2]") {
-  using course::step2::runs_for;
+  using course::runs_for;
   CHECK(runs_for(4096, 5, false) == 5);
   CHECK(runs_for(4096, 5, true) == 1);
   CHECK(runs_for(2048, 5, true) == 2);
@@ -180,7 +176,7 @@ TEST_CASE("step2 benchmark runs and checks every method on small sizes", "[step2
                       options));
   std::ostringstream table;
   std::ostringstream progress;
-  CHECK(course::step2::run_benchmark(options, table, progress) == 0);
+  CHECK(course::run_approach_benchmark(course::step2::program(), options, table, progress) == 0);
   INFO(table.str() << progress.str());
   CHECK(table.str().find("| approach 1 |") != std::string::npos);
   CHECK(table.str().find("| cuBLAS SGEMM (fp32) |") != std::string::npos);
@@ -191,10 +187,10 @@ TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[
   course::step2::Options options;
   REQUIRE(
       parse_words({"--rows", "100", "--inner", "100", "--cols", "7", "--approach", "1"}, options));
-  CHECK((options.rows == 100 && options.inner == 100 && options.cols == 7));
+  CHECK((options.sizes.rows == 100 && options.sizes.inner == 100 && options.sizes.cols == 7));
   course::step2::Options square;
   REQUIRE(parse_words({"--size", "64"}, square));
-  CHECK((square.rows == 64 && square.inner == 64 && square.cols == 64));
+  CHECK((square.sizes.rows == 64 && square.sizes.inner == 64 && square.sizes.cols == 64));
   // --size sets all three sizes, so it cannot be combined with one of them.
   CHECK(usage_error_of({"--size", "100", "--cols", "7"}).find("cannot be given together") !=
         std::string::npos);
@@ -202,7 +198,7 @@ TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[
   course::step2::Options from_macro;
   REQUIRE(parse_words({}, from_macro, 2));
   CHECK(from_macro.approach == 2);
-  CHECK(from_macro.rows == 1024);
+  CHECK(from_macro.sizes.rows == 1024);
   course::step2::Options bench;
   REQUIRE(parse_words({"--bench", "--bench-sizes=2048,1024,1024", "--serial-max", "0"}, bench));
   CHECK(bench.bench);

@@ -26,8 +26,8 @@ namespace course::step3 {
 // kTileWidth; blockDim = (kTileWidth, kTileWidth), gridDim = (cols / kTileWidth,
 // rows / kTileWidth).
 template <int kTileWidth>
-__global__ void matMulA4Kernel(const float* __restrict__ a, const float* __restrict__ b,
-                               float* __restrict__ c, int inner, int cols) {
+__global__ void tiled_shared_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                    float* __restrict__ c, int inner, int cols) {
   static_assert(kTileWidth >= 1 && kTileWidth * kTileWidth <= 1024,
                 "a tile has one thread per element, at most 1024 threads per block");
   // TODO(step 3): the tiled product.

@@ -6,6 +6,7 @@
 #include "common/cli.hpp"
 #include "common/cpu_reference.hpp"
 #include "common/matrix.hpp"
+#include "common/product_sizes.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/arguments.hpp"
 #include "common/testing/product_checks.hpp"
@@ -22,26 +23,26 @@
 namespace {
 
 using course::InputKind;
-using course::testing::Shape;
+using course::ProductSizes;
 
 // Runs the tiled kernel on fresh random inputs with a poisoned output and compares with the
 // double reference: bit-exact for small integers, fp32 tolerance for uniform floats.
-void check_tiled(const Shape& shape, InputKind inputs) {
-  course::testing::check_launch("", shape, inputs, [&](const float* a, const float* b, float* c) {
-    course::step3::launch_tiled_shared(a, b, c, shape.rows, shape.inner, shape.cols);
+void check_tiled(const ProductSizes& sizes, InputKind inputs) {
+  course::testing::check_launch("", sizes, inputs, [&](const float* a, const float* b, float* c) {
+    course::step3::launch_tiled_shared(a, b, c, sizes);
   });
 }
 
 // Multiples of 32: one tile, one phase; square; rectangular in every direction; long inner.
-const std::vector<Shape> kShapes = {{32, 32, 32},   {64, 64, 64},   {64, 96, 128},
-                                    {32, 32, 64},   {96, 32, 32},   {32, 512, 32},
-                                    {128, 256, 64}, {256, 64, 160}, {320, 320, 320}};
+const std::vector<ProductSizes> kSizes = {{32, 32, 32},   {64, 64, 64},   {64, 96, 128},
+                                          {32, 32, 64},   {96, 32, 32},   {32, 512, 32},
+                                          {128, 256, 64}, {256, 64, 160}, {320, 320, 320}};
 
 bool parse_words(const std::vector<std::string>& words, course::step3::Options& options,
                  int default_approach = 4) {
   course::testing::Arguments arguments("step3_shared_tiling", words);
-  return course::step3::parse_options(arguments.argc(), arguments.argv(), default_approach,
-                                      options);
+  return course::parse_approach_options(course::step3::program(), arguments.argc(),
+                                        arguments.argv(), default_approach, options);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
@@ -58,26 +59,25 @@ int run_program(const std::string& arguments, std::string& output) {
 
 TEST_CASE("step3 tiled shared kernel matches the reference on small integers exactly",
           "[step3][gpu]") {
-  for (const Shape& shape : kShapes) {
-    check_tiled(shape, InputKind::small_integers);
+  for (const ProductSizes& sizes : kSizes) {
+    check_tiled(sizes, InputKind::small_integers);
   }
 }
 
 TEST_CASE("step3 tiled shared kernel matches the reference on uniform floats", "[step3][gpu]") {
-  for (const Shape& shape : kShapes) {
-    check_tiled(shape, InputKind::uniform);
+  for (const ProductSizes& sizes : kSizes) {
+    check_tiled(sizes, InputKind::uniform);
   }
 }
 
 TEST_CASE("step3 launcher refuses sizes that are not multiples of 32 pointing to step 4",
           "[step3]") {
-  const std::vector<Shape> bad = {{1, 1, 1},     {33, 32, 32}, {32, 33, 32}, {32, 32, 33},
-                                  {100, 37, 65}, {0, 32, 32},  {32, -32, 32}};
-  for (const Shape& shape : bad) {
-    INFO("shape " << shape.rows << "x" << shape.inner << "x" << shape.cols);
+  const std::vector<ProductSizes> bad = {{1, 1, 1},     {33, 32, 32}, {32, 33, 32}, {32, 32, 33},
+                                         {100, 37, 65}, {0, 32, 32},  {32, -32, 32}};
+  for (const ProductSizes& sizes : bad) {
+    INFO("sizes " << sizes.text());
     try {
-      course::step3::launch_tiled_shared(nullptr, nullptr, nullptr, shape.rows, shape.inner,
-                                         shape.cols);
+      course::step3::launch_tiled_shared(nullptr, nullptr, nullptr, sizes);
       FAIL("the launcher accepted a size that is not a positive multiple of 32");
     } catch (const std::invalid_argument& error) {
       const std::string message = error.what();
@@ -86,7 +86,7 @@ TEST_CASE("step3 launcher refuses sizes that are not multiples of 32 pointing to
       CHECK(message.find("Step 4") != std::string::npos);
     }
   }
-  CHECK_NOTHROW(course::step3::check_tiled_shared_sizes(64, 96, 128));
+  CHECK_NOTHROW(course::step3::check_tiled_shared_sizes({64, 96, 128}));
 }
 
 TEST_CASE("step3 DEBUG check says wrong answer for one corrupted element", "[step3]") {
@@ -95,12 +95,12 @@ TEST_CASE("step3 DEBUG check says wrong answer for one corrupted element", "[ste
 
 TEST_CASE("step3 launch_approach runs approach 4 and the approaches of step 2", "[step3][gpu]") {
   for (int approach = 1; approach <= 4; ++approach) {
-    const Shape shape = approach == 4 ? Shape{64, 32, 96} : Shape{45, 37, 70};
-    course::testing::check_launch(
-        "approach " + std::to_string(approach), shape, InputKind::small_integers,
-        [&](const float* a, const float* b, float* c) {
-          course::step3::launch_approach(approach, a, b, c, shape.rows, shape.inner, shape.cols);
-        });
+    const ProductSizes sizes = approach == 4 ? ProductSizes{64, 32, 96} : ProductSizes{45, 37, 70};
+    course::testing::check_launch("approach " + std::to_string(approach), sizes,
+                                  InputKind::small_integers,
+                                  [&](const float* a, const float* b, float* c) {
+                                    course::step3::launch_approach(approach, a, b, c, sizes);
+                                  });
   }
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("step3 benchmark runs and checks every method on small sizes", "[step3
       {"--bench", "--bench-sizes", "64,128", "--serial-max", "128", "--repeats", "2"}, options));
   std::ostringstream table;
   std::ostringstream progress;
-  CHECK(course::step3::run_benchmark(options, table, progress) == 0);
+  CHECK(course::run_approach_benchmark(course::step3::program(), options, table, progress) == 0);
   INFO(table.str() << progress.str());
   CHECK(table.str().find("| approach 4 (shared-memory tiling) |") != std::string::npos);
   CHECK(table.str().find("| cuBLAS SGEMM (fp32) |") != std::string::npos);
@@ -120,11 +120,11 @@ TEST_CASE("step3 benchmark runs and checks every method on small sizes", "[step3
 TEST_CASE("step3 options accept multiples of 32 and rectangular shapes", "[step3]") {
   course::step3::Options options;
   REQUIRE(parse_words({"--rows", "64", "--inner", "96", "--cols", "128"}, options));
-  CHECK((options.rows == 64 && options.inner == 96 && options.cols == 128));
+  CHECK((options.sizes.rows == 64 && options.sizes.inner == 96 && options.sizes.cols == 128));
   CHECK(options.approach == 4);
   course::step3::Options other;
   REQUIRE(parse_words({"--size", "100", "--approach", "3"}, other));
-  CHECK(other.rows == 100);
+  CHECK(other.sizes.rows == 100);
 }
 
 TEST_CASE("step3 options refuse zero and negative and non-numeric values", "[step3]") {

@@ -1,7 +1,7 @@
-/// @file matmul_benchmark.hpp
-/// @brief The benchmark behind the note's Table 1 (and step 3's Table 2): square products of
-/// sizes 2^10, 2^11, 2^12 timed for the serial CPU product, the GPU kernels of a step and
-/// cuBLAS SGEMM, with the note's speedup column.
+/// @file square_benchmark.hpp
+/// @brief The square-size benchmark behind the note's Table 1 (step 2) and Table 2 (step 3):
+/// square products of sizes 2^10, 2^11, 2^12 timed for the serial CPU product, the GPU
+/// kernels of a step and cuBLAS SGEMM, with the note's speedup column.
 ///
 /// Every time is the median of several runs (fewer for the slow serial product and the
 /// single-block approach, see the `runs` column). Every result is checked: the inputs are
@@ -17,12 +17,13 @@
 #include <string>
 #include <vector>
 
-namespace course::step2 {
+namespace course {
 
 /// @brief One GPU row of the table: a name and how to multiply square device matrices.
 struct BenchMethod {
   std::string name;  ///< row label, e.g. "approach 2"
-  /// @brief Enqueues c = a·b for size×size device matrices (a launcher call).
+  /// @brief Enqueues c = a·b for size×size device matrices (a launcher call, on the default
+  /// stream).
   std::function<void(const float* a, const float* b, float* c, int size)> multiply;
   bool slow = false;  ///< true for a single-block kernel: fewer runs at large sizes
 };
@@ -94,4 +95,4 @@ int run_square_benchmark(const std::string& title, const std::vector<BenchMethod
                          const BenchSettings& settings, const std::string& csv_path,
                          std::ostream& out, std::ostream& progress);
 
-}  // namespace course::step2
+}  // namespace course

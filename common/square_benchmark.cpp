@@ -1,13 +1,14 @@
-/// @file matmul_benchmark.cpp
-/// @brief Measurement and table of the square-size benchmark.
+/// @file square_benchmark.cpp
+/// @brief Measurement and table of the square-size benchmark (steps 2 and 3).
 
-#include "step2_three_approaches/matmul_benchmark.hpp"
+#include "common/square_benchmark.hpp"
 
 #include "common/compare.hpp"
 #include "common/cpu_reference.hpp"
 #include "common/cublas_gemm.hpp"
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
+#include "common/product_sizes.hpp"
 #include "common/random_fill.hpp"
 #include "common/timing.hpp"
 
@@ -16,13 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace course::step2 {
+namespace course {
 namespace {
-
-// Floating-point operations of a size×size×size product (one multiply and one add each).
-double product_flops(int size) {
-  return 2.0 * size * static_cast<double>(size) * size;
-}
 
 // Exact comparison: with small-integer inputs every correct product is bit-identical.
 CompareResult exact_differences(const HostMatrix<float>& got, const HostMatrix<float>& expected) {
@@ -115,7 +111,8 @@ std::vector<std::string> table_row(const BenchRow& row, const std::vector<int>& 
   const std::optional<double> largest = row.median_ms.back();
   std::optional<double> tflops;
   if (largest) {
-    tflops = product_flops(sizes.back()) / (*largest * 1e-3) / 1e12;
+    tflops =
+        ProductSizes{sizes.back(), sizes.back(), sizes.back()}.flops() / (*largest * 1e-3) / 1e12;
   }
   cells.push_back(format_optional(tflops, 3));
   const std::optional<double> of_cublas = ratio(cublas.median_ms.back(), largest);
@@ -247,4 +244,4 @@ int run_square_benchmark(const std::string& title, const std::vector<BenchMethod
   return 0;
 }
 
-}  // namespace course::step2
+}  // namespace course
