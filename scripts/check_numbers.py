@@ -41,7 +41,8 @@ FIGURE = re.compile(r"(?<![\w.^/\\#-])(\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\
                     r"(?![\w^]|\.\d|[×x]\s?\d|²|³)(\s*" + UNIT + r"(?![\w/]))?")
 VERSION_CONTEXT = re.compile(
     r"(CUDA|nvcc|sm_|capability|version|CMake|Doxygen|Catch2|§|section|sections|PMPP|C\+\+|"
-    r"Python|Debian|Ubuntu|clang|gcc|Chromium|compute-sanitizer|Nsight|HBM|PCIe|v)\s*$", re.I)
+    r"Python|Debian|Ubuntu|clang|gcc|Chromium|compute-sanitizer|Nsight|HBM|PCIe|v)\s*[\"'(]?$",
+    re.I)
 FILE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"`([^`]+)`")
@@ -126,6 +127,16 @@ def figures_in(text):
     return figures
 
 
+def line_of(figure, block, start):
+    """The line of the file where @p figure first appears in @p block (which starts at line
+    @p start); the block's first line if it cannot be found."""
+    number = re.match(r"[\d ,.]+", figure).group(0).strip()
+    for offset, text in enumerate(block.split("\n")):
+        if re.search(r"(?<![\w.])" + re.escape(number) + r"(?![\w]|\.\d)", text):
+            return start + offset
+    return start
+
+
 class NumberIndex:
     """The numbers of each cited file, read once."""
 
@@ -139,21 +150,15 @@ class NumberIndex:
         return self.cache[path]
 
     def traces(self, value, paths):
-        """A figure of 3 or more significant digits is traced by a number that rounds to it
-        (0.841 by 0.8412); one of fewer only by the same value (0.85 by 0.85 or 0.850, not
-        by 0.849): with so few digits, rounding would let almost any file trace it."""
+        """Traced by the same number, or by one with up to 3 more decimals that rounds to it
+        (0.84 and 0.841 are traced by 0.8412; 0.85 is not)."""
         decimals = len(value.split(".")[1]) if "." in value else 0
         wanted = float(value)
-        significant = len(value.replace(".", "").lstrip("0"))
         for path in paths:
             for number in self.numbers(path):
                 digits = len(number.split(".")[1]) if "." in number else 0
-                if digits < decimals:
-                    continue
-                found = float(number)
-                if significant < 3 and abs(found - wanted) < 1e-12:
-                    return True
-                if significant >= 3 and abs(round(found, decimals) - wanted) < 1e-9:
+                if decimals <= digits <= decimals + 3 and \
+                        abs(round(float(number), decimals) - wanted) < 1e-9:
                     return True
         return False
 
@@ -180,7 +185,7 @@ def check_file(path, index):
             section_sources.setdefault(owner, set()).update(cited)
     untraced, quoted, stack = [], [], []
     pending = active = None
-    for position, (line, kind, block, level) in enumerate(blocks):
+    for position, (start, kind, block, level) in enumerate(blocks):
         if kind == "heading":
             while stack and stack[-1][1] >= level:
                 stack.pop()
@@ -206,6 +211,7 @@ def check_file(path, index):
             sources = set(section_sources.get(owner, set()))
         sources = sources or set(page_sources)
         for figure, value in figures_in(block):
+            line = line_of(figure, block, start)
             if work:
                 quoted.append((line, figure, work))
             elif not sources:

@@ -28,6 +28,7 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,15 +66,14 @@ MEASURE = r"""
     }
   }
   const tables = [];
-  root.querySelectorAll('table').forEach((table, index) => {
-    if (table.closest('div.fragment, table.memberdecls, table.memname, table.params')) return;
+  root.querySelectorAll('table.markdownTable').forEach((table, index) => {
     const column = table.parentElement.getBoundingClientRect();
     const box = table.getBoundingClientRect();
     const overflow = Math.max(table.scrollWidth - table.clientWidth, box.right - column.right);
     if (overflow > 1) {
       const head = table.querySelector('tr');
-      found.push({kind: 'table wider than the page', what: 'table ' + (index + 1) + ' needs ' +
-                  Math.round(overflow) + ' px more',
+      found.push({kind: 'table wider than the page', table: index,
+                  what: 'table ' + (index + 1) + ' needs ' + Math.round(overflow) + ' px more',
                   text: head ? head.textContent.replace(/\s+/g, ' ').trim().slice(0, 120) : ''});
     }
   });
@@ -211,6 +211,66 @@ def book_pages(html):
     return [page for page in pages if page.is_file()]
 
 
+REPO = pathlib.Path(__file__).resolve().parents[1]
+TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def markdown_sources():
+    """Page file name -> the Markdown file it was written from."""
+    sources = {"index.html": REPO / "docs" / "mainpage.md"}
+    for readme in REPO.glob("*/README.md"):
+        sources["md_%s_README.html" % readme.parent.name] = readme
+    for page in (REPO / "docs").glob("*.md"):
+        label = re.search(r"^#[^\n]*\{#([\w-]+)\}", page.read_text(encoding="utf-8"), re.M)
+        if label:
+            sources["%s.html" % label.group(1)] = page
+    return sources
+
+
+class SourceLines:
+    """Where a page's defects are in its Markdown: the line of each table Doxygen renders (in
+    order), of each table it cannot (a header row with no body) and of each text."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lines = path.read_text(encoding="utf-8").split("\n")
+        self.tables, self.header_only = [], []
+        fence, number = False, 0
+        while number < len(self.lines):
+            line = self.lines[number]
+            if line.lstrip().startswith("```"):
+                fence = not fence
+            elif (not fence and line.lstrip().startswith("|") and number + 1 < len(self.lines)
+                  and TABLE_DELIMITER.match(self.lines[number + 1])):
+                end = number + 2
+                while end < len(self.lines) and self.lines[end].lstrip().startswith("|"):
+                    end += 1
+                (self.tables if end > number + 2 else self.header_only).append(number + 1)
+                number = end
+                continue
+            number += 1
+        self.raw_rows_reported = 0
+
+    def where(self, item):
+        name = self.path.relative_to(REPO)
+        if "table" in item:
+            index = item["table"]
+            return "%s:%s" % (name, self.tables[index] if index < len(self.tables) else "?")
+        if item["what"] == "raw Markdown table row" and self.header_only:
+            index = min(self.raw_rows_reported, len(self.header_only) - 1)
+            self.raw_rows_reported += 1
+            return "%s:%d" % (name, self.header_only[index])
+        words = re.sub(r"</?\w+>", "`", item["text"])
+        for piece in sorted(re.split(r"[`\"|]", words), key=len, reverse=True)[:3]:
+            piece = piece.strip()
+            if len(piece) < 8:
+                continue
+            for number, line in enumerate(self.lines, 1):
+                if piece in line:
+                    return "%s:%d" % (name, number)
+        return str(name)
+
+
 def find_chromium(given):
     for name in ([given] if given else ["chromium", "chromium-browser", "google-chrome"]):
         found = shutil.which(name) if name else None
@@ -228,6 +288,8 @@ def main():
                         help="list the defects but exit 0 (for a tree known to have some)")
     parser.add_argument("--width", type=int, default=1280, help="window width in pixels")
     parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
+    parser.add_argument("--time-limit", type=int, default=600,
+                        help="seconds for the whole run (default: %(default)s)")
     args = parser.parse_args()
     html = args.html.resolve()
     pages = book_pages(html) if html.is_dir() else []
@@ -240,16 +302,23 @@ def main():
         return 2
     if args.screenshots:
         args.screenshots.mkdir(parents=True, exist_ok=True)
+    # A browser that stops answering must not hang the build: give the whole run a limit.
+    signal.signal(signal.SIGALRM, lambda *_: sys.exit("Chromium did not finish within %d s"
+                                                      % args.time_limit))
+    signal.alarm(args.time_limit)
     browser = Browser(executable, args.width, 900)
     defects = 0
+    sources = markdown_sources()
     try:
         for page in pages:
             browser.open(page)
             result = json.loads(browser.evaluate(MEASURE))
+            source = SourceLines(sources[page.name]) if page.name in sources else None
             for item in result["found"]:
                 defects += 1
-                print("%s: %s: %s: \"%s\"" % (page.name, item["kind"], item["what"],
-                                              item["text"]))
+                print("%s (%s): %s: %s: \"%s\"" % (
+                    source.where(item) if source else "?", page.name, item["kind"],
+                    item["what"], item["text"]))
             if args.screenshots and re.match(r"md_step\d+_.*README\.html$", page.name):
                 browser.screenshot(result["height"],
                                    args.screenshots / page.name.replace(".html", ".png"))
