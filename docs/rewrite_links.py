@@ -12,6 +12,7 @@ unchanged, so they would point nowhere. This script rewrites, in each lesson pag
 * a link into the step's `results/` folder -> the step's results page (at the section of
   that file when there is one);
 * a link to an image that Doxygen copied into the HTML folder -> that copy;
+* a link to a section of another page (`../docs/notes.md#notes_002`) -> that page's anchor;
 * a link to any other text file of the repository (a script, a CMake file) -> a plain page
   `src_<name>.html` written here, which shows the file as it is;
 * a link to a file that does not exist is left alone, so that check_links.py fails on it.
@@ -76,6 +77,13 @@ def source_page(repo, html, resolved):
     return name
 
 
+def markdown_page(html, markdown):
+    """The book page Doxygen wrote for @p markdown: the label of its first heading
+    (`# Title {#label}`), else md_<path with / as _>."""
+    label = re.search(r"^#[^\n]*\{#([\w-]+)\}", markdown.read_text(encoding="utf-8"), re.M)
+    return label.group(1) + ".html" if label else None
+
+
 def rewrite_target(repo, html, step_dir, step_number, target):
     parsed = urllib.parse.urlparse(target)
     if parsed.scheme or target.startswith(("#", "//", "mailto:", "javascript:")):
@@ -84,6 +92,12 @@ def rewrite_target(repo, html, step_dir, step_number, target):
     if not path or (html / path).exists():
         return target
     resolved = (step_dir / path).resolve()
+    # A link to a section of another book page (`../docs/notes.md#notes_002`): Doxygen
+    # resolves such links only without the #section.
+    if resolved.suffix == ".md" and parsed.fragment and resolved.is_file():
+        page = markdown_page(html, resolved)
+        if page and (html / page).exists():
+            return page + "#" + parsed.fragment
     try:
         relative = resolved.relative_to(repo).as_posix()
     except ValueError:
