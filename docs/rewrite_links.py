@@ -12,11 +12,17 @@ unchanged, so they would point nowhere. This script rewrites, in each lesson pag
 * a link into the step's `results/` folder -> the step's results page (at the section of
   that file when there is one);
 * a link to an image that Doxygen copied into the HTML folder -> that copy;
-* a link to any other file of the step -> the step's lesson page is left alone and the
-  link is reported, so that check_links.py fails on it.
+* a link to a section of another page (`../docs/notes.md#notes_002`) -> that page's anchor;
+* a link to any other text file of the repository (a script, a CMake file) -> a plain page
+  `src_<name>.html` written here, which shows the file as it is;
+* a link to a file that does not exist is left alone, so that check_links.py fails on it.
+
+The same holds for every README.md one folder below the root that the book includes (the
+grading guide, grading/README.md, links to its Python modules).
 
 Links between READMEs (`../step4_boundary_checks/README.md`) are resolved by Doxygen itself.
 """
+import html as html_escape
 import pathlib
 import re
 import sys
@@ -46,6 +52,38 @@ def slug(text):
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
+# Files shown as plain source pages when a lesson links to them: text, and not too large.
+SOURCE_PAGE_SUFFIXES = {".py", ".sh", ".cmake", ".txt", ".json", ".in", ".cfg", ".toml"}
+SOURCE_PAGE_MAX_BYTES = 512 * 1024
+
+
+def source_page(repo, html, resolved):
+    """Writes (once) a page that shows the repository file @p resolved as plain text and
+    returns its name, or None when the file is not a small text file of the repository."""
+    suffix_ok = resolved.suffix in SOURCE_PAGE_SUFFIXES or resolved.name == "CMakeLists.txt"
+    if not (resolved.is_file() and suffix_ok) or resolved.stat().st_size > SOURCE_PAGE_MAX_BYTES:
+        return None
+    relative = resolved.relative_to(repo).as_posix()
+    name = "src_" + doxygen_name(relative)
+    page = html / name
+    if not page.exists():
+        text = resolved.read_text(encoding="utf-8", errors="replace")
+        page.write_text(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>"
+            "<link href=\"doxygen.css\" rel=\"stylesheet\" type=\"text/css\"/></head>\n"
+            "<body><div class=\"contents\"><h1>%s</h1>\n<pre class=\"fragment\">%s</pre>"
+            "</div></body></html>\n"
+            % (relative, relative, html_escape.escape(text)), encoding="utf-8")
+    return name
+
+
+def markdown_page(html, markdown):
+    """The book page Doxygen wrote for @p markdown: the label of its first heading
+    (`# Title {#label}`), else md_<path with / as _>."""
+    label = re.search(r"^#[^\n]*\{#([\w-]+)\}", markdown.read_text(encoding="utf-8"), re.M)
+    return label.group(1) + ".html" if label else None
+
+
 def rewrite_target(repo, html, step_dir, step_number, target):
     parsed = urllib.parse.urlparse(target)
     if parsed.scheme or target.startswith(("#", "//", "mailto:", "javascript:")):
@@ -54,6 +92,12 @@ def rewrite_target(repo, html, step_dir, step_number, target):
     if not path or (html / path).exists():
         return target
     resolved = (step_dir / path).resolve()
+    # A link to a section of another book page (`../docs/notes.md#notes_002`): Doxygen
+    # resolves such links only without the #section.
+    if resolved.suffix == ".md" and parsed.fragment and resolved.is_file():
+        page = markdown_page(html, resolved)
+        if page and (html / page).exists():
+            return page + "#" + parsed.fragment
     try:
         relative = resolved.relative_to(repo).as_posix()
     except ValueError:
@@ -71,7 +115,8 @@ def rewrite_target(repo, html, step_dir, step_number, target):
         return documented
     if (html / resolved.name).exists() and resolved.suffix in (".svg", ".png", ".jpg"):
         return resolved.name
-    return target
+    shown = source_page(repo, html, resolved)
+    return shown if shown else target
 
 
 def main():

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Installs what the course needs and the machine lacks, from Debian/Ubuntu packages:
-# CMake, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check) (and, with --fuzz, clang with libFuzzer).
+# CMake, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check); with --fuzz, clang
+# with libFuzzer; with --render, Chromium (the docs target's rendering check opens the book's
+# pages in it, headless).
 # The CUDA Toolkit itself (nvcc, cuBLAS, cuSPARSE) must already be installed.
 set -euo pipefail
 
 packages=(cmake catch2 doxygen zlib1g-dev python3)
-if [[ "${1:-}" == "--fuzz" ]]; then
-  packages+=(clang libclang-rt-14-dev)
-fi
+for option in "$@"; do
+  case "$option" in
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --render) packages+=(chromium) ;;
+    *) echo "usage: $0 [--fuzz] [--render]" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Opens the course book's pages in headless Chromium and fails on what a reader would see
+broken. Run by the docs target (docs/CMakeLists.txt) when Chromium is installed.
+
+    python3 scripts/check_rendering.py <build dir>/docs/html [--screenshots DIR] [--report]
+                                        [--width 1280] [--chromium PATH]
+
+It checks every page written from Markdown (the main page, the lessons, the results pages,
+the deep dives and the other pages of docs/ and grading/), not the API reference:
+
+* literal markup: text a reader sees that is markup Doxygen did not convert, outside code
+  blocks: an HTML tag such as `<tt>` shown as text, a raw Markdown table row (`|---|`, or a
+  table with only a header row), a code fence, a `{#label}`, an `@ref`, a Markdown link
+  `[text](target)` left as text;
+* tables wider than the page: a table whose content is wider than the column it sits in at
+  a window of --width pixels (the book's style sheet then makes it scroll, which cuts it at
+  the right edge on screen and in print).
+
+With --screenshots DIR it saves a full-length PNG of each lesson page there. The browser
+runs with a fixed window, no GPU, no network, and the checks run after the page's load event
+and its fonts, so the verdict depends only on the HTML. Exit status: 0 when every page is
+clean (or with --report), 1 when a defect was found, 2 when the pages or Chromium are
+missing. Chromium is driven through its DevTools protocol on a pipe (no extra packages).
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+MEASURE = r"""
+(() => {
+  const root = document.querySelector('div.contents') || document.body;
+  const inCode = el => el.closest('pre, div.fragment, code, .line, script, style');
+  const tags = 'tt|code|b|i|em|strong|sub|sup|br|span|div|p|a|table|tr|td|th|img|ul|ol|li|h[1-6]';
+  const patterns = [
+    ['HTML tag shown as text', new RegExp('</?(' + tags + ')(\\s[^<>]*)?/?>', 'i')],
+    // Doxygen turns the --- of a table it did not recognise into dashes (&mdash;).
+    ['raw Markdown table row', /\|\s*:?(-{3,}|[\u2013\u2014]+):?\s*\|/],
+    ['raw Markdown table row', /^\|[^|]+\|[^|]+\|/],
+    ['code fence shown as text', /```/],
+    ['heading label shown as text', /\{#[A-Za-z_][\w-]*\}/],
+    ['Doxygen command shown as text', /(^|\s)[@\\](ref|subpage|cond|endcond|brief|param|tparam)\b/],
+    ['Markdown link shown as text', /\]\([^()\s]+\)/],
+  ];
+  const found = [];
+  const blocks = root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, th, dd, dt, caption, div.title');
+  for (const block of blocks) {
+    if (inCode(block)) continue;
+    // The block's own text, without its code spans (those may show markup on purpose).
+    const clone = block.cloneNode(true);
+    clone.querySelectorAll('pre, code, div.fragment, ul, ol, table').forEach(n => n.remove());
+    const text = clone.textContent.replace(/\s+/g, ' ').trim();
+    for (const [what, pattern] of patterns) {
+      const match = text.match(pattern);
+      if (match) {
+        const at = Math.max(0, match.index - 40);
+        found.push({kind: 'literal markup', what: what, text: text.slice(at, at + 120)});
+        break;  // one report per block is enough to find it
+      }
+    }
+  }
+  const tables = [];
+  root.querySelectorAll('table.markdownTable').forEach((table, index) => {
+    const column = table.parentElement.getBoundingClientRect();
+    const box = table.getBoundingClientRect();
+    const overflow = Math.max(table.scrollWidth - table.clientWidth, box.right - column.right);
+    if (overflow > 1) {
+      const head = table.querySelector('tr');
+      found.push({kind: 'table wider than the page', table: index,
+                  what: 'table ' + (index + 1) + ' needs ' + Math.round(overflow) + ' px more',
+                  text: head ? head.textContent.replace(/\s+/g, ' ').trim().slice(0, 120) : ''});
+    }
+  });
+  const scroller = document.getElementById('doc-content') || document.scrollingElement;
+  return JSON.stringify({found: found, height: scroller.scrollHeight});
+})()
+"""
+
+SETTLE = """
+new Promise(resolve => document.fonts.ready.then(() =>
+  requestAnimationFrame(() => requestAnimationFrame(() => resolve(1)))))
+"""
+
+
+class Browser:
+    """Headless Chromium driven over --remote-debugging-pipe (file descriptors 3 and 4)."""
+
+    def __init__(self, executable, width, height):
+        self.profile = tempfile.mkdtemp(prefix="course-render-")
+        to_browser_read, self.to_browser = os.pipe()
+        self.from_browser, from_browser_write = os.pipe()
+
+        def child_fds():
+            # Chromium reads commands from fd 3 and writes replies to fd 4. Move both ends out
+            # of the way first, in case one of them is already 3 or 4. dup2 makes them
+            # inheritable; every other descriptor of ours closes on exec.
+            read_end, write_end = os.dup(to_browser_read), os.dup(from_browser_write)
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
+
+        self.process = subprocess.Popen(
+            [executable, "--headless=new", "--remote-debugging-pipe", "--no-sandbox",
+             "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+             "--disable-extensions", "--disable-background-networking",
+             "--disable-component-update", "--hide-scrollbars", "--mute-audio",
+             "--allow-file-access-from-files", "--force-device-scale-factor=1",
+             "--user-data-dir=" + self.profile, "--window-size=%d,%d" % (width, height),
+             "about:blank"],
+            close_fds=False, preexec_fn=child_fds,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_read)
+        os.close(from_browser_write)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        self.width, self.height = width, height
+        self.call("Page.enable", session=True)
+        self.resize(height)
+
+    def send(self, method, params, session):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        return self.next_id
+
+    def receive(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_browser, 1 << 20)
+            if not chunk:
+                raise RuntimeError("Chromium closed the DevTools pipe (did it start?)")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=False):
+        wanted = self.send(method, params, session)
+        while True:
+            message = self.receive()
+            if message.get("id") == wanted:
+                if "error" in message:
+                    raise RuntimeError("%s: %s" % (method, message["error"]))
+                return message.get("result", {})
+            if "method" in message:
+                self.events.append(message["method"])
+
+    def wait_for(self, event):
+        while event not in self.events:
+            message = self.receive()
+            if "method" in message:
+                self.events.append(message["method"])
+        self.events.clear()
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                "returnByValue": True}, session=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError("script failed: %s" % result["exceptionDetails"])
+        return result["result"].get("value")
+
+    def resize(self, height):
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": self.width, "height": height, "deviceScaleFactor": 1,
+                   "mobile": False}, session=True)
+
+    def open(self, path):
+        self.events.clear()
+        self.call("Page.navigate", {"url": path.as_uri()}, session=True)
+        self.wait_for("Page.loadEventFired")
+        self.evaluate(SETTLE)
+
+    def screenshot(self, height, destination):
+        import base64
+        self.resize(min(height + 200, 30000))
+        self.evaluate(SETTLE)
+        data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+        destination.write_bytes(base64.b64decode(data))
+        self.resize(self.height)
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except (RuntimeError, OSError):
+            pass
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def book_pages(html):
+    """The pages written from Markdown: the main page (index.html) and every page that
+    Doxygen's list of pages (pages.html) links to."""
+    listing = html / "pages.html"
+    if not listing.is_file():
+        return []
+    names = re.findall(r'class="el" href="([^"#]+\.html)"', listing.read_text(encoding="utf-8"))
+    pages = [html / "index.html"] + [html / name for name in dict.fromkeys(names)]
+    return [page for page in pages if page.is_file()]
+
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def markdown_sources():
+    """Page file name -> the Markdown file it was written from."""
+    sources = {"index.html": REPO / "docs" / "mainpage.md"}
+    for readme in REPO.glob("*/README.md"):
+        sources["md_%s_README.html" % readme.parent.name] = readme
+    for page in (REPO / "docs").glob("*.md"):
+        label = re.search(r"^#[^\n]*\{#([\w-]+)\}", page.read_text(encoding="utf-8"), re.M)
+        if label:
+            sources["%s.html" % label.group(1)] = page
+    return sources
+
+
+class SourceLines:
+    """Where a page's defects are in its Markdown: the line of each table Doxygen renders (in
+    order), of each table it cannot (a header row with no body) and of each text."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lines = path.read_text(encoding="utf-8").split("\n")
+        self.tables, self.header_only = [], []
+        fence, number = False, 0
+        while number < len(self.lines):
+            line = self.lines[number]
+            if line.lstrip().startswith("```"):
+                fence = not fence
+            elif (not fence and line.lstrip().startswith("|") and number + 1 < len(self.lines)
+                  and TABLE_DELIMITER.match(self.lines[number + 1])):
+                end = number + 2
+                while end < len(self.lines) and self.lines[end].lstrip().startswith("|"):
+                    end += 1
+                (self.tables if end > number + 2 else self.header_only).append(number + 1)
+                number = end
+                continue
+            number += 1
+        self.raw_rows_reported = 0
+
+    def where(self, item):
+        name = self.path.relative_to(REPO)
+        if "table" in item:
+            index = item["table"]
+            return "%s:%s" % (name, self.tables[index] if index < len(self.tables) else "?")
+        if item["what"] == "raw Markdown table row" and self.header_only:
+            index = min(self.raw_rows_reported, len(self.header_only) - 1)
+            self.raw_rows_reported += 1
+            return "%s:%d" % (name, self.header_only[index])
+        words = re.sub(r"</?\w+>", "`", item["text"])
+        for piece in sorted(re.split(r"[`\"|]", words), key=len, reverse=True)[:3]:
+            piece = piece.strip()
+            if len(piece) < 8:
+                continue
+            for number, line in enumerate(self.lines, 1):
+                if piece in line:
+                    return "%s:%d" % (name, number)
+        return str(name)
+
+
+def find_chromium(given):
+    for name in ([given] if given else ["chromium", "chromium-browser", "google-chrome"]):
+        found = shutil.which(name) if name else None
+        if found:
+            return found
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("html", type=pathlib.Path, help="the book's HTML folder")
+    parser.add_argument("--screenshots", type=pathlib.Path,
+                        help="save a PNG of each lesson page (md_step*_README.html) here")
+    parser.add_argument("--report", action="store_true",
+                        help="list the defects but exit 0 (for a tree known to have some)")
+    parser.add_argument("--width", type=int, default=1280, help="window width in pixels")
+    parser.add_argument("--chromium", help="the browser (default: chromium on PATH)")
+    parser.add_argument("--time-limit", type=int, default=600,
+                        help="seconds for the whole run (default: %(default)s)")
+    args = parser.parse_args()
+    html = args.html.resolve()
+    pages = book_pages(html) if html.is_dir() else []
+    if not pages:
+        print("no book pages in %s: build the docs first" % html)
+        return 2
+    executable = find_chromium(args.chromium)
+    if not executable:
+        print("Chromium not found (install Debian's chromium, or pass --chromium PATH)")
+        return 2
+    if args.screenshots:
+        args.screenshots.mkdir(parents=True, exist_ok=True)
+    # A browser that stops answering must not hang the build: give the whole run a limit.
+    signal.signal(signal.SIGALRM, lambda *_: sys.exit("Chromium did not finish within %d s"
+                                                      % args.time_limit))
+    signal.alarm(args.time_limit)
+    browser = Browser(executable, args.width, 900)
+    defects = 0
+    sources = markdown_sources()
+    try:
+        for page in pages:
+            browser.open(page)
+            result = json.loads(browser.evaluate(MEASURE))
+            source = SourceLines(sources[page.name]) if page.name in sources else None
+            for item in result["found"]:
+                defects += 1
+                print("%s (%s): %s: %s: \"%s\"" % (
+                    source.where(item) if source else "?", page.name, item["kind"],
+                    item["what"], item["text"]))
+            if args.screenshots and re.match(r"md_step\d+_.*README\.html$", page.name):
+                browser.screenshot(result["height"],
+                                   args.screenshots / page.name.replace(".html", ".png"))
+    finally:
+        browser.close()
+    print("%d pages rendered at %d px, %d defect(s)%s" % (
+        len(pages), args.width, defects,
+        "; screenshots in %s" % args.screenshots if args.screenshots else ""))
+    return 1 if defects and not args.report else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
