@@ -1,11 +1,16 @@
 /// @file generate_mask.cpp
-/// @brief Writes a random sparsity mask (the S of SDDMM) as a Matrix Market pattern file.
+/// @brief Writes a sparsity mask (the S of SDDMM) as a Matrix Market pattern file.
 ///
-/// Uniform masks place exactly --nnz distinct entries uniformly at random; with
-/// --power-law EXP the row lengths follow a power law instead. The default file name is
-/// the note's `matrix_<rows>_<cols>_<nnz>.mtx`; a path ending in `.gz` is compressed.
+/// Uniform masks (--mask uniform, the default) place exactly --nnz distinct entries uniformly
+/// at random; with --power-law EXP the row lengths follow a power law instead. The attention
+/// masks of attention_masks.hpp come from --mask block-sparse (--block-size, --block-density),
+/// sliding-window (--window, --global) and bigbird (those two and --random-per-row), each
+/// with --causal. The default file name is the note's `matrix_<rows>_<cols>_<nnz>.mtx`, or
+/// the attention mask's name (e.g. `block_16384_b128_d0.05.mtx`); a path ending in `.gz` is
+/// compressed.
 /// Before drawing anything the tool checks that the file stays under --max-output-mb and
 /// that the work fits in the host's available memory; either refusal gives the figures.
+#include "common/attention_masks.hpp"
 #include "common/cli.hpp"
 #include "common/matrix_market.hpp"
 #include "common/memory_estimate.hpp"
@@ -67,20 +72,75 @@ course::CooMatrix draw_mask(long long rows, long long cols, long long nnz, doubl
 
 /// What the command line asks for (the defaults are the note's 5000 x 5000 mask).
 struct MaskRequest {
+  std::string mask = "uniform";
   long long rows = 5000;
   long long cols = 5000;
   long long nnz = 250000;
   long long seed = 1;
   long long max_output_mb = 512;
   double exponent = 0.0;
+  long long block_size = 64;
+  double block_density = 0.1;
+  long long window = 128;
+  long long global = 0;
+  long long random_per_row = 0;
+  bool causal = false;
   std::string out;
 };
+
+/// The attention mask of @p request (--mask other than uniform); UsageError for a bad
+/// parameter, with the generator's message naming the limit.
+course::AttentionMaskSpec attention_spec(const MaskRequest& request) {
+  course::AttentionMaskSpec spec;
+  try {
+    spec.kind = course::attention_kind_from_name(request.mask);
+  } catch (const std::invalid_argument&) {
+    throw course::UsageError(
+        "--mask must be uniform, block-sparse, sliding-window or bigbird, "
+        "got '" +
+        request.mask + "'");
+  }
+  spec.rows = static_cast<int>(request.rows);
+  spec.cols = static_cast<int>(request.cols);
+  spec.block_size = static_cast<int>(request.block_size);
+  spec.block_density = request.block_density;
+  spec.half_width = static_cast<int>(request.window);
+  spec.global = static_cast<int>(request.global);
+  spec.random_per_row = static_cast<int>(request.random_per_row);
+  spec.causal = request.causal;
+  spec.seed = static_cast<std::uint64_t>(request.seed);
+  try {
+    course::check_attention_mask(spec);
+  } catch (const std::invalid_argument& error) {
+    throw course::UsageError(std::string("--mask ") + request.mask + ": " + error.what());
+  }
+  return spec;
+}
+
+/// Writes the attention mask of @p request, after the output and memory limits.
+int write_attention_mask(const MaskRequest& request) {
+  const course::AttentionMaskSpec spec = attention_spec(request);
+  const auto bound = static_cast<long long>(course::attention_mask_max_nnz(spec));
+  check_limits(request.rows, request.cols, bound, request.max_output_mb);
+  const std::string out =
+      request.out.empty() ? course::attention_mask_name(spec) + ".mtx" : request.out;
+  const course::CooMatrix mask = course::allocate_on_host(
+      "the mask", course::mask_generation_bytes(static_cast<std::uint64_t>(bound)),
+      [&] { return course::attention_mask(spec); });
+  course::write_matrix_market(out, mask, /*pattern=*/true);
+  std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
+            << mask.nnz() << " entries\n";
+  return 0;
+}
 
 int run(int argc, char** argv) {
   MaskRequest request;
   course::ArgParser parser("generate_mask",
-                           "Writes a random sparsity mask with exactly --nnz distinct entries "
-                           "as a Matrix Market 'coordinate pattern general' file.");
+                           "Writes a sparsity mask as a Matrix Market 'coordinate pattern "
+                           "general' file: uniform random with exactly --nnz distinct entries, "
+                           "or an attention mask (block-sparse, sliding-window, bigbird).");
+  parser.add_text("--mask", &request.mask,
+                  "uniform (default), block-sparse, sliding-window or bigbird");
   parser.add_integer("--rows", &request.rows, 1, INT_MAX, "number of rows");
   parser.add_integer("--cols", &request.cols, 1, INT_MAX, "number of columns");
   parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
@@ -90,8 +150,33 @@ int run(int argc, char** argv) {
   parser.add_path("--out", &request.out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
   parser.add_integer("--max-output-mb", &request.max_output_mb, 1, 1 << 20,
                      "refuse a mask whose file would hold more than this many MiB of text");
+  parser.add_integer("--block-size", &request.block_size, 1, INT_MAX,
+                     "block-sparse: side of a block (default 64)");
+  parser.add_real("--block-density", &request.block_density, {0.0, 1.0, true},
+                  "block-sparse: share of the blocks kept (default 0.1)");
+  parser.add_integer("--window", &request.window, 0, INT_MAX,
+                     "sliding-window, bigbird: half-width, entries with |row - col| <= this "
+                     "(default 128)");
+  parser.add_integer("--global", &request.global, 0, INT_MAX,
+                     "sliding-window, bigbird: the first rows and columns kept whole (default 0)");
+  parser.add_integer("--random-per-row", &request.random_per_row, 0, INT_MAX,
+                     "bigbird: random columns added to each non-global row (default 0)");
+  parser.add_flag("--causal", &request.causal,
+                  "attention masks: nothing above the diagonal (col <= row)");
   if (!parser.parse(argc, argv)) {
     return 0;  // --help
+  }
+  const bool uniform = request.mask == "uniform";
+  parser.refuse_unless({"--nnz", "--power-law"}, uniform, "--mask uniform");
+  parser.refuse_unless({"--block-size", "--block-density"}, request.mask == "block-sparse",
+                       "--mask block-sparse");
+  parser.refuse_unless({"--window", "--global"},
+                       request.mask == "sliding-window" || request.mask == "bigbird",
+                       "--mask sliding-window or bigbird");
+  parser.refuse_unless({"--random-per-row"}, request.mask == "bigbird", "--mask bigbird");
+  parser.refuse_unless({"--causal"}, !uniform, "an attention --mask");
+  if (!uniform) {
+    return write_attention_mask(request);
   }
   check_limits(request.rows, request.cols, request.nnz, request.max_output_mb);
   const std::string out = request.out.empty()

@@ -1,9 +1,9 @@
 // Step 5, the benchmark (lesson Part 3): the parts of sddmm_bench.
 // Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
 /// @file bench.hpp
-/// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp),
-/// cuSPARSE's run on a matrix (cusparse_baseline.cu, with the wrapper of cusparse_sddmm.hpp),
-/// our approaches on it (bench_run_case.cu), the summary (bench_summary.cpp) and the
+/// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp,
+/// and the attention masks of attention_cases.cpp), the baselines (baselines.hpp), our
+/// approaches on a case (bench_run_case.cu), the summary (bench_summary.cpp) and the
 /// notebook's experiments (bench_experiments.cu). sddmm_bench.cu reads the command line and
 /// runs them; its file comment defines the columns.
 #pragma once
@@ -11,6 +11,7 @@
 #include "common/matrix.hpp"
 #include "common/sparse_matrix.hpp"
 #include "common/table.hpp"
+#include "bench/baselines.hpp"
 #include "step5_launchers.hpp"
 
 #include <cuda_fp16.h>
@@ -38,7 +39,8 @@ struct BenchCase {
   int rows = 0;                             ///< M (a file: from its size line)
   int cols = 0;                             ///< N (a file: from its size line)
   bool from_file = false;                   ///< S is read from a Matrix Market file
-  std::string problem;  ///< why the case cannot run (a malformed file); empty when it can
+  std::string problem;     ///< why the case cannot run (a malformed file); empty when it can
+  bool attention = false;  ///< an attention mask (its ratios get a table of their own)
 };
 
 /// @brief The seed of a case's random inputs, from its name.
@@ -63,6 +65,11 @@ std::vector<BenchCase> k_sweep_cases();
 /// @return the cases
 std::vector<BenchCase> matrix_cases(const std::string& directory);
 
+/// @brief The public attention set (`--attention`): block-sparse, sliding-window and
+/// BigBird-style masks from 4096² to 32768², each at K = 64, 128 and 256.
+/// @return the cases
+std::vector<BenchCase> attention_cases();
+
 struct Settings;
 
 /// @brief Why @p bench_case cannot run with @p settings: over --max-nnz, a malformed file, or
@@ -81,30 +88,43 @@ struct Settings {
   long long max_nnz = 0;                    ///< skip matrices above this nnz (0: none)
   step5::Options options;                   ///< the approaches' tuning
   std::string cusparse_layout = "auto";     ///< auto, col or row
-  bool cusparse_row = true;  ///< add cuSPARSE's row (false in the second, approach-2 pass)
+  bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
+  double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
+};
+
+/// @brief One approach's ratios on one case: each baseline's time / ours (median kernel
+/// times), and ours as a multiple of the speed of light.
+struct CaseRatios {
+  std::string case_label;          ///< the case's name and K
+  bool attention = false;          ///< an attention mask
+  std::optional<double> vs_fp16;   ///< over cuSPARSE with fp16 A and B (the reference)
+  std::optional<double> vs_fp32;   ///< over cuSPARSE with fp32 A and B
+  std::optional<double> vs_dense;  ///< over dense then sample (when the product fits)
+  double sol_multiple = 0.0;       ///< our time / the speed-of-light time
 };
 
 /// @brief Accumulates the figures the summary needs.
 struct Summary {
-  std::map<int, std::vector<double>> speedups;  ///< approach -> speedups over cuSPARSE
-  std::map<int, double> worst_prep_ratio;       ///< approach -> max prep / sddmm
-  std::map<int, double> worst_other_ratio;      ///< approach -> max other / sddmm
-  std::map<int, std::string> slowest_case;      ///< approach -> case with the smallest speedup
-  std::map<int, double> smallest_speedup;       ///< approach -> its speedup
-  int failures = 0;                             ///< wrong answers and CUDA errors
+  std::map<int, std::vector<double>> speedups;    ///< approach -> speedups over cuSPARSE fp16
+  std::map<int, double> worst_prep_ratio;         ///< approach -> max prep / sddmm
+  std::map<int, double> worst_other_ratio;        ///< approach -> max other / sddmm
+  std::map<int, std::string> slowest_case;        ///< approach -> case with the smallest speedup
+  std::map<int, double> smallest_speedup;         ///< approach -> its speedup
+  std::map<int, std::vector<CaseRatios>> ratios;  ///< approach -> its ratios, case by case
+  int failures = 0;  ///< wrong answers, baselines that disagree with ours, CUDA errors
 
   /// @brief Records one timed run of approach @p number.
   /// @param number the approach
-  /// @param cusparse_ms cuSPARSE's kernel time on the case, if it ran
+  /// @param ratios its ratios on the case (vs_fp16 feeds the first table)
   /// @param ms our kernel time
   /// @param prep_ms our preprocessing time
   /// @param other_ms our "other" time
-  /// @param case_label the case's name and K, for the slowest case
-  void add(int number, std::optional<double> cusparse_ms, double ms, double prep_ms,
-           double other_ms, const std::string& case_label);
+  void add(int number, const CaseRatios& ratios, double ms, double prep_ms, double other_ms);
 };
 
-/// @brief Writes the summary table (one row per approach) as Markdown.
+/// @brief Writes the summary as Markdown: the first table (one row per approach, against
+/// cuSPARSE fp16, in the format the results pages read), then every baseline's geometric mean
+/// and the speed-of-light multiple, then (when the run had them) the attention masks' ratios.
 /// @param summary the figures
 /// @param out the stream
 void print_summary(const Summary& summary, std::ostream& out);
@@ -114,39 +134,20 @@ void print_summary(const Summary& summary, std::ostream& out);
 /// @return seconds
 double seconds_since(std::chrono::steady_clock::time_point start);
 
-/// @brief cuSPARSE's run on one case: its kernel and preprocessing times and its results.
-struct CusparseBaseline {
-  std::optional<double> ms;        ///< kernel time (median), when cuSPARSE ran
-  std::optional<double> other_ms;  ///< preprocessing time (median), when cuSPARSE ran
-  std::string note;                ///< the layout of B that was fastest
-  std::vector<float> expected;     ///< S ∘ (A·B) in S's order (empty when cuSPARSE failed)
-};
-
-/// @brief Times cuSPARSE's fp32 SDDMM on @p csr with the layouts of B that the settings allow,
-/// keeping the fastest; a layout that fails is reported on stderr and skipped.
-/// @param case_name the case's name, for the log
-/// @param settings repeats and layouts
-/// @param handle the cuSPARSE handle
-/// @param csr S
-/// @param a A (M×K half, device)
-/// @param b_transposed Bᵀ (N×K half, device)
-/// @param inner K
-/// @return the times and results
-CusparseBaseline time_cusparse(const std::string& case_name, const Settings& settings,
-                               cusparseHandle_t handle, const course::CsrMatrix& csr,
-                               const course::DeviceBuffer<__half>& a,
-                               const course::DeviceBuffer<__half>& b_transposed, int inner);
-
-/// @brief Runs one case: cuSPARSE's row, then one row per approach of @p settings, each
-/// result verified against cuSPARSE's; adds the rows to @p result_table and the figures to
-/// @p summary.
+/// @brief Runs one case: the baselines' rows (each checked against our approach 4), then one
+/// row per approach of @p settings, each result verified against cuSPARSE fp16's (or, where
+/// that failed, fp32's); adds the rows to @p result_table and the figures to @p summary.
 /// @param bench_case the matrix and K
 /// @param settings the command line's choices
-/// @param handle the cuSPARSE handle
+/// @param libraries the cuSPARSE and cuBLAS handles
 /// @param result_table the benchmark's table
 /// @param summary the summary's figures
-void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHandle_t handle,
+void run_case(const BenchCase& bench_case, const Settings& settings, const Libraries& libraries,
               course::ResultTable& result_table, Summary& summary);
+
+/// @brief The benchmark's columns, in order (sddmm_bench.cu's file comment defines them).
+/// @return the column names
+std::vector<std::string> table_columns();
 
 /// @brief The note's experiments that need special settings, as a Markdown table.
 /// @param handle the cuSPARSE handle (unused)

@@ -129,6 +129,8 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings) {
                   course::array_bytes(rows + 2 * cols, inner, sizeof(float)));
   estimate.device("cuSPARSE's CSR and result, magnitudes, plan",
                   course::array_bytes(nnz, 1, 12 + 4 + 4 + 16));
+  estimate.device("S kept on the device for the checks and the gather, approach 4's result",
+                  course::array_bytes(nnz, 1, 12 + 4));
   try {
     course::require_memory(estimate, "--max-nnz or --filter leaves it out");
   } catch (const course::OutOfMemoryError& error) {

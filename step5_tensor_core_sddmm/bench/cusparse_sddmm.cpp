@@ -1,7 +1,7 @@
 // Step 5, the benchmark (lesson Part 3): the wrapper of cusparseSDDMM.
 // Read first: cusparse_sddmm.hpp.
 /// @file cusparse_sddmm.cpp
-/// @brief cuSPARSE SDDMM reference (see cusparse_sddmm.hpp).
+/// @brief cuSPARSE SDDMM references, fp16 or fp32 A and B (see cusparse_sddmm.hpp).
 #include "cusparse_sddmm.hpp"
 
 #include "common/cuda_check.hpp"
@@ -55,8 +55,8 @@ std::size_t aligned(std::size_t bytes) {
 /// @brief What the cuSPARSE reference keeps between calls: handle, descriptors, buffers.
 struct CusparseSddmm::State {
   cusparseHandle_t handle = nullptr;  ///< cuSPARSE library handle
-  cusparseDnMatDescr_t a = nullptr;   ///< dense A (M×K, fp32)
-  cusparseDnMatDescr_t b = nullptr;   ///< dense B (K×N, fp32, column-major)
+  cusparseDnMatDescr_t a = nullptr;   ///< dense A (M×K, fp16 or fp32)
+  cusparseDnMatDescr_t b = nullptr;   ///< dense B (K×N, fp16 or fp32, either layout)
   cusparseSpMatDescr_t c = nullptr;   ///< sparse result in CSR with S's pattern
   PoolAllocation structure;           ///< CSR offsets, columns and C's values in one allocation
   PoolAllocation buffer;              ///< cuSPARSE's work buffer
@@ -73,7 +73,8 @@ std::string layout_name(CusparseBLayout layout) {
 }
 
 CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& sampling,
-                             const float* a, const float* b, int inner, CusparseBLayout layout)
+                             const void* a, const void* b, int inner, CusparseBLayout layout,
+                             cudaDataType dense_type)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.nnz = sampling.nnz();
@@ -96,13 +97,14 @@ CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& s
     CUDA_CHECK(cudaMemsetAsync(s.values, 0, s.nnz * sizeof(float), nullptr));
   }
   s.handle = handle;
-  CUSPARSE_CHECK(cusparseCreateDnMat(&s.a, rows, inner, inner, const_cast<float*>(a), CUDA_R_32F,
+  // C and the compute type stay fp32 whatever A and B are: cuSPARSE's mixed-precision SDDMM.
+  CUSPARSE_CHECK(cusparseCreateDnMat(&s.a, rows, inner, inner, const_cast<void*>(a), dense_type,
                                      CUSPARSE_ORDER_ROW));
   if (layout == CusparseBLayout::column_major) {
-    CUSPARSE_CHECK(cusparseCreateDnMat(&s.b, inner, cols, inner, const_cast<float*>(b), CUDA_R_32F,
+    CUSPARSE_CHECK(cusparseCreateDnMat(&s.b, inner, cols, inner, const_cast<void*>(b), dense_type,
                                        CUSPARSE_ORDER_COL));
   } else {
-    CUSPARSE_CHECK(cusparseCreateDnMat(&s.b, inner, cols, cols, const_cast<float*>(b), CUDA_R_32F,
+    CUSPARSE_CHECK(cusparseCreateDnMat(&s.b, inner, cols, cols, const_cast<void*>(b), dense_type,
                                        CUSPARSE_ORDER_ROW));
   }
   CUSPARSE_CHECK(cusparseCreateCsr(&s.c, rows, cols, static_cast<std::int64_t>(s.nnz), s.offsets,

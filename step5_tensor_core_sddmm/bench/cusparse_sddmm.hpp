@@ -1,7 +1,8 @@
 // Step 5, the benchmark (lesson Part 3): cuSPARSE's SDDMM, the reference.
 // Read first: bench.hpp (how the benchmark uses it).
 /// @file cusparse_sddmm.hpp
-/// @brief The reference the benchmark compares with: cuSPARSE's SDDMM on CSR, in fp32.
+/// @brief The references the benchmark compares with: cuSPARSE's SDDMM on CSR, with A and B
+/// in fp16 (the fair one: the same bytes our kernels read) or in fp32, C and compute in fp32.
 #pragma once
 
 #include "common/sparse_matrix.hpp"
@@ -25,8 +26,8 @@ enum class CusparseBLayout {
 /// @return "B col-major" or "B row-major"
 std::string layout_name(CusparseBLayout layout);
 
-/// @brief cusparseSDDMM (CUSPARSE_SDDMM_ALG_DEFAULT, fp32) with α = 1, β = 0:
-/// C = (A·B) ∘ spy(S) on S's CSR structure.
+/// @brief cusparseSDDMM (CUSPARSE_SDDMM_ALG_DEFAULT; A and B in fp16 or fp32, C and compute
+/// in fp32) with α = 1, β = 0: C = (A·B) ∘ spy(S) on S's CSR structure.
 ///
 /// Construction is the reference's preprocessing: it uploads the CSR structure, creates the
 /// descriptors, sizes and allocates the buffer and calls cusparseSDDMM_preprocess. run()
@@ -37,12 +38,13 @@ class CusparseSddmm {
   /// @brief Prepares the SDDMM.
   /// @param handle a cuSPARSE handle (created once by the caller, not timed)
   /// @param sampling S, sorted row-major (its order is CSR order)
-  /// @param a A, M×K row-major float, device
-  /// @param b B in @p layout (K×N), float, device
+  /// @param a A, M×K row-major, device, of @p dense_type
+  /// @param b B in @p layout (K×N), device, of @p dense_type
   /// @param inner K
   /// @param layout how @p b is stored
-  CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& sampling, const float* a,
-                const float* b, int inner, CusparseBLayout layout);
+  /// @param dense_type CUDA_R_16F or CUDA_R_32F: the type of A and B
+  CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& sampling, const void* a,
+                const void* b, int inner, CusparseBLayout layout, cudaDataType dense_type);
   ~CusparseSddmm();
   CusparseSddmm(const CusparseSddmm&) = delete;
   CusparseSddmm& operator=(const CusparseSddmm&) = delete;

@@ -8,6 +8,7 @@
 #include "common/cli.hpp"
 #include "common/tests/temp_files.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -45,4 +46,28 @@ TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
   CHECK_THAT(step5::bench::skip_reason(huge, settings),
              Catch::StartsWith("skipped: not enough host memory") &&
                  Catch::Contains("A (M x K halves) 238.42 TiB"));
+}
+
+TEST_CASE("bench: the attention set runs each mask at K = 64, 128 and 256", "[step5][bench]") {
+  const std::vector<step5::bench::BenchCase> cases = step5::bench::attention_cases();
+  REQUIRE(cases.size() == 30);
+  for (std::size_t index = 0; index < cases.size(); index += 3) {
+    INFO(cases[index].name);
+    CHECK(cases[index].attention);
+    CHECK(cases[index + 1].name == cases[index].name);
+    CHECK(cases[index + 2].name == cases[index].name);
+    CHECK(cases[index].inner == 64);
+    CHECK(cases[index + 1].inner == 128);
+    CHECK(cases[index + 2].inner == 256);
+    CHECK(cases[index].rows >= 4096);
+    CHECK(cases[index].rows <= 32768);
+    CHECK(cases[index].expected_nnz > 0);
+  }
+  CHECK(cases[0].name == "block_16384_b128_d0.05");
+  // The smallest window: its nnz bound is exact and the mask is made with it.
+  const auto window = std::find_if(cases.begin(), cases.end(), [](const auto& bench_case) {
+    return bench_case.name == "window_4096_w64_g8";
+  });
+  REQUIRE(window != cases.end());
+  CHECK(window->make().nnz() == window->expected_nnz);
 }
