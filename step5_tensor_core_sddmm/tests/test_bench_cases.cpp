@@ -48,7 +48,7 @@ TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
                  Catch::Contains("A (M x K halves) 238.42 TiB"));
 }
 
-TEST_CASE("bench: the attention set runs each mask at K = 64, 128 and 256", "[step5][bench]") {
+TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256", "[step5][bench]") {
   const std::vector<step5::bench::BenchCase> cases = step5::bench::attention_cases();
   REQUIRE(cases.size() == 30);
   for (std::size_t index = 0; index < cases.size(); index += 3) {
