@@ -1,11 +1,17 @@
 """Grades built test programs: every test case in its own process (plain), and every graded
 test that passed again under each compute-sanitizer tool of the plan. Runs side by side in a
-pool; a test's sanitizer runs start as soon as its plain run has passed."""
+pool; a test's sanitizer runs start as soon as its plain run has passed.
+
+With stop_at_first_loss (the mutation check: it only has to show that a mutant loses
+points), a step's remaining runs are stopped as soon as one graded test has lost its
+points; they are marked "stopped" and the row says how many points they could still have
+given (points_at_most)."""
 import concurrent.futures
 import pathlib
 import sys
+import threading
 
-from gradelib import plan, runner, scoring
+from gradelib import kernels, plan, runner, scoring
 
 # After this many plain runs of a step have timed out (its kernels hang), the step's tests
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
@@ -32,10 +38,12 @@ def list_tests(program, timeout=60):
 class StepTests:
     """The tests of one step, filled in as their runs finish."""
 
-    def __init__(self, step, program, tests, sanitizer_args=()):
+    def __init__(self, step, program, tests, student_kernels=None):
         self.step = step
         self.program = pathlib.Path(program)
-        self.sanitizer_args = list(sanitizer_args)
+        # None: check and charge every kernel; else the kernels of the student's files.
+        self.student_kernels = student_kernels
+        self.cancel = threading.Event()  # set when the step stops at its first loss
         self.timed_out = 0
         graded = plan.graded_tests(step.label)
         self.stale = [name for name in graded if name not in tests]
@@ -49,27 +57,57 @@ class StepTests:
                                "sanitizers": []})
 
 
+    def sanitizer_arguments(self, tool):
+        """Arguments of one tool's runs (kernels.sanitizer_arguments)."""
+        if self.student_kernels is None:
+            return []
+        return kernels.sanitizer_arguments(tool, self.student_kernels)
+
+
 def run_plain(step_tests, test, folder, timeout, seed):
     """One plain run, with a short limit once the step's kernels have hung twice."""
     if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
         timeout = min(timeout, HANG_TIMEOUT)
-    result = runner.run_test(step_tests.program, test["name"],
-                             folder / f"{test['index']:02d}.xml", timeout, seed)
+    try:
+        result = runner.run_test(step_tests.program, test["name"],
+                                 folder / f"{test['index']:02d}.xml", timeout, seed,
+                                 step_tests.cancel)
+    except runner.Cancelled:
+        return "stopped", "stopped: an earlier graded test of the step lost its points", 0.0
     if result[1].startswith("timed out"):
         step_tests.timed_out += 1
     return result
 
 
+def run_sanitizer(step_tests, test, tool, options, seed, log):
+    """One sanitizer run of a passed test (runner.sanitize_test), or a "stopped" entry."""
+    try:
+        return runner.sanitize_test(step_tests.program, test["name"], tool,
+                                    options.sanitizer_timeout, seed, log, options.sanitizer,
+                                    step_tests.sanitizer_arguments(tool),
+                                    step_tests.student_kernels, step_tests.cancel)
+    except runner.Cancelled:
+        return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
+                "first_lines": "", "seconds": 0.0}
+
+
+def lost_points(test):
+    """Whether a finished graded test (or one of its sanitizer runs) lost its points."""
+    return test["weight"] > 0 and (test["outcome"] == "failed"
+                                   or bool(scoring.sanitizer_failures(test)))
+
+
 def grade_programs(programs, options, out_dir, seed):
     """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
-    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and
-    sanitizer_args ({label: extra compute-sanitizer arguments}, optional)."""
+    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
+    student_kernels ({label: kernel names of the student's files}; a step not in it checks
+    and charges every kernel) and stop_at_first_loss."""
     steps = []
-    extra = getattr(options, "sanitizer_args", None) or {}
+    names = getattr(options, "student_kernels", None) or {}
     for step, program in programs.items():
         try:
             steps.append(StepTests(step, program, list_tests(program),
-                                   extra.get(step.label, ())))
+                                   names.get(step.label)))
         except RuntimeError as error:
             print(f"{step.label}: {error}", file=sys.stderr)
             steps.append(None)
@@ -99,16 +137,16 @@ def grade_programs(programs, options, out_dir, seed):
                     if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
                         for each in test["tools"]:
                             log = folder / f"{test['index']:02d}-{each}.log"
-                            sanitized = pool.submit(
-                                runner.sanitize_test, step_tests.program, test["name"], each,
-                                options.sanitizer_timeout, seed, log, options.sanitizer,
-                                step_tests.sanitizer_args)
+                            sanitized = pool.submit(run_sanitizer, step_tests, test, each,
+                                                    options, seed, log)
                             pending[sanitized] = (step_tests, test, folder, each)
                 else:
                     result = future.result()
                     test["sanitizers"].append(result)
                     print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
                           f"{test['name']}", file=sys.stderr)
+                if getattr(options, "stop_at_first_loss", False) and lost_points(test):
+                    step_tests.cancel.set()
     graded = {}
     for step, step_tests in zip(programs, steps):
         if step_tests is None:

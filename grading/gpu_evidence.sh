@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# All of grading/results/ from one command on a GPU machine, within about 9 minutes on the
+# 16-core H100 machine (a 10-minute command): the example class (the reference, the
+# exercise and eight planted bugs) graded by run_all.sh, and the mutation check, side by
+# side; then the initcheck check of the kernel filter (why initcheck instruments every
+# kernel, see gradelib/kernels.py). Everything that is cut short by the time budget still
+# leaves its tables (both writers rewrite them after every student or mutant).
+#
+# Usage: grading/gpu_evidence.sh OUT_DIR [CMake arguments...]
+#   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_CUDA_ARCHITECTURES=90 \
+#          -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
+# Writes OUT_DIR/summary.txt (the verdict and timings), OUT_DIR/evidence.tar.gz (the tables
+# as grading/results/ holds them, the students' reports, the recorded sanitizer outputs and
+# the logs) and OUT_DIR/evidence.log.
+# Environment: BUDGET (seconds for the class run and the mutation check, default 450),
+# LANES (class lanes, default 3), SLOTS (mutation slots per step, default 4), MUTATION_JOBS
+# (mutation slots graded side by side, default 8), WORK (scratch, default
+# /tmp/course-evidence), SKIP_MUTATIONS=1, SKIP_CLASS=1.
+# Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
+# and every mutant is caught.
+set -uo pipefail
+out="${1:?usage: $0 OUT_DIR [CMake arguments...]}"
+shift
+cmake_args=("$@")
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${WORK:-/tmp/course-evidence}"
+budget="${BUDGET:-450}"
+mkdir -p "$out" "$work"
+out="$(cd "$out" && pwd)"
+results="$work/results"
+rm -rf "$results" "$work/class" "$work/class-grades" "$work/mutants"
+mkdir -p "$results"
+cd "$root" || exit 2
+log="$out/evidence.log"
+: > "$log"
+say() { echo "[$SECONDS s] $*" | tee -a "$log"; }
+python3 --version >> "$log" 2>&1
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  compute-sanitizer --version | tail -1
+  nvcc --version | tail -2 | head -1
+  echo "CPU cores: $(nproc)"
+  date -u '+%Y-%m-%d %H:%M UTC'
+} > "$results/machine.txt" 2>&1
+say "machine: $(tr '\n' ';' < "$results/machine.txt")"
+
+python3 grading/make_class_example.py "$work/class" >> "$log" 2>&1 || { say "make_class_example failed"; exit 1; }
+
+# The mutation check and the class run share the machine: each gets part of the cores.
+pids=()
+if [ "${SKIP_MUTATIONS:-0}" != 1 ]; then
+  say "mutation check (stop at the first lost test, ${SLOTS:-4} slots per step)"
+  timeout -k 20 "$budget" python3 grading/mutation_check.py \
+    --report "$results/mutation_report.md" --work-dir "$work/mutants" \
+    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-8}" --build-jobs 2 --test-jobs 2 \
+    --stop-at-first-loss --timeout 240 --sanitizer-timeout 240 \
+    "${cmake_args[@]/#/--cmake-arg=}" > "$work/mutation.log" 2>&1 &
+  pids+=($!)
+fi
+if [ "${SKIP_CLASS:-0}" != 1 ]; then
+  say "class run (${LANES:-3} lanes)"
+  timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
+    --lanes "${LANES:-3}" --timeout 240 --sanitizer-timeout 240 --student-timeout 420 \
+    --title "Class run: the example class (grading/make_class_example.py)" \
+    "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
+  pids+=($!)
+fi
+for pid in "${pids[@]}"; do
+  wait "$pid"
+  say "process $pid ended with status $?"
+done
+
+status=0
+if [ "${SKIP_CLASS:-0}" != 1 ]; then
+  grades="$work/class-grades"
+  cp "$grades/class_grades.md" "$results/class_run.md" 2>/dev/null
+  cp "$grades/class_grades.csv" "$results/class_run.csv" 2>/dev/null
+  sed -e 's#(students/01-reference/grades.md)#(grades_reference.md)#' \
+      -e 's#(students/02-exercise/grades.md)#(grades_exercise.md)#' \
+      -e 's#(students/[^)]*)#(class_reports.md)#' -i "$results/class_run.md" 2>/dev/null
+  for who in reference exercise; do
+    number=$([ $who = reference ] && echo 01 || echo 02)
+    cp "$grades/students/$number-$who/grades.md" "$results/grades_$who.md" 2>/dev/null
+    cp "$grades/students/$number-$who/grades.json" "$results/grades_$who.json" 2>/dev/null
+  done
+  for report in "$grades"/students/*/grades.md; do
+    [ -f "$report" ] && { cat "$report"; echo; }
+  done > "$results/class_reports.md"
+
+  # Why initcheck instruments every kernel: the same initcheck runs of the reference with
+  # the student-kernel filter (as grading used it) and without (as it does now).
+  lane="$grades/work/lane-0"
+  if [ -f "$lane/CMakeCache.txt" ]; then
+    say "initcheck with and without the kernel filter (reference, lane 0)"
+    cmake -S "$root" -B "$lane" -DCOURSE_KERNELS=reference >> "$log" 2>&1 &&
+      cmake --build "$lane" --target test_step4 test_step5 -j "$(nproc)" >> "$log" 2>&1
+    diag="$results/initcheck_filter"
+    mkdir -p "$diag"
+    run_initcheck() {  # name program test [filter]
+      local name="$1" program="$2" test="$3" filter="${4:-}"
+      (cd "$(dirname "$program")" && compute-sanitizer --tool initcheck --print-limit 1000 \
+         ${filter:+--kernel-name "regex=$filter"} "$program" "$test" --warn NoTests) \
+        > "$diag/$name.txt" 2>&1
+      echo "$name: exit $? $(grep -c 'Uninitialized' "$diag/$name.txt") uninitialized-access reports" \
+        >> "$diag/summary.txt"
+    }
+    : > "$diag/summary.txt"
+    s4="$lane/step4_boundary_checks/test_step4"
+    s5="$lane/step5_tensor_core_sddmm/test_step5"
+    k1="step 4 kernels handle K = 1 and single rows and single columns"
+    one="all approaches with one nonzero"
+    run_initcheck step4_k1_filtered "$s4" "$k1" "rect_tiles_kernel|tiled_checked_kernel" &
+    run_initcheck step4_k1_every_kernel "$s4" "$k1" &
+    run_initcheck step5_one_nonzero_filtered "$s5" "$one" \
+      "sddmm_warp_per_nonzero_kernel|tile_grouped_kernel" &
+    run_initcheck step5_one_nonzero_every_kernel "$s5" "$one" &
+    wait
+    cat "$diag/summary.txt" | tee -a "$log"
+  fi
+
+  python3 - "$results" >> "$log" 2>&1 << 'PY' || status=1
+import json, sys
+folder = sys.argv[1]
+reference = json.load(open(f"{folder}/grades_reference.json"))
+exercise = json.load(open(f"{folder}/grades_exercise.json"))
+errors = sum(row["sanitizer_errors"] for row in reference["steps"])
+problems = [p for row in reference["steps"] for p in row["course_problems"]]
+print(f"VERDICT reference {reference['total_points']}/100, {errors} sanitizer errors, "
+      f"{len(problems)} course problems; exercise {exercise['total_points']}/100")
+sys.exit(0 if reference["total_points"] == 100 and errors == 0
+         and exercise["total_points"] == 0 else 1)
+PY
+fi
+if [ "${SKIP_MUTATIONS:-0}" != 1 ]; then
+  if grep -q "^[0-9]* of [0-9]* mutations caught" "$results/mutation_report.md" 2>/dev/null &&
+     ! grep -q "in progress" "$results/mutation_report.md"; then
+    line=$(grep "^[0-9]* of [0-9]* mutations caught" "$results/mutation_report.md")
+    echo "VERDICT mutations: $line" >> "$log"
+    caught=${line%% of *}; rest=${line#* of }; total=${rest%% *}
+    [ "$caught" = "$total" ] || status=1
+  else
+    echo "VERDICT mutations: cut short (see mutation_report.md and mutation.log)" >> "$log"
+    status=1
+  fi
+fi
+
+cp "$work/class.log" "$work/mutation.log" "$results/" 2>/dev/null
+mkdir -p "$results/students"
+for folder in "$work/class-grades/students"/*/; do
+  [ -d "$folder" ] || continue
+  name="$(basename "$folder")"
+  mkdir -p "$results/students/$name"
+  cp "$folder"/grades.md "$folder"/grades.json "$folder"/grade.log "$results/students/$name/" \
+    2>/dev/null
+done
+grep -h "per student\|seconds" "$results/class_run.md" 2>/dev/null | head -3 >> "$log"
+say "done, status $status"
+{
+  grep "VERDICT" "$log"
+  grep -h "students;" "$results/class_run.md" 2>/dev/null
+  cat "$results/machine.txt"
+  cat "$results/initcheck_filter/summary.txt" 2>/dev/null
+  echo "status $status after $SECONDS s"
+} > "$out/summary.txt"
+tar -czf "$out/evidence.tar.gz" -C "$work" results
+exit "$status"
