@@ -9,13 +9,15 @@
 # Usage: grading/gpu_evidence.sh OUT_DIR [CMake arguments...]
 #   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_CUDA_ARCHITECTURES=90 \
 #          -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
-# Writes OUT_DIR/summary.txt (the verdict and timings), OUT_DIR/evidence.tar.gz (the tables
+# Writes OUT_DIR/summary.txt (the verdict and timings), OUT_DIR/evidence-PART.tar.gz (the tables
 # as grading/results/ holds them, the students' reports, the recorded sanitizer outputs and
 # the logs) and OUT_DIR/evidence.log.
-# Environment: BUDGET (seconds for the class run and the mutation check, default 450),
-# LANES (class lanes, default 3), SLOTS (mutation slots per step, default 4), MUTATION_JOBS
-# (mutation slots graded side by side, default 8), WORK (scratch, default
-# /tmp/course-evidence), SKIP_MUTATIONS=1, SKIP_CLASS=1.
+# Environment: PART (all, class or mutations; default all: both side by side, which needs
+# a larger machine than 16 cores to fit 9 minutes: on the H100 machine run PART=class and
+# PART=mutations as two commands), SHARD (K/N: the mutation check's K-th of N parts), BUDGET
+# (seconds for the class run and the mutation check, default 450), LANES (class lanes,
+# default 4), SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots
+# graded side by side, default 10), WORK (scratch, default /tmp/course-evidence).
 # Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
 # and every mutant is caught.
 set -uo pipefail
@@ -27,6 +29,8 @@ work="${WORK:-/tmp/course-evidence}"
 budget="${BUDGET:-450}"
 mkdir -p "$out" "$work"
 out="$(cd "$out" && pwd)"
+part="${PART:-all}"
+case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
 results="$work/results"
 rm -rf "$results" "$work/class" "$work/class-grades" "$work/mutants"
 mkdir -p "$results"
@@ -49,19 +53,27 @@ python3 grading/make_class_example.py "$work/class" >> "$log" 2>&1 || { say "mak
 
 # The mutation check and the class run share the machine: each gets part of the cores.
 pids=()
-if [ "${SKIP_MUTATIONS:-0}" != 1 ]; then
-  say "mutation check (stop at the first lost test, ${SLOTS:-4} slots per step)"
-  timeout -k 20 "$budget" python3 grading/mutation_check.py \
-    --report "$results/mutation_report.md" --work-dir "$work/mutants" \
-    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-8}" --build-jobs 2 --test-jobs 2 \
+shard=()
+report="$results/mutation_report.md"
+if [ -n "${SHARD:-}" ]; then
+  shard=(--shard "$SHARD")
+  report="$results/mutation_report_${SHARD%/*}_of_${SHARD#*/}.md"
+fi
+run_mutations=$([ "$part" != class ] && echo 1 || echo 0)
+run_class=$([ "$part" != mutations ] && echo 1 || echo 0)
+if [ "$run_mutations" = 1 ]; then
+  say "mutation check ${SHARD:-} (stop at the first lost test, ${SLOTS:-4} slots per step)"
+  timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
+    --report "$report" --work-dir "$work/mutants" \
+    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-10}" --build-jobs 2 --test-jobs 3 \
     --stop-at-first-loss --timeout 240 --sanitizer-timeout 240 \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/mutation.log" 2>&1 &
   pids+=($!)
 fi
-if [ "${SKIP_CLASS:-0}" != 1 ]; then
-  say "class run (${LANES:-3} lanes)"
+if [ "$run_class" = 1 ]; then
+  say "class run (${LANES:-4} lanes)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --lanes "${LANES:-3}" --timeout 240 --sanitizer-timeout 240 --student-timeout 420 \
+    --lanes "${LANES:-4}" --timeout 240 --sanitizer-timeout 240 --student-timeout 420 \
     --title "Class run: the example class (grading/make_class_example.py)" \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
   pids+=($!)
@@ -72,7 +84,7 @@ for pid in "${pids[@]}"; do
 done
 
 status=0
-if [ "${SKIP_CLASS:-0}" != 1 ]; then
+if [ "$run_class" = 1 ]; then
   grades="$work/class-grades"
   cp "$grades/class_grades.md" "$results/class_run.md" 2>/dev/null
   cp "$grades/class_grades.csv" "$results/class_run.csv" 2>/dev/null
@@ -132,15 +144,15 @@ sys.exit(0 if reference["total_points"] == 100 and errors == 0
          and exercise["total_points"] == 0 else 1)
 PY
 fi
-if [ "${SKIP_MUTATIONS:-0}" != 1 ]; then
-  if grep -q "^[0-9]* of [0-9]* mutations caught" "$results/mutation_report.md" 2>/dev/null &&
-     ! grep -q "in progress" "$results/mutation_report.md"; then
-    line=$(grep "^[0-9]* of [0-9]* mutations caught" "$results/mutation_report.md")
+if [ "$run_mutations" = 1 ]; then
+  if grep -q "^[0-9]* of [0-9]* mutations caught" "$report" 2>/dev/null &&
+     ! grep -q "in progress" "$report"; then
+    line=$(grep "^[0-9]* of [0-9]* mutations caught" "$report")
     echo "VERDICT mutations: $line" >> "$log"
     caught=${line%% of *}; rest=${line#* of }; total=${rest%% *}
     [ "$caught" = "$total" ] || status=1
   else
-    echo "VERDICT mutations: cut short (see mutation_report.md and mutation.log)" >> "$log"
+    echo "VERDICT mutations: cut short ($(grep -c '| caught' "$report" 2>/dev/null) rows caught so far; see $(basename "$report") and mutation.log)" >> "$log"
     status=1
   fi
 fi
@@ -163,5 +175,5 @@ say "done, status $status"
   cat "$results/initcheck_filter/summary.txt" 2>/dev/null
   echo "status $status after $SECONDS s"
 } > "$out/summary.txt"
-tar -czf "$out/evidence.tar.gz" -C "$work" results
+tar -czf "$out/evidence-$part${SHARD:+-${SHARD%/*}of${SHARD#*/}}.tar.gz" -C "$work" results
 exit "$status"

@@ -7,6 +7,8 @@ points), a step's remaining runs are stopped as soon as one graded test has lost
 points; they are marked "stopped" and the row says how many points they could still have
 given (points_at_most)."""
 import concurrent.futures
+import heapq
+import itertools
 import pathlib
 import sys
 import threading
@@ -97,11 +99,25 @@ def lost_points(test):
                                    or bool(scoring.sanitizer_failures(test)))
 
 
+def plain_priority(test, label, stop_mode):
+    """The order plain runs start in (smaller first). Grading a submission: the slow graded
+    tests first (the longest chains), then graded tests with sanitizer runs, then the other
+    graded tests, the course tests last. Stopping at the first loss (a mutant): the slow
+    graded tests last, since a quicker test usually catches the mutant first."""
+    if test["weight"] == 0:
+        return (4,)
+    slow = plan.graded_tests(label)[test["name"]].slow
+    if slow:
+        return (3 if stop_mode else 1, -test["weight"])
+    return (2, not test["tools"], -test["weight"])
+
+
 def grade_programs(programs, options, out_dir, seed):
     """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
     sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
     student_kernels ({label: kernel names of the student's files}; a step not in it checks
-    and charges every kernel) and stop_at_first_loss."""
+    and charges every kernel), stop_at_first_loss and graded_only (course tests are not run:
+    the mutation check of a student's file needs only the points)."""
     steps = []
     names = getattr(options, "student_kernels", None) or {}
     for step, program in programs.items():
@@ -111,19 +127,36 @@ def grade_programs(programs, options, out_dir, seed):
         except RuntimeError as error:
             print(f"{step.label}: {error}", file=sys.stderr)
             steps.append(None)
-    work = []
+    stop_mode = getattr(options, "stop_at_first_loss", False)
+    graded_only = getattr(options, "graded_only", False)
+    queue, sequence = [], itertools.count()
     for step_tests in filter(None, steps):
         folder = out_dir / f"{step_tests.step.label}-runs"
         folder.mkdir(parents=True, exist_ok=True)
         for test in step_tests.tests:
-            work.append((step_tests, test, folder))
-    # Graded tests with sanitizer runs first: their chains are the longest.
-    work.sort(key=lambda item: (not item[1]["tools"], -item[1]["weight"]))
+            if graded_only and test["weight"] == 0:
+                test["message"] = "not run: only the graded tests were run"
+                continue
+            heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
+                                   next(sequence), step_tests, test, folder, None))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
         pending = {}
-        for step_tests, test, folder in work:
-            future = pool.submit(run_plain, step_tests, test, folder, options.timeout, seed)
-            pending[future] = (step_tests, test, folder, None)
+
+        def start_more():
+            # Keep test_jobs runs going, the most urgent first (sanitizer runs, then the
+            # plain runs in plain_priority's order), so that no run waits behind a queue.
+            while queue and len(pending) < max(1, options.test_jobs):
+                _, _, step_tests, test, folder, tool = heapq.heappop(queue)
+                if tool is None:
+                    future = pool.submit(run_plain, step_tests, test, folder, options.timeout,
+                                         seed)
+                else:
+                    log = folder / f"{test['index']:02d}-{tool}.log"
+                    future = pool.submit(run_sanitizer, step_tests, test, tool, options, seed,
+                                         log)
+                pending[future] = (step_tests, test, folder, tool)
+
+        start_more()
         while pending:
             done, _ = concurrent.futures.wait(pending,
                                               return_when=concurrent.futures.FIRST_COMPLETED)
@@ -136,17 +169,16 @@ def grade_programs(programs, options, out_dir, seed):
                           file=sys.stderr)
                     if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
                         for each in test["tools"]:
-                            log = folder / f"{test['index']:02d}-{each}.log"
-                            sanitized = pool.submit(run_sanitizer, step_tests, test, each,
-                                                    options, seed, log)
-                            pending[sanitized] = (step_tests, test, folder, each)
+                            heapq.heappush(queue, ((0,), next(sequence), step_tests, test,
+                                                   folder, each))
                 else:
                     result = future.result()
                     test["sanitizers"].append(result)
                     print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
                           f"{test['name']}", file=sys.stderr)
-                if getattr(options, "stop_at_first_loss", False) and lost_points(test):
+                if stop_mode and lost_points(test):
                     step_tests.cancel.set()
+            start_more()
     graded = {}
     for step, step_tests in zip(programs, steps):
         if step_tests is None:

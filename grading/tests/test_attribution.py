@@ -116,6 +116,18 @@ class Stopping(unittest.TestCase):
             self.assertEqual(outcomes, ["failed"] + ["stopped"] * 3)
             self.assertEqual((row["points"], row["points_at_most"]), (0.0, 15.0))
 
+    def test_the_order_of_the_plain_runs(self):
+        sweep = test("step 4 kernels match the CPU reference on every shape up to 40", 2)
+        edges = dict(test("step 4 kernels are right one below and at and one above each "
+                          "tile edge", 3), tools=["memcheck"])
+        course = test("sizes below 1 or above 2^30 are refused by name")
+        grading_order = sorted([course, edges, sweep],
+                               key=lambda t: grading.plain_priority(t, "step4", False))
+        self.assertEqual(grading_order, [sweep, edges, course])
+        mutant_order = sorted([course, edges, sweep],
+                              key=lambda t: grading.plain_priority(t, "step4", True))
+        self.assertEqual(mutant_order, [edges, sweep, course])
+
     def test_points_at_most_counts_the_stopped_tests(self):
         tests = [test("lost", weight=2, outcome="failed"), test("earned", weight=1),
                  test("stopped plain", weight=1, outcome="stopped"),
