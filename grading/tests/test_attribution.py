@@ -58,6 +58,32 @@ class ToolArguments(unittest.TestCase):
         self.assertTrue(kernels.is_students("", STEP5_STUDENT))
 
 
+class RecordedFilterRuns(unittest.TestCase):
+    """Why initcheck is not filtered: the same runs of the reference on the H100."""
+
+    def test_the_filter_made_false_errors(self):
+        report = runner.sanitizer.parse(sample("initcheck_step5_one_nonzero_filtered.txt"),
+                                        "initcheck")
+        self.assertEqual(report.errors, 68)
+        headlines = {finding.headline.split(" at ")[0] for finding in report.findings}
+        self.assertEqual(headlines, {"Host API memory access error",
+                                     "Uninitialized __global__ memory read of size 4 bytes"})
+        self.assertIn("step5::tile_grouped_kernel<(int)4, (bool)1>", report.kernels())
+        # Judged as the student's (the filter's names): the reference would lose points.
+        self.assertEqual(judged("initcheck_step5_one_nonzero_filtered.txt", 0,
+                                STEP5_STUDENT)["outcome"], "errors")
+        report = runner.sanitizer.parse(sample("initcheck_step4_k1_filtered.txt"), "initcheck")
+        self.assertEqual(report.errors, 131025)
+        self.assertIn("cudaMemcpy source", report.findings[0].text())
+
+    def test_every_kernel_instrumented_the_reference_is_clean(self):
+        for name, charged in (("initcheck_step5_one_nonzero_every_kernel.txt", STEP5_STUDENT),
+                              ("initcheck_step4_k1_every_kernel.txt",
+                               ["rect_tiles_kernel", "tiled_checked_kernel"])):
+            run = judged(name, 0, charged)
+            self.assertEqual((run["outcome"], run["errors"]), ("clean", 0), name)
+
+
 class Attribution(unittest.TestCase):
     def test_a_finding_in_the_students_kernel_is_charged(self):
         run = judged("initcheck_uninitialized_read.txt", 86,
