@@ -17,7 +17,10 @@
 # PART=mutations as two commands), SHARD (K/N: the mutation check's K-th of N parts), BUDGET
 # (seconds for the class run and the mutation check, default 450), LANES (class lanes,
 # default 4), SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots
-# graded side by side, default 10), WORK (scratch, default /tmp/course-evidence).
+# graded side by side, default 10), WORK (scratch, default /tmp/course-evidence), SKIP_DIAG=1
+# (no initcheck filter check); for trials: STUDENTS (the class folders to keep, e.g.
+# "01-reference 02-exercise"), MATCH (mutation_check.py --match), MUTANTS_PER_SLOT (4),
+# MUTATION_TEST_JOBS (3).
 # Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
 # and every mutant is caught.
 set -uo pipefail
@@ -50,6 +53,12 @@ python3 --version >> "$log" 2>&1
 say "machine: $(tr '\n' ';' < "$results/machine.txt")"
 
 python3 grading/make_class_example.py "$work/class" >> "$log" 2>&1 || { say "make_class_example failed"; exit 1; }
+if [ -n "${STUDENTS:-}" ]; then  # a part of the class only (e.g. "01-reference 02-exercise")
+  for folder in "$work/class"/*/; do
+    name="$(basename "$folder")"
+    [[ " $STUDENTS " == *" $name "* ]] || rm -rf "$folder"
+  done
+fi
 
 # The mutation check and the class run share the machine: each gets part of the cores.
 pids=()
@@ -65,8 +74,10 @@ if [ "$run_mutations" = 1 ]; then
   say "mutation check ${SHARD:-} (stop at the first lost test, ${SLOTS:-4} slots per step)"
   timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
     --report "$report" --work-dir "$work/mutants" \
-    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-10}" --build-jobs 2 --test-jobs 3 \
+    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-10}" --build-jobs 2 \
+    --test-jobs "${MUTATION_TEST_JOBS:-3}" \
     --stop-at-first-loss --timeout 240 --sanitizer-timeout 240 \
+    --mutants-per-slot "${MUTANTS_PER_SLOT:-4}" ${MATCH:+--match "$MATCH"} \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/mutation.log" 2>&1 &
   pids+=($!)
 fi
@@ -103,7 +114,7 @@ if [ "$run_class" = 1 ]; then
   # Why initcheck instruments every kernel: the same initcheck runs of the reference with
   # the student-kernel filter (as grading used it) and without (as it does now).
   lane="$grades/work/lane-0"
-  if [ -f "$lane/CMakeCache.txt" ]; then
+  if [ -f "$lane/CMakeCache.txt" ] && [ "${SKIP_DIAG:-0}" != 1 ]; then
     say "initcheck with and without the kernel filter (reference, lane 0)"
     cmake -S "$root" -B "$lane" -DCOURSE_KERNELS=reference >> "$log" 2>&1 &&
       cmake --build "$lane" --target test_step4 test_step5 -j "$(nproc)" >> "$log" 2>&1

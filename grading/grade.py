@@ -87,6 +87,10 @@ def make_parser():
     parser.add_argument("--all-kernels", action="store_true",
                         help="check and charge every kernel the tests launch, the course's "
                              "too (default: only the kernels of the student's files)")
+    parser.add_argument("--graded-only", action="store_true",
+                        help="run only the graded tests, not the course tests (which carry no "
+                             "points and do not run the student's files; a class run runs "
+                             "them once)")
     parser.add_argument("--allow-not-run", action="store_true",
                         help="exit 0 even if tests needing a GPU could not run")
     return parser

@@ -47,6 +47,9 @@ def make_parser():
                         help="seconds per plain test run (grade.py --timeout)")
     parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
                         help="seconds per compute-sanitizer run")
+    parser.add_argument("--course-tests", choices=("once", "each"), default="once",
+                        help="run the course tests (no points; they do not run the student's "
+                             "files) once, with the first student, or for each student")
     parser.add_argument("--generator", default="Ninja" if shutil_which("ninja") else "")
     parser.add_argument("--cmake-arg", action="append", default=[])
     parser.add_argument("--title", default="Class grades")
@@ -74,7 +77,7 @@ def prebuild(lane_dir, args, jobs, log_path):
     return built.status == 0
 
 
-def grade_student(folder, lane_dir, args, jobs, out_dir):
+def grade_student(folder, lane_dir, args, jobs, out_dir, graded_only=False):
     """Runs grade.py on one student; returns (name, grade or None, seconds, note, link)."""
     name = folder.name
     student_out = out_dir / "students" / name
@@ -87,6 +90,8 @@ def grade_student(folder, lane_dir, args, jobs, out_dir):
                "--configure-timeout", "120", "--build-timeout", "600"]
     if args.generator:
         command += ["--generator", args.generator]
+    if graded_only:
+        command += ["--graded-only"]
     command += [f"--cmake-arg={argument}" for argument in args.cmake_arg]
     grade_file = student_out / "grades.json"
     if grade_file.exists():
@@ -147,7 +152,8 @@ def main():
     def grade_on_a_free_lane(folder):
         lane = free.get()
         try:
-            result = grade_student(folder, lane, args, jobs, out_dir)
+            result = grade_student(folder, lane, args, jobs, out_dir,
+                                   args.course_tests == "once" and folder != folders[0])
         finally:
             free.put(lane)
         with lock:  # the table so far, so that a run cut short still leaves one

@@ -49,7 +49,6 @@ IGNORED_TOP = re.compile(r"^(build.*|\.git|\.deps|data|out|\.gl|grade-report.*)$
 PROGRESS_LOCK = threading.Lock()
 PROGRESS_ROWS = []
 BASELINES = {}  # step folder: its baseline row, or why it is below full marks
-MUTANTS_PER_SLOT = 4  # --slots gives a step at most one slot per this many mutants
 
 
 def progress(entry, report):
@@ -343,7 +342,10 @@ def main():
     parser.add_argument("--shard", type=shard, default=None,
                         help="K/N: only the K-th of every N mutations of each step")
     parser.add_argument("--match", default="",
-                        help="only the mutations whose name contains this text")
+                        help="only the mutations whose name contains this text (several "
+                             "texts: separate them with '|')")
+    parser.add_argument("--mutants-per-slot", type=positive(int), default=4,
+                        help="with --slots: a step gets one slot per this many mutants")
     parser.add_argument("--slots", type=positive(int), default=1,
                         help="source copies and build directories per step, so that a step's "
                              "mutants are graded side by side (the baseline in the first)")
@@ -390,7 +392,9 @@ def main():
     if args.family:
         mutations = [mutation for mutation in mutations if mutation.family == args.family]
     if args.match:
-        mutations = [mutation for mutation in mutations if args.match in mutation.name]
+        texts = [text for text in args.match.split("|") if text]
+        mutations = [mutation for mutation in mutations
+                     if any(text in mutation.name for text in texts)]
         if not mutations:
             parser.error(f"--match {args.match!r}: no mutation's name contains it")
     if args.shard:
@@ -424,12 +428,12 @@ def main():
     started = time.time()
     # Each step's mutants are dealt to its slots in turn; every slot is a job of the pool,
     # the slots that build and grade the baselines first.
-    # A slot costs a build of its step: a step gets one slot per MUTANTS_PER_SLOT mutants.
+    # A slot costs a build of its step: a step gets one slot per --mutants-per-slot mutants.
     units = []
     for slot in range(1, args.slots + 1):
         for step in steps:
             ours = [m for m in runnable if m.step == step]
-            count = min(args.slots, max(1, -(-len(ours) // MUTANTS_PER_SLOT)))
+            count = min(args.slots, max(1, -(-len(ours) // args.mutants_per_slot)))
             mine = ours[slot - 1::count] if slot <= count else []
             if mine or slot == 1:
                 units.append((step, slot, mine))

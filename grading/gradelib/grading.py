@@ -135,7 +135,8 @@ def grade_programs(programs, options, out_dir, seed):
         folder.mkdir(parents=True, exist_ok=True)
         for test in step_tests.tests:
             if graded_only and test["weight"] == 0:
-                test["message"] = "not run: only the graded tests were run"
+                test["outcome"] = "skipped"
+                test["message"] = "course test not run: only the graded tests were run"
                 continue
             heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
                                    next(sequence), step_tests, test, folder, None))

@@ -41,7 +41,8 @@ def course_errors(test):
 
 def make_row(label, tests, note="", stale=()):
     """A row of the score table. @p tests: dicts with name, gpu, weight (0 for a course
-    test), outcome (passed, failed, not run), message and sanitizers (a list of runs);
+    test), outcome (passed, failed, not run, stopped, or skipped: a course test left out by
+    graded_only), message and sanitizers (a list of runs);
     @p stale: graded test names the program does not have."""
     graded = [test for test in tests if test["weight"] > 0]
     course = [test for test in tests if test["weight"] == 0]
@@ -66,6 +67,7 @@ def make_row(label, tests, note="", stale=()):
         "course_passed": sum(1 for test in course if test["outcome"] == "passed"),
         "course_total": len(course),
         "not_run": sum(1 for test in tests if test["outcome"] == "not run"),
+        "course_skipped": sum(1 for test in course if test["outcome"] == "skipped"),
         "stopped": sum(1 for test in tests if stopped(test)),
         "points": round(points, 1), "points_at_most": round(at_most, 1),
         "max_points": POINTS_PER_STEP, "note": note,
