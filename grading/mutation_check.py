@@ -429,12 +429,17 @@ def main():
     # Each step's mutants are dealt to its slots in turn; every slot is a job of the pool,
     # the slots that build and grade the baselines first.
     # A slot costs a build of its step: a step gets one slot per --mutants-per-slot mutants.
+    # With several slots, slot 1 grades only the baseline (step 4's takes minutes with every
+    # kernel sanitized) and the mutants go to slots 2, 3, ...
     units = []
-    for slot in range(1, args.slots + 1):
+    for slot in range(1, args.slots + 2):
         for step in steps:
             ours = [m for m in runnable if m.step == step]
             count = min(args.slots, max(1, -(-len(ours) // args.mutants_per_slot)))
-            mine = ours[slot - 1::count] if slot <= count else []
+            if count == 1:
+                mine = ours if slot == 1 else []
+            else:
+                mine = ours[slot - 2::count] if 2 <= slot <= count + 1 else []
             if mine or slot == 1:
                 units.append((step, slot, mine))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
