@@ -15,7 +15,7 @@
 # Environment: PART (all, class or mutations; default all: both side by side, which needs
 # a larger machine than 16 cores to fit 9 minutes: on the H100 machine run PART=class and
 # PART=mutations as two commands), SHARD (K/N: the mutation check's K-th of N parts), BUDGET
-# (seconds for the class run and the mutation check, default 450), LANES (class lanes,
+# (seconds for the class run and the mutation check, default 450; 480 fits a 10-minute command), LANES (class lanes,
 # default 5), SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots
 # graded side by side, default 10), WORK (scratch, default /tmp/course-evidence), SKIP_DIAG=1
 # (no initcheck filter check); for trials: STUDENTS (the class folders to keep, e.g.
@@ -88,7 +88,7 @@ if [ "$run_mutations" = 1 ]; then
     --report "$report" --work-dir "$work/mutants" \
     --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-10}" --build-jobs 2 \
     --test-jobs "${MUTATION_TEST_JOBS:-2}" \
-    --stop-at-first-loss --timeout 240 --sanitizer-timeout 240 \
+    --stop-at-first-loss --timeout 360 --sanitizer-timeout 300 \
     --mutants-per-slot "${MUTANTS_PER_SLOT:-4}" ${MATCH:+--match "$MATCH"} \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/mutation.log" 2>&1 &
   pids+=($!)
@@ -96,7 +96,7 @@ fi
 if [ "$run_class" = 1 ]; then
   say "class run (${LANES:-5} lanes)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --lanes "${LANES:-5}" --timeout 240 --sanitizer-timeout 240 --student-timeout 420 \
+    --lanes "${LANES:-5}" --timeout 360 --sanitizer-timeout 300 --student-timeout 450 \
     --title "Class run: the example class (grading/make_class_example.py)" \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
   pids+=($!)
