@@ -85,8 +85,12 @@ def make_parser():
     parser.add_argument("--no-sanitizers", action="store_true",
                         help="plain runs only (the grade then does not follow the scheme)")
     parser.add_argument("--all-kernels", action="store_true",
-                        help="sanitize every kernel the tests launch, the course's too "
-                             "(default: only the kernels of the student's files)")
+                        help="check and charge every kernel the tests launch, the course's "
+                             "too (default: only the kernels of the student's files)")
+    parser.add_argument("--graded-only", action="store_true",
+                        help="run only the graded tests, not the course tests (which carry no "
+                             "points and do not run the student's files; a class run runs "
+                             "them once)")
     parser.add_argument("--allow-not-run", action="store_true",
                         help="exit 0 even if tests needing a GPU could not run")
     return parser
@@ -128,15 +132,16 @@ def check_arguments(parser, args):
     args.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 63)
 
 
-def sanitizer_filters(args, steps):
-    """{label: compute-sanitizer arguments}: check the kernels of the student's files only
-    (read from the files graded); grading an existing build checks every kernel."""
+def student_kernels(args, steps):
+    """{label: kernel names of the student's files} (read from the files graded): the
+    sanitizer runs charge only those (and memcheck, racecheck and synccheck instrument only
+    those, see gradelib/kernels.py). Grading an existing build, or --all-kernels, checks
+    and charges every kernel."""
     if not args.kernels or args.all_kernels:
         return {}
     folder_of = kernels.submission_folder(args.source, args.kernels)
     by_folder = {step.folder: step for step in plan.STEPS}
-    return {step.label: kernels.kernel_filter(kernels.step_kernels(folder_of, step, by_folder))
-            for step in steps}
+    return {step.label: kernels.step_kernels(folder_of, step, by_folder) for step in steps}
 
 
 def replay_command(args):
@@ -170,7 +175,7 @@ def main():
                 programs[step.label] = program
             else:
                 notes[step.label] = f"not built: no {program}"
-    args.sanitizer_args = sanitizer_filters(args, steps)
+    args.student_kernels = student_kernels(args, steps)
     rows = grading.rows_for(steps, programs, notes, args, args.out_dir, args.seed)
     what = f"COURSE_KERNELS={args.kernels}" if args.kernels else f"build {args.build_dir}"
     title = args.title or f"Grades ({what})"

@@ -34,16 +34,23 @@ def edit(student, relative, original, replacement):
     path = student / relative
     text = path.read_text()
     if text.count(original) != 1:
-        raise SystemExit(f"{relative}: the text to replace is not found exactly once")
+        raise SystemExit(f"{relative}: the text to replace is found {text.count(original)} "
+                         f"times, not once: update make_class_example.py or mutations.py "
+                         f"({original[:60]!r})")
     path.write_text(text.replace(original, replacement, 1))
 
 
 def plant(student, mutation_name):
-    mutation = next(m for m in MUTATIONS if m.name == mutation_name)
-    target = student / mutation.file
-    if not target.exists():  # a given launcher: the student hands in their own copy
-        shutil.copy2(ROOT / mutation.file, target)
-    edit(student, mutation.file, mutation.original, mutation.replacement)
+    """Applies a mutation of mutations.py; a name no longer in the list stops the run."""
+    mutation = next((m for m in MUTATIONS if m.name == mutation_name), None)
+    if mutation is None:
+        raise SystemExit(f"no mutation named '{mutation_name}' in mutations.py: update "
+                         "make_class_example.py")
+    for file, original, replacement in mutation.edits():
+        target = student / file
+        if not target.exists():  # a given launcher: the student hands in their own copy
+            shutil.copy2(ROOT / file, target)
+        edit(student, file, original, replacement)
 
 
 def main():

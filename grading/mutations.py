@@ -22,7 +22,8 @@ class Check:
 
 @dataclasses.dataclass(frozen=True)
 class Mutation:
-    """A known bug: replace `original` (which must occur once in `file`) by `replacement`."""
+    """A known bug: replace `original` (which must occur once in `file`) by `replacement`,
+    and each (file, original, replacement) of `more` the same way (a bug that spans files)."""
     name: str
     step: str  # step folder
     file: str  # relative to the repository root
@@ -30,6 +31,11 @@ class Mutation:
     replacement: str
     checks: tuple  # Check objects: what is expected to catch it (documentation)
     family: str = "results"  # "memory": right values, broken memory or synchronization rules
+    more: tuple = ()  # further edits: (file, original, replacement) triples
+
+    def edits(self):
+        """Every edit: (file, original, replacement), the main one first."""
+        return ((self.file, self.original, self.replacement),) + tuple(self.more)
 
 
 # ---- Step 1 to 3 (reference kernels) --------------------------------------------------
@@ -297,4 +303,23 @@ MUTATIONS += [
              "ceil_div(sizes.rows, kOutputTileWidth));",
              "const dim3 grid(sizes.cols / kOutputTileWidth, sizes.rows / kOutputTileWidth);",
              (Check(S2_T3),), "memory"),
+    # A read of global memory nobody wrote, with right values: the student's launcher stages
+    # C in a scratch buffer it never zeroes, and the kernel stores only values that differ
+    # from what is there (so whatever the scratch held, the result is right). Only initcheck
+    # sees it.
+    Mutation("step1: kernel reads a scratch C nobody wrote (store only if changed)", S1, S1_FILE,
+             "  c[row * cols + col] = sum;",
+             "  if (c[row * cols + col] != sum) {  // (mutation: reads C before anyone wrote it)\n"
+             "    c[row * cols + col] = sum;\n  }",
+             (Check(S1_TESTS, "initcheck"),), "memory",
+             more=(("step1_naive/step1_launchers.cu", "(a, b, c, inner, cols);",
+                    "(a, b, staged, inner, cols);\n"
+                    "  CUDA_CHECK(cudaMemcpyAsync(c, staged, sizeof(float) * rows * cols,\n"
+                    "                             cudaMemcpyDeviceToDevice, stream));\n"
+                    "  CUDA_CHECK(cudaStreamSynchronize(stream));\n"
+                    "  CUDA_CHECK(cudaFree(staged));"),
+                   ("step1_naive/step1_launchers.cu", "  const dim3 grid(1, 1);\n",
+                    "  const dim3 grid(1, 1);\n"
+                    "  float* staged = nullptr;  // (mutation: a scratch C, never zeroed)\n"
+                    "  CUDA_CHECK(cudaMalloc(&staged, sizeof(float) * rows * cols));\n"))),
 ]

@@ -1,11 +1,19 @@
 """Grades built test programs: every test case in its own process (plain), and every graded
 test that passed again under each compute-sanitizer tool of the plan. Runs side by side in a
-pool; a test's sanitizer runs start as soon as its plain run has passed."""
+pool; a test's sanitizer runs start as soon as its plain run has passed.
+
+With stop_at_first_loss (the mutation check: it only has to show that a mutant loses
+points), a step's remaining runs are stopped as soon as one graded test has lost its
+points; they are marked "stopped" and the row says how many points they could still have
+given (points_at_most)."""
 import concurrent.futures
+import heapq
+import itertools
 import pathlib
 import sys
+import threading
 
-from gradelib import plan, runner, scoring
+from gradelib import kernels, plan, runner, scoring
 
 # After this many plain runs of a step have timed out (its kernels hang), the step's tests
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
@@ -32,10 +40,12 @@ def list_tests(program, timeout=60):
 class StepTests:
     """The tests of one step, filled in as their runs finish."""
 
-    def __init__(self, step, program, tests, sanitizer_args=()):
+    def __init__(self, step, program, tests, student_kernels=None):
         self.step = step
         self.program = pathlib.Path(program)
-        self.sanitizer_args = list(sanitizer_args)
+        # None: check and charge every kernel; else the kernels of the student's files.
+        self.student_kernels = student_kernels
+        self.cancel = threading.Event()  # set when the step stops at its first loss
         self.timed_out = 0
         graded = plan.graded_tests(step.label)
         self.stale = [name for name in graded if name not in tests]
@@ -49,43 +59,105 @@ class StepTests:
                                "sanitizers": []})
 
 
+    def sanitizer_arguments(self, tool):
+        """Arguments of one tool's runs (kernels.sanitizer_arguments)."""
+        if self.student_kernels is None:
+            return []
+        return kernels.sanitizer_arguments(tool, self.student_kernels)
+
+
 def run_plain(step_tests, test, folder, timeout, seed):
     """One plain run, with a short limit once the step's kernels have hung twice."""
     if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
         timeout = min(timeout, HANG_TIMEOUT)
-    result = runner.run_test(step_tests.program, test["name"],
-                             folder / f"{test['index']:02d}.xml", timeout, seed)
+    try:
+        result = runner.run_test(step_tests.program, test["name"],
+                                 folder / f"{test['index']:02d}.xml", timeout, seed,
+                                 step_tests.cancel)
+    except runner.Cancelled:
+        return "stopped", "stopped: an earlier graded test of the step lost its points", 0.0
     if result[1].startswith("timed out"):
         step_tests.timed_out += 1
     return result
 
 
+def run_sanitizer(step_tests, test, tool, options, seed, log):
+    """One sanitizer run of a passed test (runner.sanitize_test), or a "stopped" entry."""
+    try:
+        return runner.sanitize_test(step_tests.program, test["name"], tool,
+                                    options.sanitizer_timeout, seed, log, options.sanitizer,
+                                    step_tests.sanitizer_arguments(tool),
+                                    step_tests.student_kernels, step_tests.cancel)
+    except runner.Cancelled:
+        return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
+                "first_lines": "", "seconds": 0.0}
+
+
+def lost_points(test):
+    """Whether a finished graded test (or one of its sanitizer runs) lost its points."""
+    return test["weight"] > 0 and (test["outcome"] == "failed"
+                                   or bool(scoring.sanitizer_failures(test)))
+
+
+def plain_priority(test, label, stop_mode):
+    """The order plain runs start in (smaller first). Grading a submission: the slow graded
+    tests first (the longest chains), then graded tests with sanitizer runs, then the other
+    graded tests, the course tests last. Stopping at the first loss (a mutant): the slow
+    graded tests last, since a quicker test usually catches the mutant first."""
+    if test["weight"] == 0:
+        return (4,)
+    slow = plan.graded_tests(label)[test["name"]].slow
+    if slow:
+        return (3 if stop_mode else 1, -test["weight"])
+    return (2, not test["tools"], -test["weight"])
+
+
 def grade_programs(programs, options, out_dir, seed):
     """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
-    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and
-    sanitizer_args ({label: extra compute-sanitizer arguments}, optional)."""
+    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
+    student_kernels ({label: kernel names of the student's files}; a step not in it checks
+    and charges every kernel), stop_at_first_loss and graded_only (course tests are not run:
+    the mutation check of a student's file needs only the points)."""
     steps = []
-    extra = getattr(options, "sanitizer_args", None) or {}
+    names = getattr(options, "student_kernels", None) or {}
     for step, program in programs.items():
         try:
             steps.append(StepTests(step, program, list_tests(program),
-                                   extra.get(step.label, ())))
+                                   names.get(step.label)))
         except RuntimeError as error:
             print(f"{step.label}: {error}", file=sys.stderr)
             steps.append(None)
-    work = []
+    stop_mode = getattr(options, "stop_at_first_loss", False)
+    graded_only = getattr(options, "graded_only", False)
+    queue, sequence = [], itertools.count()
     for step_tests in filter(None, steps):
         folder = out_dir / f"{step_tests.step.label}-runs"
         folder.mkdir(parents=True, exist_ok=True)
         for test in step_tests.tests:
-            work.append((step_tests, test, folder))
-    # Graded tests with sanitizer runs first: their chains are the longest.
-    work.sort(key=lambda item: (not item[1]["tools"], -item[1]["weight"]))
+            if graded_only and test["weight"] == 0:
+                test["outcome"] = "skipped"
+                test["message"] = "course test not run: only the graded tests were run"
+                continue
+            heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
+                                   next(sequence), step_tests, test, folder, None))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
         pending = {}
-        for step_tests, test, folder in work:
-            future = pool.submit(run_plain, step_tests, test, folder, options.timeout, seed)
-            pending[future] = (step_tests, test, folder, None)
+
+        def start_more():
+            # Keep test_jobs runs going, the most urgent first (sanitizer runs, then the
+            # plain runs in plain_priority's order), so that no run waits behind a queue.
+            while queue and len(pending) < max(1, options.test_jobs):
+                _, _, step_tests, test, folder, tool = heapq.heappop(queue)
+                if tool is None:
+                    future = pool.submit(run_plain, step_tests, test, folder, options.timeout,
+                                         seed)
+                else:
+                    log = folder / f"{test['index']:02d}-{tool}.log"
+                    future = pool.submit(run_sanitizer, step_tests, test, tool, options, seed,
+                                         log)
+                pending[future] = (step_tests, test, folder, tool)
+
+        start_more()
         while pending:
             done, _ = concurrent.futures.wait(pending,
                                               return_when=concurrent.futures.FIRST_COMPLETED)
@@ -98,17 +170,16 @@ def grade_programs(programs, options, out_dir, seed):
                           file=sys.stderr)
                     if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
                         for each in test["tools"]:
-                            log = folder / f"{test['index']:02d}-{each}.log"
-                            sanitized = pool.submit(
-                                runner.sanitize_test, step_tests.program, test["name"], each,
-                                options.sanitizer_timeout, seed, log, options.sanitizer,
-                                step_tests.sanitizer_args)
-                            pending[sanitized] = (step_tests, test, folder, each)
+                            heapq.heappush(queue, ((0,), next(sequence), step_tests, test,
+                                                   folder, each))
                 else:
                     result = future.result()
                     test["sanitizers"].append(result)
                     print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
                           f"{test['name']}", file=sys.stderr)
+                if stop_mode and lost_points(test):
+                    step_tests.cancel.set()
+            start_more()
     graded = {}
     for step, step_tests in zip(programs, steps):
         if step_tests is None:

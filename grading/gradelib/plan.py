@@ -25,10 +25,13 @@ class Step:
 
 @dataclasses.dataclass(frozen=True)
 class Graded:
-    """A test that runs the student's files: its weight and its sanitizer tools."""
+    """A test that runs the student's files: its weight, its sanitizer tools, and whether it
+    is one of the slow ones (step 4's sweeps: started first when grading a submission, last
+    when the mutation check stops at a mutant's first loss)."""
     name: str
     weight: int
     tools: tuple = ()
+    slow: bool = False
 
 
 STEPS = [
@@ -75,10 +78,10 @@ GRADED = {
         Graded("step 4 kernels are right one below and at and one above each tile edge", 3,
                (MEMCHECK, RACECHECK, SYNCCHECK)),
         Graded("step 4 kernels handle K = 1 and single rows and single columns", 3, PLAIN),
-        Graded("step 4 kernels are right on large ragged shapes", 2),
-        Graded("step 4 kernels match the CPU reference on every shape up to 40", 2),
+        Graded("step 4 kernels are right on large ragged shapes", 2, slow=True),
+        Graded("step 4 kernels match the CPU reference on every shape up to 40", 2, slow=True),
         Graded("the checked kernel with the note's tile width 2 matches on every shape up to 20",
-               1),
+               1, slow=True),
     ],
     "step5": [
         Graded("all approaches with M N K not multiples of 16", 3, SHARED),

@@ -14,8 +14,10 @@ def step_table(rows):
     lines = ["| step | graded tests passed | sanitizer errors | course tests passed | not run "
              "| points | note |", "|---|---:|---:|---:|---:|---:|---|"]
     for row in rows:
+        course = (f"{row['course_passed']}/{row['course_total']}"
+                  if not row.get("course_skipped") else "not run")
         lines.append(f"| {row['step']} | {row['graded_passed']}/{row['graded_total']} | "
-                     f"{row['sanitizer_errors']} | {row['course_passed']}/{row['course_total']} "
+                     f"{row['sanitizer_errors']} | {course} "
                      f"| {row['not_run']} | {row['points']}/{row['max_points']} | {row['note']} |")
     lines.append(f"| **total** | | | | | **{scoring.total_points(rows)}/"
                  f"{scoring.max_points(rows)}** | |")
@@ -59,6 +61,11 @@ def student_report(rows, title, seed, replay):
     not_run = sum(row["not_run"] for row in rows)
     if not_run:
         lines += ["", f"{not_run} test(s) were not run: no GPU on this machine."]
+    skipped = sum(row.get("course_skipped", 0) for row in rows)
+    if skipped:
+        lines += ["", f"The {skipped} course tests (no points) were not run for this "
+                  "submission: they do not run the student's files, so a class run runs them "
+                  "once, with its first submission (grade_class.py --course-tests once)."]
     return "\n".join(lines) + "\n"
 
 

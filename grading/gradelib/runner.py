@@ -8,7 +8,7 @@ import subprocess
 import time
 import xml.etree.ElementTree as ElementTree
 
-from gradelib import sanitizer
+from gradelib import kernels, sanitizer
 
 SKIP_RETURN_CODE = 77  # the course test main: every selected test needs a GPU, none found
 
@@ -25,19 +25,36 @@ class Completed:
         return self.status is None
 
 
-def run_limited(command, timeout, cwd=None, env=None, log_path=None):
+class Cancelled(Exception):
+    """A run stopped because its grading no longer needs it (see grading.grade_programs's
+    stop_at_first_loss)."""
+
+
+def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None):
     """Runs @p command for at most @p timeout seconds (its process group is killed then);
-    stdout and stderr together. Appends the command and its output to @p log_path."""
+    stdout and stderr together. Appends the command and its output to @p log_path. When the
+    threading.Event @p cancel is set, the process group is killed and Cancelled raised."""
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
     started = time.monotonic()
     with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, start_new_session=True) as process:
-        try:
-            raw, _ = process.communicate(timeout=timeout)
-            status = process.returncode
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            raw, _ = process.communicate()
-            status = None
+        status, raw = None, None
+        while raw is None:
+            left = timeout - (time.monotonic() - started)
+            try:
+                # In slices, to look at the cancel flag; output read so far is kept.
+                piece = min(left, 0.5) if cancel is not None else left
+                raw, _ = process.communicate(timeout=max(0.01, piece))
+                status = process.returncode
+            except subprocess.TimeoutExpired:
+                stop = cancel is not None and cancel.is_set()
+                if left <= 0.5 or stop or cancel is None:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    raw, _ = process.communicate()
+                    status = None
+                    if stop:
+                        raise Cancelled() from None
     output = raw.decode("utf-8", errors="replace")
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as log:
@@ -82,15 +99,15 @@ def test_environment(seed, scratch):
     return env
 
 
-def run_test(program, name, report_path, timeout, seed):
+def run_test(program, name, report_path, timeout, seed, cancel=None):
     """Runs one test case; returns (outcome, message, seconds), outcome passed, failed or
-    not run."""
+    not run. Raises Cancelled when @p cancel is set (run_limited)."""
     program = pathlib.Path(program)
     command = [str(program), name, "--warn", "NoTests", "-r", "junit", "-o", str(report_path)]
     if report_path.exists():
         report_path.unlink()
     env = test_environment(seed, report_path.with_suffix(".tmp"))
-    result = run_limited(command, timeout, cwd=program.parent, env=env)
+    result = run_limited(command, timeout, cwd=program.parent, env=env, cancel=cancel)
     if result.timed_out:
         return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
             result.seconds
@@ -107,36 +124,50 @@ def run_test(program, name, report_path, timeout, seed):
 
 
 def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer",
-                  extra=()):
+                  extra=(), charged=None, cancel=None):
     """Runs one test case under one compute-sanitizer tool (@p extra: more sanitizer
-    arguments, e.g. a kernel filter). Returns a dict: tool, outcome (clean, errors, timed
-    out, not run), errors, kernels, first lines, seconds."""
+    arguments, e.g. a kernel filter or a print limit). @p charged: the names of the kernels
+    whose findings count against the submission (None or empty: every finding). Returns a
+    dict: tool, outcome (clean, errors, course errors, timed out, not run), errors, kernels,
+    first lines, seconds."""
     program = pathlib.Path(program)
+    extra = list(extra)
+    limit = [] if "--print-limit" in extra else ["--print-limit", "10"]
     command = [executable, "--tool", tool, "--error-exitcode",
-               str(sanitizer.SANITIZER_ERROR_CODE), "--print-limit", "10", *extra,
+               str(sanitizer.SANITIZER_ERROR_CODE), *limit, *extra,
                str(program), name, "--warn", "NoTests"]
     env = test_environment(seed, log_path.with_suffix(".tmp"))
     try:
-        result = run_limited(command, timeout, cwd=program.parent, env=env, log_path=log_path)
+        result = run_limited(command, timeout, cwd=program.parent, env=env, log_path=log_path,
+                             cancel=cancel)
     except FileNotFoundError:
         return {"tool": tool, "outcome": "not run", "errors": 0, "kernels": [],
                 "first_lines": f"{executable} not found", "seconds": 0.0}
-    return judge_sanitizer_run(tool, result, timeout)
+    return judge_sanitizer_run(tool, result, timeout, charged)
 
 
-def judge_sanitizer_run(tool, result, timeout):
-    """The outcome of one sanitizer run from its Completed result."""
+def judge_sanitizer_run(tool, result, timeout, charged=None):
+    """The outcome of one sanitizer run from its Completed result. Findings that name a
+    kernel outside @p charged (the course's kernels) are not the submission's: a run whose
+    findings are all of that kind is "course errors" (reported, no points lost)."""
     report = sanitizer.parse(result.output, tool)
-    entry = {"tool": tool, "errors": report.errors, "kernels": report.kernels(),
-             "first_lines": "\n".join(f.text() for f in report.findings[:2]),
+    theirs = [f for f in report.findings if kernels.is_students(f.kernel, charged)]
+    ours = [f for f in report.findings if not kernels.is_students(f.kernel, charged)]
+    shown = theirs or ours
+    entry = {"tool": tool, "errors": report.errors,
+             "kernels": sorted({f.kernel for f in shown if f.kernel}),
+             "first_lines": "\n".join(f.text() for f in shown[:2]),
              "seconds": round(result.seconds, 1)}
     if result.timed_out:
         entry.update(outcome="timed out", first_lines=f"timed out after {timeout} s under "
                      f"{tool}\n" + entry["first_lines"])
     elif result.status == SKIP_RETURN_CODE:
         entry.update(outcome="not run", first_lines="no CUDA device")
+    elif ours and not theirs and result.status in (0, sanitizer.SANITIZER_ERROR_CODE):
+        # Every finding is in a kernel the submission does not define.
+        entry.update(outcome="course errors", errors=len(ours))
     elif report.errors > 0 or result.status == sanitizer.SANITIZER_ERROR_CODE:
-        entry.update(outcome="errors", errors=max(report.errors, 1))
+        entry.update(outcome="errors", errors=max(len(theirs) if ours else report.errors, 1))
         if not entry["first_lines"]:
             entry["first_lines"] = first_lines(result.output, 8)
     elif result.status != 0:

@@ -133,9 +133,29 @@ class GradeCommand(unittest.TestCase):
         out = self.root / "out"
         self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
                    "--sanitizer", str(self.sanitizer))
-        used = (out / "build" / "step1_naive" / "sanitizer-args.txt").read_text()
-        self.assertIn("--tool memcheck", used)
-        self.assertIn("--kernel-name regex=my_renamed_kernel", used)
+        used = (out / "build" / "step1_naive" / "sanitizer-args.txt").read_text().splitlines()
+        memcheck = [line for line in used if "--tool memcheck" in line]
+        initcheck = [line for line in used if "--tool initcheck" in line]
+        self.assertTrue(memcheck and initcheck, used)
+        self.assertTrue(all("--kernel-name regex=my_renamed_kernel" in line
+                            for line in memcheck), memcheck)
+        # initcheck instruments every kernel (a filtered kernel's writes would go unseen)
+        # and charges only the findings in the student's kernels.
+        self.assertFalse(any("--kernel-name" in line for line in initcheck), initcheck)
+
+    def test_graded_only_leaves_the_course_tests_out(self):
+        student = self.submission("graded-only", steps={"step1"})
+        out = self.root / "out"
+        self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
+                   "--sanitizer", str(self.sanitizer), "--graded-only")
+        grades = json.loads((out / "grades.json").read_text(encoding="utf-8"))
+        row = grades["steps"][0]
+        self.assertEqual((row["points"], row["course_passed"], row["course_skipped"]),
+                         (20.0, 0, 1))
+        self.assertEqual(row["course_problems"], [])
+        report = (out / "grades.md").read_text(encoding="utf-8")
+        self.assertIn("course tests (no points) were not run", report)
+        self.assertIn("| not run |", report)
 
     def test_configure_and_build_have_time_limits(self):
         student = self.submission("slow", steps={"step1"})

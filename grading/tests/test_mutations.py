@@ -1,0 +1,68 @@
+"""The mutation list against the course as it is: every edit must apply exactly once, so
+that a kernel or launcher changed (renamed, reformatted) makes this test fail loudly instead
+of the mutation check skipping a mutant."""
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from tests.helpers import GRADING
+import make_class_example
+import mutation_check
+from mutations import MUTATIONS, PENDING_MUTATIONS
+
+ROOT = GRADING.parent
+
+
+class MutationList(unittest.TestCase):
+    def test_every_edit_applies_exactly_once(self):
+        problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS)
+        self.assertEqual(problems, {}, "stale mutations: update grading/mutations.py")
+
+    def test_names_are_unique_and_files_belong_to_their_step(self):
+        names = [mutation.name for mutation in MUTATIONS]
+        self.assertEqual(len(names), len(set(names)))
+        for mutation in MUTATIONS:
+            for file, _, _ in mutation.edits():
+                self.assertTrue(file.startswith(mutation.step + "/"), mutation.name)
+
+    def test_a_stale_edit_is_reported(self):
+        mutation = MUTATIONS[0]
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            for file, _, _ in mutation.edits():
+                (root / file).parent.mkdir(parents=True, exist_ok=True)
+                (root / file).write_text("renamed by someone\n")
+            problems = mutation_check.find_problems(root, [mutation])
+        self.assertIn("found 0 times", problems[mutation.name])
+
+    def test_a_mutation_over_two_files_applies_and_reverts(self):
+        mutation = next(m for m in MUTATIONS if m.more)
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            files = {file for file, _, _ in mutation.edits()}
+            for file in files:
+                (root / file).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / file, root / file)
+            originals = mutation_check.mutate(root, mutation)
+            self.assertEqual(len(originals), len(files))
+            for file, _, replacement in mutation.edits():
+                self.assertIn(replacement, (root / file).read_text())
+            mutation_check.revert(originals)
+            for file in files:
+                self.assertEqual((root / file).read_text(), (ROOT / file).read_text())
+
+    def test_the_example_class_plants_its_bugs(self):
+        with tempfile.TemporaryDirectory() as folder:
+            result = subprocess.run([sys.executable, str(GRADING / "make_class_example.py"),
+                                     folder], capture_output=True, text=True, timeout=120)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(len(list(pathlib.Path(folder).iterdir())), 10)
+        with self.assertRaises(SystemExit):
+            make_class_example.plant(pathlib.Path("/nonexistent"), "no such mutation")
+
+
+if __name__ == "__main__":
+    unittest.main()
