@@ -312,14 +312,14 @@ MUTATIONS += [
              "  if (c[row * cols + col] != sum) {  // (mutation: reads C before anyone wrote it)\n"
              "    c[row * cols + col] = sum;\n  }",
              (Check(S1_TESTS, "initcheck"),), "memory",
-             more=(("step1_naive/step1_launchers.cu", "(a, b, c, inner, cols);",
-                    "(a, b, staged, inner, cols);\n"
-                    "  CUDA_CHECK(cudaMemcpyAsync(c, staged, sizeof(float) * rows * cols,\n"
+             more=(("step1_naive/step1_launchers.cu", "(a, b, c, sizes.inner, sizes.cols);",
+                    "(a, b, staged, sizes.inner, sizes.cols);\n"
+                    "  CUDA_CHECK(cudaMemcpyAsync(c, staged, sizeof(float) * sizes.rows * sizes.cols,\n"
                     "                             cudaMemcpyDeviceToDevice, stream));\n"
                     "  CUDA_CHECK(cudaStreamSynchronize(stream));\n"
                     "  CUDA_CHECK(cudaFree(staged));"),
                    ("step1_naive/step1_launchers.cu", "  const dim3 grid(1, 1);\n",
                     "  const dim3 grid(1, 1);\n"
                     "  float* staged = nullptr;  // (mutation: a scratch C, never zeroed)\n"
-                    "  CUDA_CHECK(cudaMalloc(&staged, sizeof(float) * rows * cols));\n"))),
+                    "  CUDA_CHECK(cudaMalloc(&staged, sizeof(float) * sizes.rows * sizes.cols));\n"))),
 ]
