@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Approach 1 (sddmm_warp_per_nonzero_launch.cu): one warp per nonzero.
 /// @param operands A and Bᵀ
@@ -26,7 +26,7 @@ void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern&
 /// @param options the block shape
 /// @param operands A and Bᵀ
 /// @param pattern S on the device
-/// @param dense the plan's padded dense M×N product
+/// @param dense the plan's padded dense rows×cols product
 /// @param ld_dense its leading dimension
 /// @param output device array of pattern.nnz() floats
 void launch_dense_wmma(const Options& options, const DenseOperands& operands,
@@ -52,4 +52,4 @@ void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const Dense
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Options& options,
                    const DenseOperands& operands, const DevicePattern& pattern, float* output);
 
-}  // namespace step5
+}  // namespace course::step5

@@ -7,7 +7,7 @@
 /// implemented in sddmm_hybrid_panel_choice.cu.
 #pragma once
 
-#include "device_memory.hpp"
+#include "common/matrix.hpp"
 #include "step5_launchers.hpp"
 
 #include <cuda_runtime_api.h>  // __align__ in host-only translation units
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Columns of a block tile of the dense-panel kernel.
 constexpr int kPanelTileCols = 64;
@@ -48,9 +48,10 @@ struct DensePanelChoice {
 
 /// @brief Approach 4's panel tables on the device, as Plan keeps them.
 struct DensePanelTables {
-  PooledBytes storage;           ///< 1 + slot per panel, the slots, the tiles, the tile starts
-  std::size_t slots_offset = 0;  ///< byte offset of the dense slots
-  std::size_t tiles_offset = 0;  ///< byte offset of the dense tiles
+  /// 1 + slot per panel, the slots, the tiles, the tile starts (from the stream-ordered pool)
+  course::DeviceBuffer<unsigned char> storage;
+  std::size_t slots_offset = 0;        ///< byte offset of the dense slots
+  std::size_t tiles_offset = 0;        ///< byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< byte offset of the tile starts
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups
@@ -70,4 +71,4 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options
 /// @return the tables (empty storage when no panel was chosen)
 DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const DevicePattern& pattern);
 
-}  // namespace step5
+}  // namespace course::step5

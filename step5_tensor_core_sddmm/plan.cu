@@ -9,7 +9,6 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "dense_panel_tables.hpp"
-#include "device_memory.hpp"
 #include "launch_config.hpp"
 #include "step5_launchers.hpp"
 #include "tile_grouping.hpp"
@@ -22,11 +21,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief What each approach prepares before its kernel runs.
 struct Plan::State {
-  course::DeviceBuffer<float> dense;  ///< approach 2: the dense M×N product
+  course::DeviceBuffer<float> dense;  ///< approach 2: the dense rows×cols product
   int ld_dense = 0;                   ///< approach 2: leading dimension of dense
   TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
   DensePanelTables panels;            ///< approach 4: the dense panels' tables
@@ -65,7 +64,7 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
   approach_from_number(static_cast<int>(approach));
   check_options(options);
   if (inner < 0) {
-    throw std::invalid_argument("K must not be negative, got " + std::to_string(inner));
+    throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
   switch (approach) {
     case Approach::warp_per_nonzero:
@@ -84,7 +83,8 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
         throw std::length_error(message.str());
       }
       state_->ld_dense = static_cast<int>(round_up(pattern.cols(), kTile));
-      state_->dense = course::DeviceBuffer<float>(elements, "approach 2's dense M x N product");
+      state_->dense =
+          course::DeviceBuffer<float>(elements, "approach 2's dense rows x cols product");
       break;
     }
     case Approach::tile_grouped:
@@ -116,7 +116,7 @@ void Plan::run(const DenseOperands& operands, float* output) const {
     std::ostringstream message;
     message << "operands are " << operands.rows << "x" << operands.inner << " and "
             << operands.inner << "x" << operands.cols << " but S is " << pattern_->rows() << "x"
-            << pattern_->cols() << " and the plan was made for K=" << inner_;
+            << pattern_->cols() << " and the plan was made for inner=" << inner_;
     throw std::invalid_argument(message.str());
   }
   if (pattern_->nnz() == 0) {
@@ -143,4 +143,4 @@ void Plan::run(const DenseOperands& operands, float* output) const {
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

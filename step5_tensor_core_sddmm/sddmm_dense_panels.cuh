@@ -6,10 +6,10 @@
 /// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
 /// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones
 /// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile: the
-/// block stages 64 rows of A and 64 rows of Bᵀ, kPanelChunk values of K at a time, in shared
-/// memory (shared by all warps: each slice is read from global memory once per block), each
-/// warp multiplies a 16×32 strip with WMMA 16×16×16, the tile goes to shared memory, and the
-/// threads copy out only the positions that S holds. Where those are comes from a small
+/// block stages 64 rows of A and 64 rows of Bᵀ, kPanelChunk values of the inner dimension at a
+/// time, in shared memory (shared by all warps: each slice is read from global memory once per
+/// block), each warp multiplies a 16×32 strip with WMMA 16×16×16, the tile goes to shared memory,
+/// and the threads copy out only the positions that S holds. Where those are comes from a small
 /// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
 /// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
 /// made a block take 15–45 µs. Many blocks per panel (one per 64 columns of the columns its
@@ -20,56 +20,20 @@
 #include "dense_panel_tables.hpp"
 #include "panel_classification.cuh"
 #include "step5_launchers.hpp"
+#include "wmma_tile_product.cuh"
 
 #include <cuda_fp16.h>
 #include <mma.h>
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
-/// @brief Values of K staged per step.
+/// @brief Values of the inner dimension staged per step.
 constexpr int kPanelChunk = 128;
 
-/// @brief Copies a 64×kPanelChunk slice of a row-major half matrix (rows first_row.., columns
-/// k0..) into shared memory (leading dimension @p ld_stage), zeros where the slice leaves the
-/// matrix. Each thread copies 8 consecutive halves at a time (one 16-byte load when allowed).
-/// @param stage shared memory slice
-/// @param ld_stage its leading dimension in halves
-/// @param matrix device matrix
-/// @param ld its leading dimension
-/// @param row_count its rows (M for A, N for Bᵀ)
-/// @param inner its valid columns (K)
-/// @param first_row first row of the slice
-/// @param k0 first column of the slice
-/// @param vector_loads whether 16-byte loads are allowed (allows_vector_loads)
-/// @param thread thread index in the block
-/// @param threads threads of the block
-__device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __half* matrix, int ld,
-                                         int row_count, int inner, int first_row, int k0,
-                                         bool vector_loads, int thread, int threads) {
-  constexpr int kPiecesPerRow = kPanelChunk / 8;
-  for (int piece = thread; piece < kPanelRows * kPiecesPerRow; piece += threads) {
-    const int slice_row = piece / kPiecesPerRow;
-    const int slice_col = (piece % kPiecesPerRow) * 8;
-    const int row = first_row + slice_row;
-    const int k = k0 + slice_col;
-    __half* destination = stage + slice_row * ld_stage + slice_col;
-    const __half* source = matrix + static_cast<std::int64_t>(row) * ld + k;
-    if (vector_loads && row < row_count && k + 8 <= inner) {
-      *reinterpret_cast<uint4*>(destination) = __ldg(reinterpret_cast<const uint4*>(source));
-      continue;
-    }
-    for (int offset = 0; offset < 8; ++offset) {
-      // Guards the rows past M (or N) of an edge tile and the columns past K of the last step.
-      const bool inside = row < row_count && k + offset < inner;
-      destination[offset] = inside ? source[offset] : __float2half(0.0f);
-    }
-  }
-}
-
 /// @brief The copy-out of dense_panel_kernel for one warp: writes S's entries in
-/// kRowsPerWarp rows of the finished tile, P[e] = value · tile(row, column of e).
+/// kRowsPerWarp rows of the finished tile, C[e] = value · tile(row, column of e).
 ///
 /// The rows' entries are numbered one after the other (a prefix sum over the lanes that hold
 /// the rows) and the 32 lanes take 32 consecutive numbers at a time, so that neighbouring
@@ -199,10 +163,11 @@ __global__ void __launch_bounds__(256)
   // Bᵀ row-major is B column-major: B(k, n) of the slice sits at stage_b[n * kStageLd + k].
   wmma::fragment<wmma::matrix_b, kFragment, kFragment, kFragment, __half, wmma::col_major> b_part;
   for (int k0 = 0; k0 < operands.inner; k0 += kPanelChunk) {
-    stage_panel_slice(stage_a, kStageLd, operands.a, operands.lda, operands.rows, operands.inner,
-                      first_row, k0, vector_a, thread, kThreads);
-    stage_panel_slice(stage_b, kStageLd, operands.b_transposed, operands.ldb, operands.cols,
-                      operands.inner, first_col, k0, vector_b, thread, kThreads);
+    stage_slice<kPanelRows, kPanelChunk>(stage_a, kStageLd, operands.a, operands.lda, operands.rows,
+                                         operands.inner, first_row, k0, vector_a, thread, kThreads);
+    stage_slice<kPanelTileCols, kPanelChunk>(stage_b, kStageLd, operands.b_transposed, operands.ldb,
+                                             operands.cols, operands.inner, first_col, k0, vector_b,
+                                             thread, kThreads);
     __syncthreads();  // the whole chunk of A and Bᵀ is staged before any warp loads fragments
 #pragma unroll
     for (int step = 0; step < kPanelChunk; step += kFragment) {
@@ -231,4 +196,4 @@ __global__ void __launch_bounds__(256)
                                    copy_begin, copy_count, col_indices, values, output);
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -2,7 +2,7 @@
 // Read first: sddmm_hybrid.cuh and sddmm_dense_panels.cuh (the kernels), dense_panel_tables.hpp.
 /// @file sddmm_hybrid_launch.cu
 /// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels, then the
-/// lane groups (lanes per nonzero, runs of nonzeros per block, K compiled in where it matches).
+/// lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled in where it matches).
 #include "approach_launches.hpp"
 #include "common/cuda_check.hpp"
 #include "launch_config.hpp"
@@ -15,14 +15,14 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr int kPanelThreads = 256;  // dense_panel_kernel's 8 warps
 
 /// Runs of nonzeros per block of the lane-group kernel when the options leave it open: as
 /// many as keep at least kMinWaves full waves of blocks (counted as 8 blocks of 256 threads
-/// per SM, the most an SM holds; the K = 256 kernel's 40 registers let 6 in),
+/// per SM, the most an SM holds; the inner = 256 kernel's 40 registers let 6 in),
 /// so that the last, partly filled wave stays a small part of the time; at most 8.
 int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
   constexpr int kResidentBlocks = 8;
@@ -64,7 +64,7 @@ struct LaneLaunch {
   }
 };
 
-/// Launches lane_group_kernel<kGroupLanes, true, skip, kFixedChunks> when K = 8·kFixedChunks
+/// Launches lane_group_kernel<kGroupLanes, true, skip, kFixedChunks> when inner = 8·kFixedChunks
 /// and the rows allow 16-byte loads, and says whether it did.
 template <int kGroupLanes, int kFixedChunks>
 bool launch_fixed_inner(const LaneLaunch& launch, bool vector) {
@@ -79,8 +79,8 @@ bool launch_fixed_inner(const LaneLaunch& launch, bool vector) {
   return true;
 }
 
-/// Launches the lane-group kernel for any K: a compiled-in K (kFixedChunks... = K / 8) when
-/// one matches, else the runtime-K kernel.
+/// Launches the lane-group kernel for any inner: a compiled-in inner (kFixedChunks... = inner / 8)
+/// when one matches, else the runtime-inner kernel.
 template <int kGroupLanes, int... kFixedChunks>
 void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern& pattern,
                              const int* panel_is_dense, int iterations, float* output) {
@@ -98,7 +98,7 @@ void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern&
                           iterations,
                           output};
   if ((launch_fixed_inner<kGroupLanes, kFixedChunks>(launch, vector) || ...)) {
-    // launched with a compiled-in K
+    // launched with a compiled-in inner
   } else if (vector && skip) {
     launch(lane_group_kernel<kGroupLanes, true, true>);
   } else if (vector) {
@@ -111,8 +111,8 @@ void launch_lane_groups_with(const DenseOperands& operands, const DevicePattern&
   CUDA_CHECK_LAUNCH(lane_group_kernel);
 }
 
-/// Lanes per nonzero when the options leave it open: 4 up to K = 256 (each lane reads up to
-/// 8 chunks of 8 halves of each row), doubling with K, within the built sizes 4..32.
+/// Lanes per nonzero when the options leave it open: 4 up to inner = 256 (each lane reads up to
+/// 8 chunks of 8 halves of each row), doubling with inner, within the built sizes 4..32.
 int automatic_group_lanes(int inner) {
   int lanes = 4;
   while (lanes < 32 && lanes * 64 < inner) {
@@ -123,8 +123,9 @@ int automatic_group_lanes(int inner) {
 
 void launch_lane_groups(int group_lanes, int iterations, const DenseOperands& operands,
                         const DevicePattern& pattern, const int* panel_is_dense, float* output) {
-  // Compiled-in K (as K / 8): the K of the automatic lane count (32..256 with 4 lanes, 512
-  // with 8, 1024 with 16) and K = 256 for every lane count (the benchmark's lane experiment).
+  // Compiled-in inner (as inner / 8): the inner of the automatic lane count (32..256 with 4 lanes,
+  // 512 with 8, 1024 with 16) and inner = 256 for every lane count (the benchmark's lane
+  // experiment).
   switch (group_lanes == 0 ? automatic_group_lanes(operands.inner) : group_lanes) {
     case 4:
       launch_lane_groups_with<4, 4, 8, 16, 32>(operands, pattern, panel_is_dense, iterations,
@@ -165,4 +166,4 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Opti
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

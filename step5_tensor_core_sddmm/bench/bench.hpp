@@ -27,7 +27,7 @@
 #include <vector>
 
 /// @brief The step 5 benchmark's parts (sddmm_bench).
-namespace step5::bench {
+namespace course::step5::bench {
 
 /// @brief One matrix of the benchmark: a name, how to make S, and K.
 struct BenchCase {
@@ -75,12 +75,12 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
 
 /// @brief The command line's choices that a case's run needs.
 struct Settings {
-  std::vector<step5::Approach> approaches;  ///< approaches to run
-  int repeats = 10;                         ///< timed kernel launches (median reported)
-  int other_repeats = 21;                   ///< timed preprocessings (median reported)
-  long long max_nnz = 0;                    ///< skip matrices above this nnz (0: none)
-  step5::Options options;                   ///< the approaches' tuning
-  std::string cusparse_layout = "auto";     ///< auto, col or row
+  std::vector<course::step5::Approach> approaches;  ///< approaches to run
+  int repeats = 10;                                 ///< timed kernel launches (median reported)
+  int other_repeats = 21;                           ///< timed preprocessings (median reported)
+  long long max_nnz = 0;                            ///< skip matrices above this nnz (0: none)
+  course::step5::Options options;                   ///< the approaches' tuning
+  std::string cusparse_layout = "auto";             ///< auto, col or row
   bool cusparse_row = true;  ///< add cuSPARSE's row (false in the second, approach-2 pass)
 };
 
@@ -154,4 +154,4 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
 /// @param out the stream
 void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream& out);
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -22,7 +22,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 /// Verifies @p got against the cuSPARSE result with the fp16 tolerance.
@@ -110,15 +110,15 @@ double gflops(std::size_t nnz, int inner, double ms) {
 struct CaseInputs {
   const BenchCase& bench_case;
   const course::CsrMatrix& csr;
-  step5::PatternValues pattern_values;
-  const step5::DenseOperands& operands;
+  course::step5::PatternValues pattern_values;
+  const course::step5::DenseOperands& operands;
   const CusparseBaseline& cusparse;
   const std::vector<float>& magnitude;
 };
 
 /// Times @p approach on the case and checks its result; returns the row's cells after the
 /// approach's name (a refusal or a CUDA error fills them with "-" and a note).
-std::vector<std::string> time_approach(const CaseInputs& inputs, step5::Approach approach,
+std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::Approach approach,
                                        const Settings& settings,
                                        course::DeviceBuffer<float>& output, Summary& summary) {
   const BenchCase& bench_case = inputs.bench_case;
@@ -129,18 +129,18 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, step5::Approach
   try {
     const course::TimingStats other = course::time_host(
         [&] {
-          const step5::DevicePattern pattern(csr, inputs.pattern_values);
-          const step5::Plan plan(approach, pattern, inner, settings.options);
+          const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
+          const course::step5::Plan plan(approach, pattern, inner, settings.options);
         },
         1, settings.other_repeats);
     std::cerr << bench_case.name << " K=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
-    const step5::DevicePattern pattern(csr, inputs.pattern_values);
+    const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
     const course::TimingStats prep = course::time_host(
-        [&] { const step5::Plan plan(approach, pattern, inner, settings.options); }, 1,
+        [&] { const course::step5::Plan plan(approach, pattern, inner, settings.options); }, 1,
         settings.other_repeats);
-    const step5::Plan plan(approach, pattern, inner, settings.options);
+    const course::step5::Plan plan(approach, pattern, inner, settings.options);
     output.poison();
     plan.run(inputs.operands, output.data());
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -225,18 +225,18 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
   const HostRegistration pin_csr_values(csr.values.data(), vector_bytes(csr.values));
   // Also amortised, like the CSR conversion: whether S is a pattern matrix (all values one,
   // as a Matrix Market "pattern" file says in its header); then its values are not uploaded.
-  const step5::PatternValues pattern_values =
+  const course::step5::PatternValues pattern_values =
       std::all_of(csr.values.begin(), csr.values.end(), [](float value) { return value == 1.0f; })
-          ? step5::PatternValues::all_ones
-          : step5::PatternValues::upload;
+          ? course::step5::PatternValues::all_ones
+          : course::step5::PatternValues::upload;
 
   // Dense operands: half for our kernels, float copies for cuSPARSE (same values).
   course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
   course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
-  step5::fill_random_half(a.data(), rows, inner, inner, seed);
-  step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
-  const step5::DenseOperands operands{rows, cols, inner, a.data(), inner, b_transposed.data(),
-                                      inner};
+  course::step5::fill_random_half(a.data(), rows, inner, inner, seed);
+  course::step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
+  const course::step5::DenseOperands operands{
+      rows, cols, inner, a.data(), inner, b_transposed.data(), inner};
 
   const CusparseBaseline cusparse =
       time_cusparse(bench_case.name, settings, handle, csr, a, b_transposed, inner);
@@ -257,18 +257,21 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
 
   std::vector<float> magnitude;
   {
-    const step5::DevicePattern pattern(sampling);
+    const course::step5::DevicePattern pattern(sampling);
     course::DeviceBuffer<float> device_magnitude(nnz, "magnitudes");
-    step5::sampled_magnitude(pattern, operands, device_magnitude.data());
+    course::step5::sampled_magnitude(pattern, operands, device_magnitude.data());
     magnitude = device_magnitude.to_vector();
   }
 
   course::DeviceBuffer<float> output(nnz, "P");
   const CaseInputs inputs{bench_case, csr, pattern_values, operands, cusparse, magnitude};
-  for (const step5::Approach approach : settings.approaches) {
-    std::vector<std::string> row = {
-        bench_case.name, std::to_string(rows),          std::to_string(cols), std::to_string(inner),
-        nnz_text,        step5::approach_name(approach)};
+  for (const course::step5::Approach approach : settings.approaches) {
+    std::vector<std::string> row = {bench_case.name,
+                                    std::to_string(rows),
+                                    std::to_string(cols),
+                                    std::to_string(inner),
+                                    nnz_text,
+                                    course::step5::approach_name(approach)};
     const std::vector<std::string> cells =
         time_approach(inputs, approach, settings, output, summary);
     row.insert(row.end(), cells.begin(), cells.end());
@@ -277,4 +280,4 @@ void run_case(const BenchCase& bench_case, const Settings& settings, cusparseHan
   std::cerr << bench_case.name << " K=" << inner << " done in " << seconds_since(started) << " s\n";
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

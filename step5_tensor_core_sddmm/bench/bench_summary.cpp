@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 double geometric_mean(const std::vector<double>& values) {
@@ -39,9 +39,9 @@ void print_summary(const Summary& summary, std::ostream& out) {
   out << "## Summary\n\n| approach | rows | geomean speedup vs cuSPARSE | smallest (case) | "
          "max prep/sddmm | max other/sddmm |\n|---|---|---|---|---|---|\n";
   for (const auto& [number, speedups] : summary.speedups) {
-    out << "| " << step5::approach_name(static_cast<step5::Approach>(number)) << " | "
-        << speedups.size() << " | " << course::format_fixed(geometric_mean(speedups), 2) << " | "
-        << course::format_fixed(summary.smallest_speedup.at(number), 2) << " ("
+    out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number))
+        << " | " << speedups.size() << " | " << course::format_fixed(geometric_mean(speedups), 2)
+        << " | " << course::format_fixed(summary.smallest_speedup.at(number), 2) << " ("
         << summary.slowest_case.at(number) << ") | "
         << course::format_fixed(summary.worst_prep_ratio.at(number), 2) << " | "
         << course::format_fixed(summary.worst_other_ratio.at(number), 2) << " |\n";
@@ -52,4 +52,4 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

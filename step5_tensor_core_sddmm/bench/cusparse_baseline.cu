@@ -14,7 +14,7 @@
 #include <exception>
 #include <iostream>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 CusparseBaseline time_cusparse(const std::string& case_name, const Settings& settings,
                                cusparseHandle_t handle, const course::CsrMatrix& csr,
@@ -24,40 +24,42 @@ CusparseBaseline time_cusparse(const std::string& case_name, const Settings& set
   CusparseBaseline baseline;
   course::DeviceBuffer<float> a_float(a.size(), "A (float, cuSPARSE)");
   course::DeviceBuffer<float> bt_float(b_transposed.size(), "Bt (float, cuSPARSE)");
-  step5::convert_half_to_float(a.data(), a_float.data(), a.size());
-  step5::convert_half_to_float(b_transposed.data(), bt_float.data(), b_transposed.size());
-  std::vector<step5::CusparseBLayout> layouts;
+  course::step5::convert_half_to_float(a.data(), a_float.data(), a.size());
+  course::step5::convert_half_to_float(b_transposed.data(), bt_float.data(), b_transposed.size());
+  std::vector<course::step5::CusparseBLayout> layouts;
   if (settings.cusparse_layout != "row") {
-    layouts.push_back(step5::CusparseBLayout::column_major);
+    layouts.push_back(course::step5::CusparseBLayout::column_major);
   }
   if (settings.cusparse_layout != "col") {
-    layouts.push_back(step5::CusparseBLayout::row_major);
+    layouts.push_back(course::step5::CusparseBLayout::row_major);
   }
-  for (const step5::CusparseBLayout layout : layouts) {
+  for (const course::step5::CusparseBLayout layout : layouts) {
     try {
       course::DeviceBuffer<float> b_row_major;
       const float* b = bt_float.data();
-      if (layout == step5::CusparseBLayout::row_major) {
+      if (layout == course::step5::CusparseBLayout::row_major) {
         b_row_major = course::DeviceBuffer<float>(bt_float.size(), "B row-major (cuSPARSE)");
-        step5::transpose_float(bt_float.data(), b_row_major.data(), cols, inner);
+        course::step5::transpose_float(bt_float.data(), b_row_major.data(), cols, inner);
         b = b_row_major.data();
       }
       const course::TimingStats other = course::time_host(
-          [&] { step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout); }, 1,
-          settings.other_repeats);
+          [&] {
+            course::step5::CusparseSddmm prepared(handle, csr, a_float.data(), b, inner, layout);
+          },
+          1, settings.other_repeats);
       std::cerr << case_name << " K=" << inner << " cuSPARSE: other min " << other.min_ms
                 << " median " << other.median_ms << " max " << other.max_ms << " ms\n";
-      step5::CusparseSddmm reference(handle, csr, a_float.data(), b, inner, layout);
+      course::step5::CusparseSddmm reference(handle, csr, a_float.data(), b, inner, layout);
       const course::TimingStats kernel =
           course::time_gpu([&] { reference.run(); }, 1, settings.repeats);
       if (!baseline.ms || kernel.median_ms < *baseline.ms) {
         baseline.ms = kernel.median_ms;
         baseline.other_ms = other.median_ms;
-        baseline.note = step5::layout_name(layout);
+        baseline.note = course::step5::layout_name(layout);
         baseline.expected = reference.results(csr);
       }
     } catch (const std::exception& error) {
-      std::cerr << case_name << ": cuSPARSE with " << step5::layout_name(layout)
+      std::cerr << case_name << ": cuSPARSE with " << course::step5::layout_name(layout)
                 << " failed: " << error.what() << "\n";
       cudaGetLastError();  // clear a sticky launch error, if any, for the next attempt
     }
@@ -65,4 +67,4 @@ CusparseBaseline time_cusparse(const std::string& case_name, const Settings& set
   return baseline;
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief How B is handed to cuSPARSE.
 enum class CusparseBLayout {
@@ -60,4 +60,4 @@ class CusparseSddmm {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace step5
+}  // namespace course::step5

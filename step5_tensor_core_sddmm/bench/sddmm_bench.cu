@@ -43,12 +43,12 @@
 
 namespace {
 
-using step5::bench::BenchCase;
-using step5::bench::print_summary;
-using step5::bench::run_case;
-using step5::bench::run_experiments;
-using step5::bench::Settings;
-using step5::bench::Summary;
+using course::step5::bench::BenchCase;
+using course::step5::bench::print_summary;
+using course::step5::bench::run_case;
+using course::step5::bench::run_experiments;
+using course::step5::bench::Settings;
+using course::step5::bench::Summary;
 
 int run(int argc, char** argv) {
   std::string shapes = "note";
@@ -61,9 +61,9 @@ int run(int argc, char** argv) {
   long long max_nnz = 0;
   long long group_lanes = 0;
   long long lane_iterations = 0;
-  long long tc_min_nnz = step5::Options{}.tc_min_nnz;
+  long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
-  double tc_density = step5::Options{}.tc_density;
+  double tc_density = course::step5::Options{}.tc_density;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -77,7 +77,7 @@ int run(int argc, char** argv) {
                   "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
   parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
   parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
-  parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
+  parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kApproachCount,
                           "approaches to run, e.g. 1,3,4");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median reported)");
   parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");
@@ -111,7 +111,7 @@ int run(int argc, char** argv) {
   }
   Settings settings;
   for (const long long number : approach_numbers) {
-    settings.approaches.push_back(step5::approach_from_number(number));
+    settings.approaches.push_back(course::step5::approach_from_number(number));
   }
   settings.repeats = static_cast<int>(repeats);
   settings.max_nnz = max_nnz;
@@ -125,14 +125,14 @@ int run(int argc, char** argv) {
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
   if (shapes == "note") {
-    cases = step5::bench::note_cases();
+    cases = course::step5::bench::note_cases();
   }
   if (k_sweep) {
-    const std::vector<BenchCase> sweep = step5::bench::k_sweep_cases();
+    const std::vector<BenchCase> sweep = course::step5::bench::k_sweep_cases();
     cases.insert(cases.end(), sweep.begin(), sweep.end());
   }
   if (!matrices.empty()) {
-    const std::vector<BenchCase> real = step5::bench::matrix_cases(matrices);
+    const std::vector<BenchCase> real = course::step5::bench::matrix_cases(matrices);
     cases.insert(cases.end(), real.begin(), real.end());
   }
 
@@ -163,15 +163,16 @@ int run(int argc, char** argv) {
   // of several GB, every preprocessing measured next (ours and cuSPARSE's) took a fixed
   // 1.09 ms more for a while, which is not the cost of the next matrix.
   Settings first_pass = settings;
-  first_pass.approaches.erase(std::remove(first_pass.approaches.begin(),
-                                          first_pass.approaches.end(), step5::Approach::dense_wmma),
-                              first_pass.approaches.end());
+  first_pass.approaches.erase(
+      std::remove(first_pass.approaches.begin(), first_pass.approaches.end(),
+                  course::step5::Approach::dense_wmma),
+      first_pass.approaches.end());
   for (const BenchCase& bench_case : cases) {
     run_case(bench_case, first_pass, handle, table, summary);
   }
   if (first_pass.approaches.size() < settings.approaches.size()) {
     Settings dense_pass = settings;
-    dense_pass.approaches = {step5::Approach::dense_wmma};
+    dense_pass.approaches = {course::step5::Approach::dense_wmma};
     dense_pass.cusparse_row = false;  // cuSPARSE runs again for the ratio, without a new row
     for (const BenchCase& bench_case : cases) {
       run_case(bench_case, dense_pass, handle, table, summary);
