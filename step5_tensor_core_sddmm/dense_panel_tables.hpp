@@ -59,10 +59,14 @@ struct DensePanelTables {
 
 /// @brief Picks the panels whose density over the columns they span reaches
 /// Options::tc_density (see sddmm_hybrid_panel_choice.cu for the reasoning).
-/// @param pattern S on the device, with its panel counts and spans
+/// @param pattern S on the device, with its panel spans
+/// @param counts the nonzeros of each panel still to compute (the pattern's counts less the
+/// entries of full tiles)
 /// @param options tc_density and tc_min_nnz
 /// @return the chosen panels (none: every nonzero goes to the lane groups)
-DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options& options);
+DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<std::int64_t>& counts,
+                                     const Options& options);
 
 /// @brief Uploads @p choice and fills its table of tile starts on the GPU (asynchronous: the
 /// plan's synchronisation ends the reads of the host staging before it is written again).

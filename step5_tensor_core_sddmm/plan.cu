@@ -9,6 +9,7 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "dense_panel_tables.hpp"
+#include "full_tiles.hpp"
 #include "launch_config.hpp"
 #include "step5_launchers.hpp"
 #include "tile_grouping.hpp"
@@ -20,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace course::step5 {
 
@@ -29,6 +31,8 @@ struct Plan::State {
   int ld_dense = 0;                   ///< approach 2: leading dimension of dense
   TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
   DensePanelTables panels;            ///< approach 4: the dense panels' tables
+  FullTileSearch full;                ///< approach 4: the full tiles
+  course::DeviceBuffer<int> listed;   ///< approach 4 with full tiles: the lane groups' entries
 };
 
 namespace {
@@ -92,21 +96,42 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
       tensor_core_units_ = state_->groups.tile_count;
       break;
     case Approach::hybrid:
-      prepare_dense_panels(choose_dense_panels(pattern, options));
+      prepare_hybrid();
       break;
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void Plan::prepare_dense_panels(const DensePanelChoice& choice) {
+void Plan::prepare_hybrid() {
+  // Full tiles first: the panels are then judged by what is left of them.
+  state_->full = find_full_tiles(*pattern_, options_);
+  full_tiles_ = state_->full.tile_count;
+  std::vector<std::int64_t> counts = pattern_->panel_nnz();
+  for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
+    counts[panel] -= state_->full.covered_per_panel[panel];
+  }
+  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, options_);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
+  if (full_tiles_ == 0) {
+    return;  // the lane groups skip the dense panels by their flags, as without full tiles
+  }
+  // The lane groups take a list: the entries in no full tile and in no dense panel.
+  std::int64_t remaining = 0;
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    const bool dense = !choice.panel_slot.empty() && choice.panel_slot[panel] != 0;
+    remaining += dense ? 0 : counts[panel];
+  }
+  const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
+  state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
+  state_->full.covered = {};  // only the list needed it (freed in stream order)
 }
 
 Plan::~Plan() = default;
 
 std::size_t Plan::workspace_bytes() const {
-  return state_->dense.bytes() + state_->groups.bytes() + state_->panels.storage.bytes();
+  return state_->dense.bytes() + state_->groups.bytes() + state_->panels.storage.bytes() +
+         state_->full.tiles.bytes() + state_->full.row_starts.bytes() + state_->listed.bytes();
 }
 
 void Plan::run(const DenseOperands& operands, float* output) const {
@@ -138,7 +163,11 @@ void Plan::run(const DenseOperands& operands, float* output) const {
       launch_tile_grouped(state_->groups, options_.tile_ranges, operands, pattern_->nnz(), output);
       break;
     case Approach::hybrid:
-      launch_hybrid(state_->panels, tensor_core_units_ > 0, options_, operands, *pattern_, output);
+      launch_hybrid(state_->panels, tensor_core_units_ > 0,
+                    FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
+                                 state_->full.tile_count, state_->listed.data(),
+                                 static_cast<std::int64_t>(state_->listed.size())},
+                    options_, operands, *pattern_, output);
       break;
   }
 }

@@ -140,6 +140,13 @@ __device__ inline float row_dot(const __half* a_row, const __half* b_row, int in
   return partial;
 }
 
+/// @brief Which of S's nonzeros the lane groups compute.
+enum class LaneSelection {
+  every,              ///< all of them: no Tensor Core work
+  skip_dense_panels,  ///< all but those of dense panels (dense_panel_kernel writes them)
+  listed              ///< those of a list: the rest are in full tiles or dense panels
+};
+
 /// @brief One group of kGroupLanes lanes per nonzero, CUDA cores.
 ///
 /// Each block takes @p iterations runs of blockDim.x / kGroupLanes consecutive nonzeros, one
@@ -154,45 +161,51 @@ __device__ inline float row_dot(const __half* a_row, const __half* b_row, int in
 /// 0.239 ms and the 916000² mask, whose Bᵀ is far larger than L2, from 0.851 to 0.740 ms.
 /// Preconditions: blockDim.x is a multiple of 32; kVector only when A and Bᵀ allow 16-byte
 /// loads (allows_vector_loads); kFixedChunks > 0 only with kVector and inner = 8·kFixedChunks;
-/// kSkipDensePanels only with @p panel_is_dense from the plan's panel classification (those
-/// nonzeros are written by dense_panel_kernel).
+/// LaneSelection::skip_dense_panels only with @p panel_is_dense from the plan's panel
+/// classification; LaneSelection::listed only with @p listed (list_remaining_entries).
 /// @tparam kGroupLanes lanes per nonzero (a power of two, 1..32)
 /// @tparam kVector read 8 halves per load
-/// @tparam kSkipDensePanels leave the nonzeros of dense panels alone
+/// @tparam kSelection which nonzeros to compute
 /// @tparam kFixedChunks inner / 8 when it is fixed at compile time, 0 for any inner
 /// @param operands A and Bᵀ
-/// @param nnz number of nonzeros
+/// @param count nonzeros to compute: S's, or the list's with LaneSelection::listed
 /// @param row_indices row of each nonzero
 /// @param col_indices column of each nonzero
 /// @param values value of each nonzero, or nullptr when every value is one
 /// @param panel_is_dense one int per 64-row panel, nonzero for a dense one
+/// @param listed the nonzeros to compute (LaneSelection::listed), in S's order
 /// @param iterations runs of nonzeros per block (>= 1)
 /// @param output one float per nonzero
-template <int kGroupLanes, bool kVector, bool kSkipDensePanels, int kFixedChunks = 0>
+template <int kGroupLanes, bool kVector, LaneSelection kSelection, int kFixedChunks = 0>
 __global__ void __launch_bounds__(256)
-    lane_group_kernel(DenseOperands operands, std::int64_t nnz, const int* __restrict__ row_indices,
-                      const int* __restrict__ col_indices, const float* __restrict__ values,
-                      const int* __restrict__ panel_is_dense, int iterations,
-                      float* __restrict__ output) {
+    lane_group_kernel(DenseOperands operands, std::int64_t count,
+                      const int* __restrict__ row_indices, const int* __restrict__ col_indices,
+                      const float* __restrict__ values, const int* __restrict__ panel_is_dense,
+                      const int* __restrict__ listed, int iterations, float* __restrict__ output) {
   static_assert(kGroupLanes >= 1 && kGroupLanes <= 32 && (kGroupLanes & (kGroupLanes - 1)) == 0,
                 "a group is a power of two of lanes within one warp");
   static_assert(kFixedChunks == 0 || (kVector && kFixedChunks % kGroupLanes == 0),
                 "a fixed inner reads whole 16-byte chunks, the same number in every lane");
   const int groups_per_block = static_cast<int>(blockDim.x) / kGroupLanes;
   const int lane_in_group = static_cast<int>(threadIdx.x) % kGroupLanes;
-  const std::int64_t first_nonzero =
+  const std::int64_t first_number =
       static_cast<std::int64_t>(blockIdx.x) * iterations * groups_per_block +
       static_cast<int>(threadIdx.x) / kGroupLanes;
   for (int iteration = 0; iteration < iterations; ++iteration) {
-    const std::int64_t nonzero =
-        first_nonzero + static_cast<std::int64_t>(iteration) * groups_per_block;
+    // The group's nonzero is number `number` of those it computes (S's, or the list's).
+    const std::int64_t number =
+        first_number + static_cast<std::int64_t>(iteration) * groups_per_block;
     // Lanes past the last nonzero (and of dense panels) stay: they must join the shuffles.
-    bool active = nonzero < nnz;
+    bool active = number < count;
+    std::int64_t nonzero = number;
     float partial = 0.0f;
     if (active) {
+      if constexpr (kSelection == LaneSelection::listed) {
+        nonzero = __ldg(listed + number);
+      }
       const int row = __ldg(row_indices + nonzero);
       const int col = __ldg(col_indices + nonzero);
-      if (kSkipDensePanels && panel_is_dense[row / kPanelRows] != 0) {
+      if (kSelection == LaneSelection::skip_dense_panels && panel_is_dense[row / kPanelRows] != 0) {
         active = false;  // the Tensor Core kernel writes this nonzero
       } else {
         const __half* a_row = operands.a + static_cast<std::int64_t>(row) * operands.lda;

@@ -38,8 +38,9 @@ namespace course::step5 {
 /// No panel is picked when they hold fewer than Options::tc_min_nnz nonzeros together, or
 /// when their entries or their table could not be indexed with int (more than 2³¹ - 1):
 /// the lane groups then compute every nonzero, which is slower but always possible.
-DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options& options) {
-  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<std::int64_t>& counts,
+                                     const Options& options) {
   const std::vector<PanelSpan>& spans = pattern.panel_spans();
   DensePanelChoice choice;
   if (pattern.nnz() > INT_MAX) {

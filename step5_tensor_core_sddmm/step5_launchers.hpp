@@ -178,6 +178,11 @@ struct Options {
   /// approach 4: Tensor Cores only when the dense panels hold at least this many nonzeros
   /// (below, one wave of lane groups finishes before a Tensor Core block's chain of loads)
   long long tc_min_nnz = 131072;
+  /// approach 4: 64×64 tiles wholly in S run as plain dense Tensor Core tiles (full_tiles.hpp)
+  bool full_tiles = true;
+  /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
+  /// the lane groups compute them in the time of the search's and the tiles' launches)
+  long long full_tile_min_nnz = 65536;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
@@ -224,6 +229,9 @@ class Plan {
   /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core 64-row panels (approach 4;
   /// each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const { return tensor_core_units_; }
+  /// @brief Approach 4: the 64×64 tiles wholly in S that run as plain dense Tensor Core
+  /// tiles (full_tiles.hpp; those inside dense panels included, which stay idle).
+  std::int64_t full_tiles() const { return full_tiles_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
 
@@ -234,9 +242,11 @@ class Plan {
   int inner_;
   Options options_;
   std::int64_t tensor_core_units_ = 0;
+  std::int64_t full_tiles_ = 0;
   std::unique_ptr<State> state_;
-  /// Uploads approach 4's choice of dense panels and fills its table of tile starts.
-  void prepare_dense_panels(const DensePanelChoice& choice);
+  /// Approach 4's preprocessing: the full tiles, the dense panels among the rest, and the
+  /// list of the entries left to the lane groups.
+  void prepare_hybrid();
 };
 
 /// @brief Convenience: preprocess and run once (tests, the step program).

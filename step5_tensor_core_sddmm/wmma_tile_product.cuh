@@ -45,8 +45,8 @@ inline bool allows_vector_loads(const __half* matrix, int ld) {
 /// slice leaves the matrix. The slice is cut into pieces of 8 consecutive halves, taken by
 /// @p threads threads in turn: one 16-byte load a piece when @p vector_loads and the 8
 /// values are all inside. The one staging loader of step 5: a warp's 16×16 slice
-/// (warp_tile_product, one piece per lane) and a block's 64×kPanelChunk slice
-/// (dense_panel_kernel).
+/// (warp_tile_product, one piece per lane) and a block's 64-row slices (BlockTileProduct,
+/// block_tile_product.cuh).
 /// @tparam kSliceRows rows of the slice
 /// @tparam kSliceCols columns of the slice (a multiple of 8)
 /// @param stage shared memory slice

@@ -112,7 +112,8 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
     course::DeviceBuffer<float> output(s.nnz(), "C");
     output.poison();
     course::step5::Options options;
-    options.tc_min_nnz = 0;  // dense panels go to Tensor Cores even in a small S
+    options.tc_min_nnz = 0;         // dense panels go to Tensor Cores even in a small S
+    options.full_tile_min_nnz = 0;  // and full tiles too
     course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
     const auto result = course::step5::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
