@@ -32,20 +32,29 @@ namespace {
 
 constexpr auto kPool = course::DeviceMemorySource::stream_pool;
 
-/// Whether some 64-row panel holds as many entries as a full tile has (the tile's rows inside
-/// the matrix times min(64, columns)): without one, S holds no full tile and the search is
-/// skipped without touching the GPU.
-bool some_panel_can_hold_a_tile(const DevicePattern& pattern) {
+/// The most candidates S can have, or 0 when S cannot hold full tiles worth the search.
+/// A candidate is a whole tile row in the first row of a panel, and different candidates of
+/// a panel use different entries: a panel of n entries has at most n / min(64, cols) + 1 of
+/// them (the +1: a narrower tile at the right edge), and at most one per column block. The
+/// full tiles themselves lie in panels that hold at least a tile's worth of entries (its rows
+/// times min(64, cols)), so when those panels together hold fewer than @p min_nnz entries,
+/// no set of full tiles reaches the threshold and nothing runs on the GPU.
+std::int64_t candidate_bound(const DevicePattern& pattern, long long min_nnz) {
   const std::vector<std::int64_t>& counts = pattern.panel_nnz();
   const std::int64_t width = std::min(kFullTileEdge, pattern.cols());
+  const std::int64_t col_blocks = (pattern.cols() + kFullTileEdge - 1) / kFullTileEdge;
+  std::int64_t bound = 0;
+  std::int64_t in_eligible_panels = 0;
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     const std::int64_t rows =
         std::min(kPanelRows, pattern.rows() - static_cast<int>(panel) * kPanelRows);
     if (counts[panel] >= rows * width) {
-      return true;
+      in_eligible_panels += counts[panel];
     }
+    bound += std::min(col_blocks, counts[panel] / width + 1);
   }
-  return false;
+  const bool worth_it = in_eligible_panels > 0 && in_eligible_panels >= min_nnz;
+  return worth_it ? bound : 0;
 }
 
 }  // namespace
@@ -53,59 +62,49 @@ bool some_panel_can_hold_a_tile(const DevicePattern& pattern) {
 FullTileSearch find_full_tiles(const DevicePattern& pattern, const Options& options) {
   FullTileSearch search;
   const std::int64_t nnz = pattern.nnz();
-  if (!options.full_tiles || nnz == 0 || nnz < options.full_tile_min_nnz || nnz > INT_MAX ||
-      !some_panel_can_hold_a_tile(pattern)) {
-    return search;  // no full tile is possible or wanted: nothing runs on the GPU
+  if (!options.full_tiles || nnz == 0 || nnz > INT_MAX) {
+    return search;  // switched off, nothing to cover, or entries beyond int indices
   }
-  // Pass 1 counts the candidates (and finds repeated entries), pass 2 writes them.
-  const unsigned blocks = blocks_for(nnz, kThreadsPerBlock);
-  course::DeviceBuffer<unsigned int> counters(2, "the counters of the full-tile search", kPool);
-  CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, counters.bytes(), nullptr));
-  full_tile_candidates_kernel<<<blocks, kThreadsPerBlock>>>(
-      pattern.row_indices(), pattern.col_indices(), nnz, pattern.cols(), counters.data(), nullptr);
-  CUDA_CHECK_LAUNCH(full_tile_candidates_kernel);
-  unsigned int counted[2] = {0, 0};
-  CUDA_CHECK(cudaMemcpy(counted, counters.data(), sizeof(counted), cudaMemcpyDeviceToHost));
-  if (counted[0] == 0 || counted[1] != 0) {
-    return search;  // no candidate, or repeated entries (a tile row is then not consecutive)
+  const std::int64_t capacity = candidate_bound(pattern, options.full_tile_min_nnz);
+  if (capacity == 0) {
+    return search;  // no full tile is possible or worth it: nothing runs on the GPU
   }
-  const auto candidate_count = static_cast<int>(counted[0]);
-  course::DeviceBuffer<FullTileCandidate> candidates(candidate_count, "full-tile candidates",
-                                                     kPool);
-  CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, sizeof(unsigned int), nullptr));
-  full_tile_candidates_kernel<<<blocks, kThreadsPerBlock>>>(
-      pattern.row_indices(), pattern.col_indices(), nnz, pattern.cols(), counters.data(),
+  // One pass appends the candidates (and finds repeated entries), one warp per candidate
+  // checks its rows; one read-back brings every count.
+  const std::size_t panel_count = pattern.panel_nnz().size();
+  course::DeviceBuffer<unsigned long long> counts(kPanelsFrom + panel_count,
+                                                  "the full-tile search's counts", kPool);
+  CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), nullptr));
+  course::DeviceBuffer<FullTileCandidate> candidates(capacity, "full-tile candidates", kPool);
+  full_tile_candidates_kernel<<<blocks_for(nnz, kThreadsPerBlock), kThreadsPerBlock>>>(
+      pattern.row_indices(), pattern.col_indices(), nnz, pattern.cols(), capacity, counts.data(),
       candidates.data());
   CUDA_CHECK_LAUNCH(full_tile_candidates_kernel);
-
-  const std::size_t panel_count = pattern.panel_nnz().size();
-  search.tiles = course::DeviceBuffer<FullTile>(candidate_count, "the full tiles", kPool);
-  search.row_starts =
-      course::DeviceBuffer<int>(static_cast<std::size_t>(candidate_count) * kFullTileEdge,
-                                "the full tiles' row starts", kPool);
+  search.tiles = course::DeviceBuffer<FullTile>(capacity, "the full tiles", kPool);
+  search.row_starts = course::DeviceBuffer<int>(static_cast<std::size_t>(capacity) * kFullTileEdge,
+                                                "the full tiles' row starts", kPool);
   search.covered = course::DeviceBuffer<unsigned char>(nnz, "the entries inside full tiles", kPool);
   CUDA_CHECK(cudaMemsetAsync(search.covered.data(), 0, search.covered.bytes(), nullptr));
-  course::DeviceBuffer<unsigned long long> counts(1 + panel_count, "the full tiles' counts", kPool);
-  CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), nullptr));
-  full_tile_check_kernel<<<blocks_for(std::int64_t{candidate_count} * 32, kThreadsPerBlock),
-                           kThreadsPerBlock>>>(
-      candidates.data(), candidate_count, pattern.row_indices(), pattern.col_indices(), nnz,
+  full_tile_check_kernel<<<blocks_for(capacity * 32, kThreadsPerBlock), kThreadsPerBlock>>>(
+      candidates.data(), capacity, pattern.row_indices(), pattern.col_indices(), nnz,
       pattern.rows(), pattern.cols(), search.tiles.data(), search.row_starts.data(), counts.data(),
       search.covered.data());
   CUDA_CHECK_LAUNCH(full_tile_check_kernel);
-  std::vector<unsigned long long> counted_tiles(1 + panel_count);
-  CUDA_CHECK(
-      cudaMemcpy(counted_tiles.data(), counts.data(), counts.bytes(), cudaMemcpyDeviceToHost));
+  const std::vector<unsigned long long> counted = counts.to_vector();
   std::int64_t covered_total = 0;
   search.covered_per_panel.assign(panel_count, 0);
   for (std::size_t panel = 0; panel < panel_count; ++panel) {
-    search.covered_per_panel[panel] = static_cast<std::int64_t>(counted_tiles[1 + panel]);
+    search.covered_per_panel[panel] = static_cast<std::int64_t>(counted[kPanelsFrom + panel]);
     covered_total += search.covered_per_panel[panel];
   }
-  if (counted_tiles[0] == 0 || covered_total < options.full_tile_min_nnz) {
-    return {};  // too few full tiles to pay for their launch
+  const bool overflow = counted[kCandidates] > static_cast<unsigned long long>(capacity);
+  if (counted[kRepeats] != 0 || overflow || counted[kTiles] == 0 ||
+      covered_total < options.full_tile_min_nnz) {
+    // Repeated entries (a tile row is then not consecutive in S), a broken bound (kept
+    // safe), or too few full tiles to pay for their launch.
+    return {};
   }
-  search.tile_count = static_cast<std::int64_t>(counted_tiles[0]);
+  search.tile_count = static_cast<std::int64_t>(counted[kTiles]);
   return search;
 }
 

@@ -44,18 +44,29 @@ __device__ inline bool whole_tile_row(const int* rows, const int* cols, std::int
          rows[last] == row && cols[last] == col + width - 1;
 }
 
-/// @brief One thread per entry of S: counts the candidates (the entries at a tile's top-left
-/// corner whose tile row is whole) into counters[0], writing them when @p candidates is not
-/// null, and sets counters[1] when an entry repeats its predecessor.
+/// @brief Where the search counts: candidates, repeats, full tiles, then per panel.
+enum FullTileCount : int {
+  kCandidates = 0,  ///< candidates written (at most the capacity)
+  kRepeats = 1,     ///< nonzero when S repeats an entry
+  kTiles = 2,       ///< full tiles found
+  kPanelsFrom = 3   ///< entries of panel p inside full tiles at [kPanelsFrom + p]
+};
+
+/// @brief One thread per entry of S: appends the candidates (the entries at a tile's top-left
+/// corner whose tile row is whole) and counts them at counts[kCandidates], and sets
+/// counts[kRepeats] when an entry repeats its predecessor.
 /// @param rows rows of S's entries
 /// @param cols columns of S's entries
 /// @param nnz entries of S (at most 2³¹ - 1)
 /// @param matrix_cols columns of S
-/// @param counters [0]: candidates, [1]: nonzero when S repeats an entry
-/// @param candidates where the candidates go, or nullptr to count them only
+/// @param capacity room in @p candidates (a bound on their number; past it they are dropped
+/// and counted, and the search keeps no tile)
+/// @param counts the search's counts (FullTileCount), zeroed before
+/// @param candidates where the candidates go
 __global__ void full_tile_candidates_kernel(const int* __restrict__ rows,
                                             const int* __restrict__ cols, std::int64_t nnz,
-                                            int matrix_cols, unsigned int* counters,
+                                            int matrix_cols, std::int64_t capacity,
+                                            unsigned long long* counts,
                                             FullTileCandidate* candidates) {
   const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (entry >= nnz) {
@@ -63,9 +74,9 @@ __global__ void full_tile_candidates_kernel(const int* __restrict__ rows,
   }
   const int row = rows[entry];
   const int col = cols[entry];
-  // Entry 0 has no predecessor; the count pass alone looks for repeats.
-  if (candidates == nullptr && entry > 0 && rows[entry - 1] == row && cols[entry - 1] == col) {
-    atomicOr(&counters[1], 1u);
+  // Entry 0 has no predecessor.
+  if (entry > 0 && rows[entry - 1] == row && cols[entry - 1] == col) {
+    atomicOr(&counts[kRepeats], 1ull);
   }
   if (row % kFullTileEdge != 0 || col % kFullTileEdge != 0) {
     return;  // not the top-left corner of a tile
@@ -74,8 +85,8 @@ __global__ void full_tile_candidates_kernel(const int* __restrict__ rows,
   if (!whole_tile_row(rows, cols, nnz, entry, row, col, width)) {
     return;
   }
-  const unsigned int slot = atomicAdd(&counters[0], 1u);
-  if (candidates != nullptr) {
+  const unsigned long long slot = atomicAdd(&counts[kCandidates], 1ull);
+  if (slot < static_cast<unsigned long long>(capacity)) {  // the bound holds: always inside
     candidates[slot] = {row, col, static_cast<int>(entry), width};
   }
 }
@@ -83,9 +94,10 @@ __global__ void full_tile_candidates_kernel(const int* __restrict__ rows,
 /// @brief One warp per candidate: finds the first entry of each of the tile's rows (binary
 /// search from the candidate's entry on), and where all rows are whole, appends the tile,
 /// adds its entries to its panel's count and marks them covered.
-/// Preconditions: blockDim.x a multiple of 32; S sorted row-major without repeats.
+/// Preconditions: blockDim.x a multiple of 32; S sorted row-major (with repeats the
+/// search's result is thrown away).
 /// @param candidates from full_tile_candidates_kernel
-/// @param candidate_count their number
+/// @param capacity the candidates' capacity (warps past it, or past their count, return)
 /// @param rows rows of S's entries
 /// @param cols columns of S's entries
 /// @param nnz entries of S
@@ -93,10 +105,10 @@ __global__ void full_tile_candidates_kernel(const int* __restrict__ rows,
 /// @param matrix_cols columns of S
 /// @param tiles where the full tiles go
 /// @param row_starts 64 starts per candidate: the first entry of each of its rows
-/// @param counts [0]: full tiles, [1 + p]: entries of panel p inside full tiles
+/// @param counts the search's counts (FullTileCount)
 /// @param covered one byte per entry of S, set to 1 inside a full tile
 __global__ void full_tile_check_kernel(const FullTileCandidate* __restrict__ candidates,
-                                       int candidate_count, const int* __restrict__ rows,
+                                       std::int64_t capacity, const int* __restrict__ rows,
                                        const int* __restrict__ cols, std::int64_t nnz,
                                        int matrix_rows, int matrix_cols, FullTile* tiles,
                                        int* __restrict__ row_starts, unsigned long long* counts,
@@ -105,7 +117,7 @@ __global__ void full_tile_check_kernel(const FullTileCandidate* __restrict__ can
   const std::int64_t warp_index =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  if (warp_index >= candidate_count) {
+  if (warp_index >= capacity || warp_index >= static_cast<std::int64_t>(counts[kCandidates])) {
     return;  // whole warps past the last candidate: no lane of them shuffles below
   }
   const FullTileCandidate candidate = candidates[warp_index];
@@ -141,10 +153,10 @@ __global__ void full_tile_check_kernel(const FullTileCandidate* __restrict__ can
   }
   unsigned long long slot = 0;
   if (lane == 0) {
-    slot = atomicAdd(&counts[0], 1ull);
+    slot = atomicAdd(&counts[kTiles], 1ull);
     tiles[slot] = {candidate.first_row, candidate.first_col,
                    static_cast<int>(warp_index * kFullTileEdge), candidate.width};
-    atomicAdd(&counts[1 + candidate.first_row / kPanelRows],
+    atomicAdd(&counts[kPanelsFrom + candidate.first_row / kPanelRows],
               static_cast<unsigned long long>(tile_rows) * candidate.width);
   }
   // Mark the tile's entries, one row at a time, the lanes on consecutive entries.

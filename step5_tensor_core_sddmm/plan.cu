@@ -113,15 +113,26 @@ void Plan::prepare_hybrid() {
   const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, options_);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
-  if (full_tiles_ == 0) {
-    return;  // the lane groups skip the dense panels by their flags, as without full tiles
+  // What the lane groups still compute, and whether a full tile lies outside the dense
+  // panels (one inside stays idle: the panel's kernel writes all of its entries).
+  std::int64_t remaining = 0;
+  bool tiles_outside_dense_panels = false;
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
+      continue;  // a dense panel
+    }
+    remaining += counts[panel];
+    tiles_outside_dense_panels =
+        tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
+  }
+  state_->panels.sparse_rows = remaining > 0;
+  if (!tiles_outside_dense_panels) {
+    // No full tile to run: the lane groups skip the dense panels by their flags, and the
+    // entries outside them are exactly the remaining ones.
+    state_->full = {};
+    return;
   }
   // The lane groups take a list: the entries in no full tile and in no dense panel.
-  std::int64_t remaining = 0;
-  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
-    const bool dense = !choice.panel_slot.empty() && choice.panel_slot[panel] != 0;
-    remaining += dense ? 0 : counts[panel];
-  }
   const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
   state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
   state_->full.covered = {};  // only the list needed it (freed in stream order)
