@@ -37,8 +37,7 @@ class HostMatrix {
   /// @param rows number of rows (>= 0)
   /// @param cols number of columns (>= 0)
   /// @param ld leading dimension; 0 means cols
-  HostMatrix(int rows, int cols, int ld = 0)
-      : rows_(rows), cols_(cols), ld_(ld == 0 ? cols : ld) {
+  HostMatrix(int rows, int cols, int ld = 0) : rows_(rows), cols_(cols), ld_(ld == 0 ? cols : ld) {
     check_matrix_shape(rows_, cols_, ld_);
     values_.assign(static_cast<std::size_t>(rows_) * static_cast<std::size_t>(ld_), T{});
   }
@@ -55,9 +54,7 @@ class HostMatrix {
   /// @brief Element (row, col).
   /// @param row row index
   /// @param col column index
-  T& operator()(int row, int col) {
-    return values_[static_cast<std::size_t>(row) * ld_ + col];
-  }
+  T& operator()(int row, int col) { return values_[static_cast<std::size_t>(row) * ld_ + col]; }
   /// @brief Element (row, col), read-only.
   /// @param row row index
   /// @param col column index
@@ -77,7 +74,26 @@ class HostMatrix {
   std::vector<T> values_;
 };
 
-/// @brief Owns `count` elements of device memory (cudaMalloc/cudaFree); move-only.
+/// @brief Where a DeviceBuffer's memory comes from.
+enum class DeviceMemorySource {
+  /// cudaMalloc / cudaFree: synchronous; checked against the free memory first so that an
+  /// impossible size fails with a message naming the sizes
+  plain,
+  /// cudaMallocAsync / cudaFreeAsync on the default stream, from the device's default
+  /// stream-ordered pool, which keep_pool_memory() makes keep what is freed: a repeated
+  /// preprocessing (step 5's plans, a training loop) reuses memory instead of calling
+  /// cudaMalloc and cudaFree each time
+  stream_pool
+};
+
+/// @brief Makes the device's default stream-ordered pool keep freed memory (release
+/// threshold: unlimited), once per process. DeviceBuffer calls it before its first
+/// allocation from the pool.
+void keep_pool_memory();
+
+/// @brief Owns `count` elements of device memory; move-only. The one owner of device memory
+/// in the course: plain cudaMalloc by default, or the stream-ordered pool
+/// (DeviceMemorySource::stream_pool).
 /// @tparam T element type
 template <typename T>
 class DeviceBuffer {
@@ -88,19 +104,39 @@ class DeviceBuffer {
   /// @brief Allocates @p count elements; throws DeviceMemoryError when they do not fit.
   /// @param count number of elements
   /// @param what what the memory is for, named in an out-of-memory message
-  explicit DeviceBuffer(std::size_t count, const std::string& what = "a device buffer")
-      : count_(count) {
+  /// @param source plain cudaMalloc or the stream-ordered pool
+  explicit DeviceBuffer(std::size_t count, const std::string& what = "a device buffer",
+                        DeviceMemorySource source = DeviceMemorySource::plain)
+      : count_(count), source_(source) {
     if (count_ == 0) {
       return;
     }
     const std::size_t bytes = count_ * sizeof(T);
-    require_device_memory(bytes, what);
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes));
+    if (source_ == DeviceMemorySource::plain) {
+      require_device_memory(bytes, what);
+      CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes));
+      return;
+    }
+    keep_pool_memory();
+    const cudaError_t status = cudaMallocAsync(reinterpret_cast<void**>(&data_), bytes, nullptr);
+    if (status != cudaSuccess) {
+      cudaGetLastError();  // clear the error so later calls work
+      data_ = nullptr;
+      count_ = 0;
+      throw DeviceMemoryError("cannot allocate " + format_bytes(bytes) + " for " + what +
+                              " from the stream-ordered pool: " + cudaGetErrorString(status));
+    }
   }
 
   ~DeviceBuffer() {
-    if (data_ != nullptr) {
-      cudaFree(data_);  // no check: destructors must not throw
+    if (data_ == nullptr) {
+      return;
+    }
+    // No checks: destructors must not throw.
+    if (source_ == DeviceMemorySource::plain) {
+      cudaFree(data_);
+    } else {
+      cudaFreeAsync(data_, nullptr);  // stream-ordered: after the work queued before it
     }
   }
 
@@ -110,7 +146,9 @@ class DeviceBuffer {
   /// @brief Takes over @p other's allocation.
   /// @param other buffer left empty
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        count_(std::exchange(other.count_, 0)),
+        source_(other.source_) {}
 
   /// @brief Frees this buffer's memory and takes over @p other's.
   /// @param other buffer left empty
@@ -119,6 +157,7 @@ class DeviceBuffer {
       DeviceBuffer old(std::move(*this));
       data_ = std::exchange(other.data_, nullptr);
       count_ = std::exchange(other.count_, 0);
+      source_ = other.source_;
     }
     return *this;
   }
@@ -129,6 +168,17 @@ class DeviceBuffer {
   std::size_t size() const { return count_; }
   /// @brief Size in bytes.
   std::size_t bytes() const { return count_ * sizeof(T); }
+  /// @brief Where the memory comes from.
+  DeviceMemorySource source() const { return source_; }
+  /// @brief The memory @p byte_offset bytes from the start, as @p U: one allocation that
+  /// holds several arrays (step 5's S: rows, columns and values).
+  /// @tparam U element type of the array there
+  /// @param byte_offset offset in bytes (a multiple of alignof(U))
+  /// @return device pointer
+  template <typename U>
+  U* at(std::size_t byte_offset) const {
+    return reinterpret_cast<U*>(reinterpret_cast<unsigned char*>(data_) + byte_offset);
+  }
 
   /// @brief Copies @p count elements from host memory into the start of the buffer.
   /// @param host source
@@ -189,6 +239,7 @@ class DeviceBuffer {
 
   T* data_ = nullptr;
   std::size_t count_ = 0;
+  DeviceMemorySource source_ = DeviceMemorySource::plain;
 };
 
 /// @brief A row-major matrix in device memory, with the same shape rules as HostMatrix.

@@ -192,7 +192,7 @@ MUTATIONS += [
 S5 = "step5_tensor_core_sddmm"
 S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 S5_TILES = "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
-S5_SHAPES = "all approaches with M N K not multiples of 16"
+S5_SHAPES = "all approaches with rows inner cols not multiples of 16"
 MUTATIONS += [
     Mutation("step5: lane-to-element map of the 16x16 accumulator transposed", S5,
              "step5_tensor_core_sddmm/fragment_map.cuh",

@@ -116,7 +116,7 @@ if [[ -x "$build_path/$s5" ]]; then
   cases+=(
     "2;;--k $range 1 to 65536;;$s5 --k 0"
     "2;;--matrix needs a file name, got the option --k;;$s5 --matrix --k 64"
-    "2;;--nnz 10 exceeds M\\*N = 9;;$s5 --m 3 --n 3 --nnz 10"
+    "2;;--nnz 10 exceeds rows\\*cols = 9;;$s5 --m 3 --n 3 --nnz 10"
     "2;;--matrix and --m cannot be given together;;$s5 --matrix $scratch/too_few.mtx --m 5"
     "1;;cannot open;;$s5 --matrix $scratch/missing.mtx"
     "1;;bad_header.mtx:1: bad header;;$s5 --matrix $scratch/bad_header.mtx"

@@ -7,12 +7,13 @@
 #pragma once
 
 #include "dense_panel_tables.hpp"
+#include "full_tiles.hpp"
 #include "step5_launchers.hpp"
 #include "tile_grouping.hpp"
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Approach 1 (sddmm_warp_per_nonzero_launch.cu): one warp per nonzero.
 /// @param operands A and Bᵀ
@@ -26,7 +27,7 @@ void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern&
 /// @param options the block shape
 /// @param operands A and Bᵀ
 /// @param pattern S on the device
-/// @param dense the plan's padded dense M×N product
+/// @param dense the plan's padded dense rows×cols product
 /// @param ld_dense its leading dimension
 /// @param output device array of pattern.nnz() floats
 void launch_dense_wmma(const Options& options, const DenseOperands& operands,
@@ -41,15 +42,26 @@ void launch_dense_wmma(const Options& options, const DenseOperands& operands,
 void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const DenseOperands& operands,
                          std::int64_t nnz, float* output);
 
+/// @brief What approach 4's plan found of full tiles, as its launch takes it.
+struct FullTileWork {
+  const FullTile* tiles = nullptr;  ///< the full tiles
+  const int* row_starts = nullptr;  ///< the first entry of each row of each tile
+  std::int64_t tile_count = 0;      ///< their number (0: none, the lane groups go by panels)
+  const int* listed = nullptr;      ///< with full tiles: the entries left to the lane groups
+  std::int64_t listed_count = 0;    ///< their number
+};
+
 /// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
-/// panels, then the lane groups for the other nonzeros.
+/// panels and the full tiles, then the lane groups for the other nonzeros.
 /// @param tables the plan's dense panel tables
 /// @param dense_panels whether the plan chose any dense panel
+/// @param full the plan's full tiles and the lane groups' list
 /// @param options lanes per nonzero and runs per block
-/// @param operands A and Bᵀ
+/// @param operands A and b_transposed
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
-void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Options& options,
-                   const DenseOperands& operands, const DevicePattern& pattern, float* output);
+void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
+                   const Options& options, const DenseOperands& operands,
+                   const DevicePattern& pattern, float* output);
 
-}  // namespace step5
+}  // namespace course::step5

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief First position in the sorted array @p sorted, between @p begin and @p end, whose
 /// value is >= @p value.
@@ -40,11 +40,11 @@ __device__ inline std::int64_t lower_bound_index(const int* sorted, std::int64_t
 /// @brief Widens the recorded column span of @p row's panel to include @p col, when that
 /// entry starts or ends its row (the first and last columns of a sorted row are its extremes).
 /// The span is kept as two maxima so that zero-filled memory means "no entry": span[0] =
-/// max(N - first column), span[1] = max(last column + 1).
+/// max(cols - first column), span[1] = max(last column + 1).
 /// @param panel_span two ints per panel (output, zeroed before the launch)
 /// @param row the entry's row
 /// @param col the entry's column
-/// @param cols N
+/// @param cols columns of S
 /// @param row_start whether the entry is the first of its row
 /// @param row_end whether the entry is the last of its row
 __device__ inline void widen_panel_span(int* panel_span, int row, int col, int cols, bool row_start,
@@ -72,12 +72,12 @@ struct PatternCheck {
 /// spans are meaningful only when no entry failed.
 /// Preconditions: check->first_bad_entry set to ~0 and @p panel_span zeroed before the launch;
 /// one thread per max(nnz, panel_count).
-/// @param rows M
-/// @param cols N
+/// @param rows rows of S
+/// @param cols columns of S
 /// @param row_indices rows of the entries
 /// @param col_indices columns of the entries
 /// @param nnz number of entries
-/// @param panel_count ceil(M / kPanelRows)
+/// @param panel_count ceil(rows / kPanelRows)
 /// @param check the first failing entry (output)
 /// @param panel_nnz nonzeros of each panel (output)
 /// @param panel_span two ints per panel, see widen_panel_span (output)
@@ -112,4 +112,4 @@ __global__ void validate_pattern_kernel(int rows, int cols, const int* __restric
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

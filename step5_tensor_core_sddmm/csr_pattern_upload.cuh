@@ -25,7 +25,7 @@
 #include <climits>
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief What csr_pattern_kernel writes into host memory (followed by the panel spans).
 struct CsrVerdict {
@@ -63,8 +63,8 @@ __device__ inline int2 warp_column_span(int first_col, int last_col) {
 /// @tparam kBlockThreads threads per block, whole panels of rows
 /// @param row_offsets rows + 1 offsets
 /// @param col_indices column of each nonzero
-/// @param rows M
-/// @param cols N
+/// @param rows rows of S
+/// @param cols columns of S
 /// @param nnz number of nonzeros
 /// @param write_ones write 1 to every value
 /// @param rows_out row of each nonzero (output)
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   const std::int64_t panel =
       (static_cast<std::int64_t>(blockIdx.x) * kBlockThreads) / kPanelRows + threadIdx.x;
-  // One thread per panel of this block's rows; rows past M leave no panel to write.
+  // One thread per panel of this block's rows; rows past the last leave no panel to write.
   if (threadIdx.x < kBlockThreads / kPanelRows && panel * kPanelRows < rows) {
     int2 span = make_int2(INT_MAX, -1);
     for (int part = 0; part < kWarpsPerPanel; ++part) {
@@ -155,4 +155,4 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

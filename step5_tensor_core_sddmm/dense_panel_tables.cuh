@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Moves approach 4's panel tables from mapped host memory to the device and clears
 /// the tile-start table after them, in one launch: word w < @p copy_words is copied from
@@ -84,4 +84,4 @@ __global__ void tile_starts_kernel(const int* __restrict__ row_indices,
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

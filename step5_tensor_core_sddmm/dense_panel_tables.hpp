@@ -7,7 +7,7 @@
 /// implemented in sddmm_hybrid_panel_choice.cu.
 #pragma once
 
-#include "device_memory.hpp"
+#include "common/matrix.hpp"
 #include "step5_launchers.hpp"
 
 #include <cuda_runtime_api.h>  // __align__ in host-only translation units
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Columns of a block tile of the dense-panel kernel.
 constexpr int kPanelTileCols = 64;
@@ -48,9 +48,10 @@ struct DensePanelChoice {
 
 /// @brief Approach 4's panel tables on the device, as Plan keeps them.
 struct DensePanelTables {
-  PooledBytes storage;           ///< 1 + slot per panel, the slots, the tiles, the tile starts
-  std::size_t slots_offset = 0;  ///< byte offset of the dense slots
-  std::size_t tiles_offset = 0;  ///< byte offset of the dense tiles
+  /// 1 + slot per panel, the slots, the tiles, the tile starts (from the stream-ordered pool)
+  course::DeviceBuffer<unsigned char> storage;
+  std::size_t slots_offset = 0;        ///< byte offset of the dense slots
+  std::size_t tiles_offset = 0;        ///< byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< byte offset of the tile starts
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups
@@ -58,10 +59,14 @@ struct DensePanelTables {
 
 /// @brief Picks the panels whose density over the columns they span reaches
 /// Options::tc_density (see sddmm_hybrid_panel_choice.cu for the reasoning).
-/// @param pattern S on the device, with its panel counts and spans
+/// @param pattern S on the device, with its panel spans
+/// @param counts the nonzeros of each panel still to compute (the pattern's counts less the
+/// entries of full tiles)
 /// @param options tc_density and tc_min_nnz
 /// @return the chosen panels (none: every nonzero goes to the lane groups)
-DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options& options);
+DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<std::int64_t>& counts,
+                                     const Options& options);
 
 /// @brief Uploads @p choice and fills its table of tile starts on the GPU (asynchronous: the
 /// plan's synchronisation ends the reads of the host staging before it is written again).
@@ -70,4 +75,4 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options
 /// @return the tables (empty storage when no panel was chosen)
 DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const DevicePattern& pattern);
 
-}  // namespace step5
+}  // namespace course::step5

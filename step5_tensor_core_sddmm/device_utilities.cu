@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 void sampled_magnitude(const DevicePattern& pattern, const DenseOperands& operands, float* output) {
   check_operands(operands);
@@ -55,4 +55,4 @@ void transpose_float(const float* input, float* output, int rows, int cols) {
   CUDA_CHECK_LAUNCH(transpose_float_kernel);
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief A well-mixed 64-bit hash (splitmix64's finaliser).
 /// @param value input
@@ -76,7 +76,7 @@ __global__ void transpose_float_kernel(const float* input, float* output, int ro
 /// @param lda its leading dimension
 /// @param b_transposed Bᵀ
 /// @param ldb its leading dimension
-/// @param inner K
+/// @param inner the inner size (length of each dot product)
 /// @param nnz number of nonzeros
 /// @param row_indices row of each nonzero
 /// @param col_indices column of each nonzero
@@ -98,4 +98,4 @@ __global__ void magnitude_kernel(const __half* a, int lda, const __half* b_trans
   output[nonzero] = fabsf(values[nonzero]) * sum;
 }
 
-}  // namespace step5
+}  // namespace course::step5

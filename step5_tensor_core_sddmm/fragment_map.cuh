@@ -13,7 +13,7 @@
 
 #include <cuda_runtime_api.h>  // __host__ __device__ also in host-only translation units
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief A position inside a fragment's tile.
 struct FragmentElement {
@@ -89,4 +89,4 @@ __host__ __device__ constexpr FragmentElement accumulator_element(WmmaShape shap
                                         : accumulator_element_8x32(lane, index);
 }
 
-}  // namespace step5
+}  // namespace course::step5

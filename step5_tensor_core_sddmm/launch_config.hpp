@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Threads per block of the one-thread-per-item kernels (checks, conversions, sampling).
 constexpr int kThreadsPerBlock = 256;
@@ -45,4 +45,4 @@ inline std::size_t align_bytes(std::size_t bytes) {
   return (bytes + 255) / 256 * 256;
 }
 
-}  // namespace step5
+}  // namespace course::step5

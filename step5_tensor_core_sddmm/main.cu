@@ -1,7 +1,7 @@
 // Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
 // Read first: step5_launchers.hpp (the API it calls).
 /// @file main.cu
-/// @brief Step 5 program: one SDDMM P = S ∘ (A·B) with the chosen approach.
+/// @brief Step 5 program: one SDDMM C = S ∘ (A·B) with the chosen approach.
 ///
 /// It prints the kernel time and two "other" times (upload of S and preprocessing): the
 /// first call's, which includes one-time set-up, and the steady state's, measured on a second
@@ -39,7 +39,7 @@
 namespace {
 
 #ifdef DEBUG
-constexpr bool kVerify = true;  // the reference and P's copy are part of the estimate
+constexpr bool kVerify = true;  // the reference and C's copy are part of the estimate
 #else
 constexpr bool kVerify = false;
 #endif
@@ -48,14 +48,14 @@ constexpr bool kVerify = false;
 /// allocations beyond the host's available memory (or the GPU's free memory, when there is
 /// one). Takes only the sizes, so it runs before S is drawn or read.
 void check_sizes(long long rows, long long cols, long long inner, long long nnz,
-                 course::SamplingSource source, step5::Approach approach) {
+                 course::SamplingSource source, course::step5::Approach approach) {
   course::MemoryEstimate estimate = course::sampled_product_estimate(
       static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
       static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(nnz), source, kVerify);
-  if (approach == step5::Approach::dense_wmma) {
+  if (approach == course::step5::Approach::dense_wmma) {
     const std::size_t dense_bytes =
-        step5::dense_product_bytes(static_cast<int>(rows), static_cast<int>(cols));
-    const std::size_t limit_bytes = step5::Options{}.dense_limit_elements * sizeof(float);
+        course::step5::dense_product_bytes(static_cast<int>(rows), static_cast<int>(cols));
+    const std::size_t limit_bytes = course::step5::Options{}.dense_limit_elements * sizeof(float);
     if (dense_bytes > limit_bytes) {
       throw std::length_error("approach 2 stores the dense product: " + std::to_string(rows) +
                               " x " + std::to_string(cols) + " floats (padded to 16) take " +
@@ -63,8 +63,8 @@ void check_sizes(long long rows, long long cols, long long inner, long long nnz,
                               course::describe_bytes(limit_bytes) +
                               "; approaches 3 and 4 need no dense storage");
     }
-    estimate.device("approach 2's dense M x N product", dense_bytes);
-  } else if (approach != step5::Approach::warp_per_nonzero) {
+    estimate.device("approach 2's dense rows x cols product", dense_bytes);
+  } else if (approach != course::step5::Approach::warp_per_nonzero) {
     estimate.device("the plan's tables (about 16 B per nonzero)",
                     course::array_bytes(static_cast<std::uint64_t>(nnz), 1, 16));
   }
@@ -73,10 +73,10 @@ void check_sizes(long long rows, long long cols, long long inner, long long nnz,
 
 /// S as a uniform random mask of exactly @p nnz entries from @p seed, after the checks.
 course::CooMatrix random_sampling(long long rows, long long cols, long long inner, long long nnz,
-                                  step5::Approach approach, std::uint64_t seed) {
+                                  course::step5::Approach approach, std::uint64_t seed) {
   if (static_cast<double>(nnz) > static_cast<double>(rows) * static_cast<double>(cols)) {
     throw course::UsageError("--nnz " + std::to_string(nnz) +
-                             " exceeds M*N = " + std::to_string(rows * cols));
+                             " exceeds rows*cols = " + std::to_string(rows * cols));
   }
   check_sizes(rows, cols, inner, nnz, course::SamplingSource::random_mask, approach);
   if (nnz >= 20000000) {
@@ -91,7 +91,7 @@ course::CooMatrix random_sampling(long long rows, long long cols, long long inne
 
 /// S read from @p path, after the checks that its size line allows.
 course::CooMatrix file_sampling(const std::string& path, long long inner,
-                                step5::Approach approach) {
+                                course::step5::Approach approach) {
   const course::MatrixMarketSize size = course::read_matrix_market_size(path);
   check_sizes(size.rows, size.cols, inner, size.max_nonzeros(), course::SamplingSource::file,
               approach);
@@ -111,16 +111,17 @@ int run(int argc, char** argv) {
   std::string matrix_path;
   course::ArgParser parser(
       "step5_tensor_core_sddmm",
-      "SDDMM P = S o (A*B) at the nonzeros of a sparse S: A is MxK, B is KxN (fp16, B stored "
-      "as its transpose N x K), P is float. S is a uniform random mask of exactly --nnz "
+      "SDDMM C = S o (A*B) at the nonzeros of a sparse S: A is rows x inner, B is inner x cols "
+      "(fp16, B stored "
+      "as its transpose cols x inner), C is float. S is a uniform random mask of exactly --nnz "
       "entries, or the Matrix Market file --matrix. Approaches: 1 warp per nonzero (CUDA "
       "cores), 2 dense WMMA product then sampled, 3 WMMA on the non-empty 16x16 tiles, "
       "4 hybrid (fastest).");
-  parser.add_integer("--approach", &approach_number, 1, step5::kApproachCount,
+  parser.add_integer("--approach", &approach_number, 1, course::step5::kApproachCount,
                      "approach to run (default: APPROACH)");
-  parser.add_integer("--m", &rows, 1, INT_MAX, "rows of A and S (M)");
-  parser.add_integer("--n", &cols, 1, INT_MAX, "columns of B and S (N)");
-  parser.add_integer("--k", &inner, 1, 1 << 16, "inner dimension K");
+  parser.add_integer("--m", &rows, 1, INT_MAX, "rows of A and S");
+  parser.add_integer("--n", &cols, 1, INT_MAX, "columns of B and S");
+  parser.add_integer("--k", &inner, 1, 1 << 16, "inner size: columns of A, rows of B");
   parser.add_integer("--nnz", &nnz, 0, INT_MAX, "nonzeros of the random mask S");
   parser.add_integer("--seed", &seed, 0, LLONG_MAX, "seed (0: a fresh one)");
   parser.add_path("--matrix", &matrix_path, "read S from this .mtx/.mtx.gz instead");
@@ -129,7 +130,7 @@ int run(int argc, char** argv) {
   }
   parser.refuse_together("--matrix", {"--m", "--n", "--nnz"},
                          "the file gives S's sizes and entries");
-  const step5::Approach approach = step5::approach_from_number(approach_number);
+  const course::step5::Approach approach = course::step5::approach_from_number(approach_number);
   const std::uint64_t used_seed =
       seed == 0 ? course::fresh_seed() : static_cast<std::uint64_t>(seed);
   // Everything about the inputs is checked, and S made, before looking for a GPU.
@@ -139,26 +140,27 @@ int run(int argc, char** argv) {
   const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   const int k = static_cast<int>(inner);
   std::cout << "GPU: " << device.name << "\n"
-            << "approach " << step5::approach_name(approach) << ", M=" << sampling.rows
-            << " N=" << sampling.cols << " K=" << k << " nnz=" << sampling.nnz()
+            << "approach " << course::step5::approach_name(approach) << ", rows=" << sampling.rows
+            << " cols=" << sampling.cols << " inner=" << k << " nnz=" << sampling.nnz()
             << " seed=" << used_seed << "\n";
 
-  const course::HostMatrix<__half> a = step5::random_half_matrix(sampling.rows, k, 0, used_seed);
+  const course::HostMatrix<__half> a =
+      course::step5::random_half_matrix(sampling.rows, k, 0, used_seed);
   const course::HostMatrix<__half> b_transposed =
-      step5::random_half_matrix(sampling.cols, k, 0, used_seed + 1);
+      course::step5::random_half_matrix(sampling.cols, k, 0, used_seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_b(b_transposed);
-  const step5::DenseOperands operands{
+  const course::step5::DenseOperands operands{
       sampling.rows, sampling.cols, k, device_a.data(), k, device_b.data(), k};
-  course::DeviceBuffer<float> output(sampling.nnz(), "P");
+  course::DeviceBuffer<float> output(sampling.nnz(), "C");
   output.poison();
 
   // "other" = the upload of S and its preprocessing. The first one in a process also pays
   // one-time set-up (the lazy loading of the kernels it launches, the stream-ordered pool's
   // first allocations); a second pattern of the same size shows what every later one costs.
   const auto preprocess = [&](const course::CooMatrix& mask) {
-    const step5::DevicePattern pattern(mask);
-    const step5::Plan plan(approach, pattern, k);
+    const course::step5::DevicePattern pattern(mask);
+    const course::step5::Plan plan(approach, pattern, k);
   };
   const course::TimingStats first_other = course::time_host([&] { preprocess(sampling); }, 0, 1);
   // A random S gets a second draw of the same size; a file has one pattern, so it is used again.
@@ -168,8 +170,8 @@ int run(int argc, char** argv) {
   const course::CooMatrix& steady_mask = matrix_path.empty() ? second : sampling;
   const course::TimingStats steady_other =
       course::time_host([&] { preprocess(steady_mask); }, 0, 3);
-  const step5::DevicePattern pattern(sampling);
-  const step5::Plan plan(approach, pattern, k);
+  const course::step5::DevicePattern pattern(sampling);
+  const course::step5::Plan plan(approach, pattern, k);
   const course::TimingStats kernel =
       course::time_gpu([&] { plan.run(operands, output.data()); }, 1, 5);
   std::cout << "sddmm " << kernel.median_ms << " ms\n"
@@ -180,8 +182,9 @@ int run(int argc, char** argv) {
             << (matrix_path.empty() ? "a second random S of the same size" : "the same S again")
             << ")\n";
 #ifdef DEBUG
-  const step5::SampledReference reference = step5::sddmm_reference(a, b_transposed, sampling);
-  const course::CompareResult result = step5::compare_sampled(
+  const course::step5::SampledReference reference =
+      course::step5::sddmm_reference(a, b_transposed, sampling);
+  const course::CompareResult result = course::step5::compare_sampled(
       output.to_vector(), reference, sampling, course::Tolerance::tensor_core_fp32_accumulation(k));
   if (!course::report_verification(result, std::cout)) {
     return 1;

@@ -4,11 +4,11 @@
 /// @brief The 64-row panels of S from which approach 4 decides where Tensor Cores pay off.
 ///
 /// A block tile of 64×64 outputs computed with WMMA reads 64 rows of A and 64 rows of Bᵀ
-/// once, about 16 bytes per output position at K = 256, whereas the CUDA-core path reads a
+/// once, about 16 bytes per output position at inner = 256, whereas the CUDA-core path reads a
 /// row of Bᵀ (512 bytes) per nonzero. Tensor Cores therefore pay off from a density of a few
 /// percent; approach 4 sends a panel to them from Options::tc_density (default 0.05).
-/// A panel's density is measured over the columns its nonzeros span, not over all N: a
-/// banded matrix (bcsstk16: 60 nonzeros per row near the diagonal) has 1 % density over N but
+/// A panel's density is measured over the columns its nonzeros span, not over all cols: a
+/// banded matrix (bcsstk16: 60 nonzeros per row near the diagonal) has 1 % density over cols but
 /// 20–40 % within its band, and only the band's block tiles go to Tensor Cores.
 ///
 /// The counts and spans come with the upload of S (DevicePattern::panel_nnz and
@@ -16,9 +16,9 @@
 /// from CSR by csr_pattern_kernel (csr_pattern_upload.cuh) and the row offsets.
 #pragma once
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Rows per panel: the height of a block tile of the dense-panel kernel.
 constexpr int kPanelRows = 64;
 
-}  // namespace step5
+}  // namespace course::step5

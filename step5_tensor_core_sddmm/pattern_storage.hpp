@@ -1,11 +1,11 @@
 // Step 5, S on the device (lesson Part 2, "S on the device"): shared by both uploads.
-// Read first: step5_launchers.hpp (class DevicePattern) and device_memory.hpp.
+// Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 /// @file pattern_storage.hpp
 /// @brief DevicePattern's device storage, shared by its COO upload (pattern_upload_coo.cu)
 /// and its CSR upload (pattern_upload_csr.cu).
 #pragma once
 
-#include "device_memory.hpp"
+#include "common/matrix.hpp"
 #include "launch_config.hpp"
 #include "step5_launchers.hpp"
 
@@ -14,15 +14,23 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Entries up to which DevicePattern checks S on the host: a pass over a few thousand
 /// entries costs less than a kernel launch plus a read-back.
 constexpr std::int64_t kHostCheckLimit = 4096;
 
+/// @brief Where S's three arrays lie on the device, as Buffers::allocate lays them out.
+struct PatternArrays {
+  int* rows = nullptr;      ///< row of each entry
+  int* cols = nullptr;      ///< column of each entry
+  float* values = nullptr;  ///< value of each entry
+};
+
 /// @brief Device storage of S: rows, columns and values in one allocation.
 struct DevicePattern::Buffers {
-  PooledBytes storage;            ///< rows, columns and values of S in one allocation
+  /// rows, columns and values of S in one allocation from the stream-ordered pool
+  course::DeviceBuffer<unsigned char> storage;
   std::size_t cols_offset = 0;    ///< byte offset of the column indices in storage
   std::size_t values_offset = 0;  ///< byte offset of the values in storage
   /// Recorded on the side stream after the values' copy (CSR upload); null when none.
@@ -30,13 +38,15 @@ struct DevicePattern::Buffers {
   /// Whether the default stream is already ordered after values_copied.
   bool values_ordered = true;
 
-  /// Lays out rows, columns and values of @p nnz entries (each array aligned) and allocates
-  /// them in storage.
-  void allocate(std::size_t nnz) {
+  /// Lays out rows, columns and values of @p nnz entries (each array aligned), allocates
+  /// them in storage and returns where each lies: the one allocation of S, for both uploads.
+  PatternArrays allocate(std::size_t nnz) {
     const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
     cols_offset = index_bytes;
     values_offset = 2 * index_bytes;
-    storage = PooledBytes(3 * index_bytes, "S (rows, columns, values)");
+    storage = course::DeviceBuffer<unsigned char>(3 * index_bytes, "S (rows, columns, values)",
+                                                  course::DeviceMemorySource::stream_pool);
+    return {storage.at<int>(0), storage.at<int>(cols_offset), storage.at<float>(values_offset)};
   }
 
   Buffers() = default;
@@ -54,4 +64,4 @@ struct DevicePattern::Buffers {
   }
 };
 
-}  // namespace step5
+}  // namespace course::step5

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 namespace {
 
@@ -84,10 +84,7 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
         span.last_col = std::max(span.last_col, col);
       }
     }
-    buffers_->allocate(nnz);
-    int* device_rows = buffers_->storage.at<int>(0);
-    int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
-    float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
+    const PatternArrays device = buffers_->allocate(nnz);
     if (check_on_host) {
       // One copy of the three arrays, packed as they lie on the device.
       std::vector<unsigned char> staging(buffers_->storage.bytes());
@@ -96,29 +93,31 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
                   nnz * sizeof(int));
       std::memcpy(staging.data() + buffers_->values_offset, matrix.values.data(),
                   nnz * sizeof(float));
-      CUDA_CHECK(cudaMemcpyAsync(device_rows, staging.data(), staging.size(),
+      CUDA_CHECK(cudaMemcpyAsync(device.rows, staging.data(), staging.size(),
                                  cudaMemcpyHostToDevice, nullptr));
     } else {
       // Large S: upload (fast when the caller registered its arrays with cudaHostRegister),
       // then check and count on the GPU and read the verdict back in one copy.
-      CUDA_CHECK(cudaMemcpyAsync(device_rows, matrix.row_indices.data(), nnz * sizeof(int),
+      CUDA_CHECK(cudaMemcpyAsync(device.rows, matrix.row_indices.data(), nnz * sizeof(int),
                                  cudaMemcpyHostToDevice, nullptr));
-      CUDA_CHECK(cudaMemcpyAsync(device_cols, matrix.col_indices.data(), nnz * sizeof(int),
+      CUDA_CHECK(cudaMemcpyAsync(device.cols, matrix.col_indices.data(), nnz * sizeof(int),
                                  cudaMemcpyHostToDevice, nullptr));
-      CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
+      CUDA_CHECK(cudaMemcpyAsync(device.values, matrix.values.data(), nnz * sizeof(float),
                                  cudaMemcpyHostToDevice, nullptr));
       // The check word, the panel counts, then two ints of span per panel (one word).
       const std::size_t check_words = 1 + 2 * static_cast<std::size_t>(panel_count);
       const std::size_t spans_at =
           (1 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
-      const PooledBytes check(check_words * sizeof(std::uint64_t), "the check of S");
+      const course::DeviceBuffer<unsigned char> check(check_words * sizeof(std::uint64_t),
+                                                      "the check of S",
+                                                      course::DeviceMemorySource::stream_pool);
       CUDA_CHECK(cudaMemsetAsync(check.at<void>(0), 0xFF, sizeof(PatternCheck), nullptr));
       CUDA_CHECK(cudaMemsetAsync(check.at<void>(spans_at), 0,
                                  static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
                                  nullptr));
       const std::int64_t threads = std::max<std::int64_t>(nnz_, panel_count);
       validate_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
-          rows_, cols_, device_rows, device_cols, nnz_, panel_count, check.at<PatternCheck>(0),
+          rows_, cols_, device.rows, device.cols, nnz_, panel_count, check.at<PatternCheck>(0),
           check.at<std::int64_t>(sizeof(std::uint64_t)), check.at<int>(spans_at));
       CUDA_CHECK_LAUNCH(validate_pattern_kernel);
       std::vector<std::int64_t> verdict(check_words);
@@ -137,7 +136,7 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
 
 void DevicePattern::decode_panel_spans(const int* span_words) {
   for (std::size_t panel = 0; panel < panel_spans_.size(); ++panel) {
-    const int first_key = span_words[2 * panel];     // N - first column, 0 when none
+    const int first_key = span_words[2 * panel];     // cols - first column, 0 when none
     const int last_key = span_words[2 * panel + 1];  // last column + 1, 0 when none
     panel_spans_[panel] = first_key == 0 ? PanelSpan{} : PanelSpan{cols_ - first_key, last_key - 1};
   }
@@ -170,4 +169,4 @@ const float* DevicePattern::values() const {
   return buffers_->storage.at<float>(buffers_->values_offset);
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 /// Throws when the row offsets of @p matrix are not those of a CSR matrix with
@@ -153,22 +153,20 @@ void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones
   const std::size_t nnz = matrix.col_indices.size();
   nnz_ = static_cast<std::int64_t>(nnz);
   const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
-  buffers_->allocate(nnz);
-  int* device_rows = buffers_->storage.at<int>(0);
-  int* device_cols = buffers_->storage.at<int>(buffers_->cols_offset);
-  float* device_values = buffers_->storage.at<float>(buffers_->values_offset);
+  const PatternArrays device = buffers_->allocate(nnz);
   const std::size_t offsets_bytes = matrix.row_offsets.size() * sizeof(int);
-  const PooledBytes device_offsets(offsets_bytes, "the CSR offsets of S");
-  CUDA_CHECK(cudaMemcpyAsync(device_offsets.at<int>(0), matrix.row_offsets.data(), offsets_bytes,
+  const course::DeviceBuffer<int> device_offsets(matrix.row_offsets.size(), "the CSR offsets of S",
+                                                 course::DeviceMemorySource::stream_pool);
+  CUDA_CHECK(cudaMemcpyAsync(device_offsets.data(), matrix.row_offsets.data(), offsets_bytes,
                              cudaMemcpyHostToDevice, nullptr));
-  CUDA_CHECK(cudaMemcpyAsync(device_cols, matrix.col_indices.data(), nnz * sizeof(int),
+  CUDA_CHECK(cudaMemcpyAsync(device.cols, matrix.col_indices.data(), nnz * sizeof(int),
                              cudaMemcpyHostToDevice, nullptr));
   if (!ones) {
     // Nothing before the SDDMM itself reads the values: they travel on a second stream,
     // after the allocation and the index copies above (ordered on the default stream),
     // while the check and the plan run. values() orders the default stream after them.
     side_stream_waits_for_default();
-    CUDA_CHECK(cudaMemcpyAsync(device_values, matrix.values.data(), nnz * sizeof(float),
+    CUDA_CHECK(cudaMemcpyAsync(device.values, matrix.values.data(), nnz * sizeof(float),
                                cudaMemcpyHostToDevice, side_copy_stream()));
     CUDA_CHECK(cudaEventCreateWithFlags(&buffers_->values_copied, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventRecord(buffers_->values_copied, side_copy_stream()));
@@ -183,7 +181,7 @@ void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones
   int* spans = reinterpret_cast<int*>(verdict + 1);
   const std::int64_t threads = std::max<std::int64_t>(nnz_, std::int64_t{rows_} + 1);
   csr_pattern_kernel<kThreadsPerBlock><<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
-      device_offsets.at<int>(0), device_cols, rows_, cols_, nnz_, ones, device_rows, device_values,
+      device_offsets.data(), device.cols, rows_, cols_, nnz_, ones, device.rows, device.values,
       verdict, spans);
   CUDA_CHECK_LAUNCH(csr_pattern_kernel);
   CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -205,4 +203,4 @@ void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones
   compute_max_panel_density();
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -9,7 +9,7 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "dense_panel_tables.hpp"
-#include "device_memory.hpp"
+#include "full_tiles.hpp"
 #include "launch_config.hpp"
 #include "step5_launchers.hpp"
 #include "tile_grouping.hpp"
@@ -21,15 +21,18 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief What each approach prepares before its kernel runs.
 struct Plan::State {
-  course::DeviceBuffer<float> dense;  ///< approach 2: the dense M×N product
+  course::DeviceBuffer<float> dense;  ///< approach 2: the dense rows×cols product
   int ld_dense = 0;                   ///< approach 2: leading dimension of dense
   TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
   DensePanelTables panels;            ///< approach 4: the dense panels' tables
+  FullTileSearch full;                ///< approach 4: the full tiles
+  course::DeviceBuffer<int> listed;   ///< approach 4 with full tiles: the lane groups' entries
 };
 
 namespace {
@@ -65,7 +68,7 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
   approach_from_number(static_cast<int>(approach));
   check_options(options);
   if (inner < 0) {
-    throw std::invalid_argument("K must not be negative, got " + std::to_string(inner));
+    throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
   switch (approach) {
     case Approach::warp_per_nonzero:
@@ -84,7 +87,8 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
         throw std::length_error(message.str());
       }
       state_->ld_dense = static_cast<int>(round_up(pattern.cols(), kTile));
-      state_->dense = course::DeviceBuffer<float>(elements, "approach 2's dense M x N product");
+      state_->dense =
+          course::DeviceBuffer<float>(elements, "approach 2's dense rows x cols product");
       break;
     }
     case Approach::tile_grouped:
@@ -92,21 +96,53 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
       tensor_core_units_ = state_->groups.tile_count;
       break;
     case Approach::hybrid:
-      prepare_dense_panels(choose_dense_panels(pattern, options));
+      prepare_hybrid();
       break;
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void Plan::prepare_dense_panels(const DensePanelChoice& choice) {
+void Plan::prepare_hybrid() {
+  // Full tiles first: the panels are then judged by what is left of them.
+  state_->full = find_full_tiles(*pattern_, options_);
+  full_tiles_ = state_->full.tile_count;
+  std::vector<std::int64_t> counts = pattern_->panel_nnz();
+  for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
+    counts[panel] -= state_->full.covered_per_panel[panel];
+  }
+  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, options_);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
+  // What the lane groups still compute, and whether a full tile lies outside the dense
+  // panels (one inside stays idle: the panel's kernel writes all of its entries).
+  std::int64_t remaining = 0;
+  bool tiles_outside_dense_panels = false;
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
+      continue;  // a dense panel
+    }
+    remaining += counts[panel];
+    tiles_outside_dense_panels =
+        tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
+  }
+  state_->panels.sparse_rows = remaining > 0;
+  if (!tiles_outside_dense_panels) {
+    // No full tile to run: the lane groups skip the dense panels by their flags, and the
+    // entries outside them are exactly the remaining ones.
+    state_->full = {};
+    return;
+  }
+  // The lane groups take a list: the entries in no full tile and in no dense panel.
+  const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
+  state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
+  state_->full.covered = {};  // only the list needed it (freed in stream order)
 }
 
 Plan::~Plan() = default;
 
 std::size_t Plan::workspace_bytes() const {
-  return state_->dense.bytes() + state_->groups.bytes() + state_->panels.storage.bytes();
+  return state_->dense.bytes() + state_->groups.bytes() + state_->panels.storage.bytes() +
+         state_->full.tiles.bytes() + state_->full.row_starts.bytes() + state_->listed.bytes();
 }
 
 void Plan::run(const DenseOperands& operands, float* output) const {
@@ -116,7 +152,7 @@ void Plan::run(const DenseOperands& operands, float* output) const {
     std::ostringstream message;
     message << "operands are " << operands.rows << "x" << operands.inner << " and "
             << operands.inner << "x" << operands.cols << " but S is " << pattern_->rows() << "x"
-            << pattern_->cols() << " and the plan was made for K=" << inner_;
+            << pattern_->cols() << " and the plan was made for inner=" << inner_;
     throw std::invalid_argument(message.str());
   }
   if (pattern_->nnz() == 0) {
@@ -138,9 +174,13 @@ void Plan::run(const DenseOperands& operands, float* output) const {
       launch_tile_grouped(state_->groups, options_.tile_ranges, operands, pattern_->nnz(), output);
       break;
     case Approach::hybrid:
-      launch_hybrid(state_->panels, tensor_core_units_ > 0, options_, operands, *pattern_, output);
+      launch_hybrid(state_->panels, tensor_core_units_ > 0,
+                    FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
+                                 state_->full.tile_count, state_->listed.data(),
+                                 static_cast<std::int64_t>(state_->listed.size())},
+                    options_, operands, *pattern_, output);
       break;
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

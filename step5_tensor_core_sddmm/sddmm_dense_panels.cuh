@@ -5,11 +5,11 @@
 ///
 /// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
 /// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones
-/// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile: the
-/// block stages 64 rows of A and 64 rows of Bᵀ, kPanelChunk values of K at a time, in shared
-/// memory (shared by all warps: each slice is read from global memory once per block), each
-/// warp multiplies a 16×32 strip with WMMA 16×16×16, the tile goes to shared memory, and the
-/// threads copy out only the positions that S holds. Where those are comes from a small
+/// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile
+/// (BlockTileProduct, block_tile_product.cuh: 64 rows of A and of Bᵀ staged in shared memory,
+/// each slice read from global memory once per block, each warp a 16×32 strip with WMMA
+/// 16×16×16), the tile goes to shared memory, and the threads copy out only the positions
+/// that S holds. Where those are comes from a small
 /// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
 /// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
 /// made a block take 15–45 µs. Many blocks per panel (one per 64 columns of the columns its
@@ -17,6 +17,7 @@
 /// only the blocks along its band.
 #pragma once
 
+#include "block_tile_product.cuh"
 #include "dense_panel_tables.hpp"
 #include "panel_classification.cuh"
 #include "step5_launchers.hpp"
@@ -26,50 +27,10 @@
 
 #include <cstdint>
 
-namespace step5 {
-
-/// @brief Values of K staged per step.
-constexpr int kPanelChunk = 128;
-
-/// @brief Copies a 64×kPanelChunk slice of a row-major half matrix (rows first_row.., columns
-/// k0..) into shared memory (leading dimension @p ld_stage), zeros where the slice leaves the
-/// matrix. Each thread copies 8 consecutive halves at a time (one 16-byte load when allowed).
-/// @param stage shared memory slice
-/// @param ld_stage its leading dimension in halves
-/// @param matrix device matrix
-/// @param ld its leading dimension
-/// @param row_count its rows (M for A, N for Bᵀ)
-/// @param inner its valid columns (K)
-/// @param first_row first row of the slice
-/// @param k0 first column of the slice
-/// @param vector_loads whether 16-byte loads are allowed (allows_vector_loads)
-/// @param thread thread index in the block
-/// @param threads threads of the block
-__device__ inline void stage_panel_slice(__half* stage, int ld_stage, const __half* matrix, int ld,
-                                         int row_count, int inner, int first_row, int k0,
-                                         bool vector_loads, int thread, int threads) {
-  constexpr int kPiecesPerRow = kPanelChunk / 8;
-  for (int piece = thread; piece < kPanelRows * kPiecesPerRow; piece += threads) {
-    const int slice_row = piece / kPiecesPerRow;
-    const int slice_col = (piece % kPiecesPerRow) * 8;
-    const int row = first_row + slice_row;
-    const int k = k0 + slice_col;
-    __half* destination = stage + slice_row * ld_stage + slice_col;
-    const __half* source = matrix + static_cast<std::int64_t>(row) * ld + k;
-    if (vector_loads && row < row_count && k + 8 <= inner) {
-      *reinterpret_cast<uint4*>(destination) = __ldg(reinterpret_cast<const uint4*>(source));
-      continue;
-    }
-    for (int offset = 0; offset < 8; ++offset) {
-      // Guards the rows past M (or N) of an edge tile and the columns past K of the last step.
-      const bool inside = row < row_count && k + offset < inner;
-      destination[offset] = inside ? source[offset] : __float2half(0.0f);
-    }
-  }
-}
+namespace course::step5 {
 
 /// @brief The copy-out of dense_panel_kernel for one warp: writes S's entries in
-/// kRowsPerWarp rows of the finished tile, P[e] = value · tile(row, column of e).
+/// kRowsPerWarp rows of the finished tile, C[e] = value · tile(row, column of e).
 ///
 /// The rows' entries are numbered one after the other (a prefix sum over the lanes that hold
 /// the rows) and the 32 lanes take 32 consecutive numbers at a time, so that neighbouring
@@ -131,48 +92,30 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
 ///
 /// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
 /// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel.
-/// @param operands A and Bᵀ
+/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
 /// @param col_indices columns of the nonzeros
 /// @param values values of the nonzeros, or nullptr when every value is one
 /// @param vector_a A allows 16-byte loads
-/// @param vector_b Bᵀ allows 16-byte loads
+/// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
+template <int kChunk>
 __global__ void __launch_bounds__(256)
     dense_panel_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                        const int* __restrict__ tile_starts, const int* __restrict__ col_indices,
                        const float* __restrict__ values, bool vector_a, bool vector_b,
                        float* __restrict__ output) {
-  using namespace nvcuda;
-  constexpr int kWarps = 8;
-  constexpr int kThreads = 32 * kWarps;
-  constexpr int kFragment = 16;
-  constexpr int kStageLd = kPanelChunk + 8;          // halves; +8 spreads rows over the banks
-  constexpr int kResultLd = kPanelTileCols + 4;      // floats; a multiple of 4 as WMMA needs
-  constexpr int kWarpRows = kPanelRows / kFragment;  // 4 strips of 16 rows
-  constexpr int kWarpCols = kPanelTileCols / kFragment / (kWarps / kWarpRows);  // 2 fragments
+  using Product = BlockTileProduct<kChunk>;
+  constexpr int kWarps = Product::kWarps;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp
-  static_assert(kPanelRows % kFragment == 0 && kPanelTileCols % kFragment == 0,
-                "the block tile is made of 16×16 fragments");
-  static_assert(kPanelChunk % kFragment == 0 && kPanelChunk % 8 == 0,
-                "a staged chunk holds whole 16-deep steps and 16-byte pieces");
-  static_assert(
-      kWarps % kWarpRows == 0 && kWarpCols * (kWarps / kWarpRows) * kFragment == kPanelTileCols,
-      "the warps cover the block tile exactly");
+  static_assert(Product::kRows == kPanelRows && Product::kCols == kPanelTileCols,
+                "a block tile is one panel high and one column block wide");
   static_assert(kPanelRows % kWarps == 0, "the same number of copy-out rows per warp");
-  constexpr int kStageBytes = (kPanelRows + kPanelTileCols) * kStageLd * 2;
-  constexpr int kResultBytes = kPanelRows * kResultLd * 4;
-  // The staged slices and the finished tile are never needed at the same time: one buffer.
-  __shared__ __align__(
-      32) unsigned char shared[kStageBytes > kResultBytes ? kStageBytes : kResultBytes];
-  __half* stage_a = reinterpret_cast<__half*>(shared);
-  __half* stage_b = stage_a + kPanelRows * kStageLd;
-  float* result = reinterpret_cast<float*>(shared);
+  __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
 
   const DenseTile tile = tiles[blockIdx.x];
-  const int first_row = tile.first_row;
-  const int first_col = tile.first_col;
   const int thread = static_cast<int>(threadIdx.x);
   const int warp = thread / 32;
   const int lane = thread % 32;
@@ -187,48 +130,13 @@ __global__ void __launch_bounds__(256)
     copy_begin = row_starts[0];
     copy_count = row_starts[1] - copy_begin;
   }
-
-  const int warp_row = warp / (kWarps / kWarpRows);
-  const int warp_col = warp % (kWarps / kWarpRows);
-  wmma::fragment<wmma::accumulator, kFragment, kFragment, kFragment, float> accumulators[kWarpCols];
-#pragma unroll
-  for (int fragment = 0; fragment < kWarpCols; ++fragment) {
-    wmma::fill_fragment(accumulators[fragment], 0.0f);
-  }
-  wmma::fragment<wmma::matrix_a, kFragment, kFragment, kFragment, __half, wmma::row_major> a_part;
-  // Bᵀ row-major is B column-major: B(k, n) of the slice sits at stage_b[n * kStageLd + k].
-  wmma::fragment<wmma::matrix_b, kFragment, kFragment, kFragment, __half, wmma::col_major> b_part;
-  for (int k0 = 0; k0 < operands.inner; k0 += kPanelChunk) {
-    stage_panel_slice(stage_a, kStageLd, operands.a, operands.lda, operands.rows, operands.inner,
-                      first_row, k0, vector_a, thread, kThreads);
-    stage_panel_slice(stage_b, kStageLd, operands.b_transposed, operands.ldb, operands.cols,
-                      operands.inner, first_col, k0, vector_b, thread, kThreads);
-    __syncthreads();  // the whole chunk of A and Bᵀ is staged before any warp loads fragments
-#pragma unroll
-    for (int step = 0; step < kPanelChunk; step += kFragment) {
-      wmma::load_matrix_sync(a_part, stage_a + warp_row * kFragment * kStageLd + step, kStageLd);
-#pragma unroll
-      for (int fragment = 0; fragment < kWarpCols; ++fragment) {
-        const int tile_col = warp_col * kWarpCols + fragment;
-        wmma::load_matrix_sync(b_part, stage_b + tile_col * kFragment * kStageLd + step, kStageLd);
-        wmma::mma_sync(accumulators[fragment], a_part, b_part, accumulators[fragment]);
-      }
-    }
-    __syncthreads();  // every warp has read the chunk before it is overwritten (next chunk or
-                      // the result tile, which shares the buffer)
-  }
-#pragma unroll
-  for (int fragment = 0; fragment < kWarpCols; ++fragment) {
-    const int tile_col = warp_col * kWarpCols + fragment;
-    wmma::store_matrix_sync(result + warp_row * kFragment * kResultLd + tile_col * kFragment,
-                            accumulators[fragment], kResultLd, wmma::mem_row_major);
-  }
-  __syncthreads();  // the whole tile is in shared memory before threads copy out other warps'
-                    // fragments
+  const float* result =
+      Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
 
   // Each warp copies out S's entries in its rows w, w + 8, ... of the tile's 64 columns.
-  copy_out_warp_rows<kRowsPerWarp>(result + warp * kResultLd, kWarps * kResultLd, first_col,
-                                   copy_begin, copy_count, col_indices, values, output);
+  copy_out_warp_rows<kRowsPerWarp>(result + warp * Product::kResultLd, kWarps * Product::kResultLd,
+                                   tile.first_col, copy_begin, copy_count, col_indices, values,
+                                   output);
 }
 
-}  // namespace step5
+}  // namespace course::step5

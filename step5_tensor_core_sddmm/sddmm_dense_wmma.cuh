@@ -4,7 +4,7 @@
 /// @brief Approach 2, the note's first Tensor Core version: compute the whole dense product
 /// A·B with WMMA, then read it at the nonzeros of S.
 ///
-/// The dense product needs M×N floats (padded to 16): 37000² is 5.5 GB, 106000² already
+/// The dense product needs rows×cols floats (padded to 16): 37000² is 5.5 GB, 106000² already
 /// 45 GB, 916000² 3.4 TB. That storage, not the arithmetic, is why this version fails on the
 /// large matrices (the note's "memory allocation error"); the plan (plan.cu) refuses it up
 /// front with the figure.
@@ -14,13 +14,13 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief dense = A·B, one warp per 16×16 tile; a block is kWarpsX × kWarpsY warps, i.e.
 /// blockDim = (32·kWarpsX, kWarpsY) (128×4 for 4×4, the note's 32×32 for 1×32).
 ///
-/// Preconditions: dense has ceil(M/16)·16 rows and leading dimension ld_dense =
-/// ceil(N/16)·16, so full tiles can be stored without checks; blockDim as above.
+/// Preconditions: dense has ceil(rows/16)·16 rows and leading dimension ld_dense =
+/// ceil(cols/16)·16, so full tiles can be stored without checks; blockDim as above.
 /// @tparam kWarpsX warps along the tile columns
 /// @tparam kWarpsY warps along the tile rows
 /// @param operands A and Bᵀ
@@ -72,4 +72,4 @@ __global__ void sample_dense_kernel(const float* dense, int ld_dense, std::int64
       dense[static_cast<std::int64_t>(row_indices[nonzero]) * ld_dense + col_indices[nonzero]];
 }
 
-}  // namespace step5
+}  // namespace course::step5

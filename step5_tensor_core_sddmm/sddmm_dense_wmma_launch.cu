@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr int kMaxGridY = 65535;
@@ -66,4 +66,4 @@ void launch_dense_wmma(const Options& options, const DenseOperands& operands,
   CUDA_CHECK_LAUNCH(sample_dense_kernel);
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -9,7 +9,7 @@
 /// group of lanes per nonzero reads the row of A and the row of Bᵀ with 16-byte vector loads
 /// (8 halves per load), multiplies in float and adds the group's partial sums with shuffles.
 /// The work is split by nonzero, not by row, so long rows cannot unbalance the warps, and it
-/// needs no preprocessing at all. Four lanes per nonzero at K = 256 (each lane reads 8
+/// needs no preprocessing at all. Four lanes per nonzero at inner = 256 (each lane reads 8
 /// chunks of 16 bytes of each row) measured 10–25 % faster than eight: fewer shuffles, more
 /// loads in flight per lane. Only 64-row panels whose density reaches Options::tc_density
 /// go to the Tensor Core kernel (dense_panel_kernel) instead.
@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief acc += dot of 8 halves of @p a with 8 halves of @p b, in float.
 /// @param a 8 halves (16 bytes)
@@ -79,11 +79,11 @@ __device__ inline uint4 load_row_of_a(const uint4* chunk, unsigned long long pol
 #endif
 }
 
-/// @brief The lane's part of the dot product of two rows of K = 8·kFixedChunks halves: every
+/// @brief The lane's part of the dot product of two rows of inner = 8·kFixedChunks halves: every
 /// load of the lane first, then the products (the trip count is known at compile time, so
 /// the chunks stay in registers).
 /// @tparam kGroupLanes lanes per nonzero
-/// @tparam kFixedChunks K / 8
+/// @tparam kFixedChunks inner / 8
 /// @param a_row row of A (16-byte aligned)
 /// @param b_row row of Bᵀ (16-byte aligned)
 /// @param lane_in_group the lane's place in its group
@@ -109,13 +109,13 @@ __device__ inline float row_dot_fixed(const __half* a_row, const __half* b_row, 
   return partial;
 }
 
-/// @brief The lane's part of the dot product of two rows of any K: 16-byte chunks when
-/// @p kVector (then the K % 8 tail one half at a time), else one half at a time.
+/// @brief The lane's part of the dot product of two rows of any inner: 16-byte chunks when
+/// @p kVector (then the inner % 8 tail one half at a time), else one half at a time.
 /// @tparam kGroupLanes lanes per nonzero
 /// @tparam kVector the rows allow 16-byte loads
 /// @param a_row row of A
 /// @param b_row row of Bᵀ
-/// @param inner K
+/// @param inner the inner size (length of each dot product)
 /// @param lane_in_group the lane's place in its group
 /// @return the lane's partial sum
 template <int kGroupLanes, bool kVector>
@@ -132,13 +132,20 @@ __device__ inline float row_dot(const __half* a_row, const __half* b_row, int in
       const uint4 b_chunk = __ldg(reinterpret_cast<const uint4*>(b_row) + chunk);
       partial = dot8(a_chunk, b_chunk, partial);
     }
-    k_scalar = full_chunks * 8 + lane_in_group;  // the K % 8 tail, if any
+    k_scalar = full_chunks * 8 + lane_in_group;  // the inner % 8 tail, if any
   }
   for (int k = k_scalar; k < inner; k += kGroupLanes) {
     partial = fmaf(__half2float(a_row[k]), __half2float(b_row[k]), partial);
   }
   return partial;
 }
+
+/// @brief Which of S's nonzeros the lane groups compute.
+enum class LaneSelection {
+  every,              ///< all of them: no Tensor Core work
+  skip_dense_panels,  ///< all but those of dense panels (dense_panel_kernel writes them)
+  listed              ///< those of a list: the rest are in full tiles or dense panels
+};
 
 /// @brief One group of kGroupLanes lanes per nonzero, CUDA cores.
 ///
@@ -147,52 +154,58 @@ __device__ inline float row_dot(const __half* a_row, const __half* b_row, int in
 /// Bᵀ in the SM's L1 cache, and the loads of one run overlap those of the next. The launcher
 /// picks @p iterations so that the grid still fills every SM (on the H200, 1 run took 0.420 ms
 /// and the automatic 8 runs 0.316 ms on matrix_36000_36000_4000000; small grids get 1).
-/// When K is known at compile time (kFixedChunks = K / 8 > 0) the loop over a lane's chunks is
-/// unrolled completely (row_dot_fixed) and all of the lane's loads are in flight before the
-/// first product, in 40 registers where the runtime-K loop takes 52 (ptxas, sm_90). On the
-/// H200 at K = 256 that took the benchmark's 36000² mask (4 M nonzeros) from 0.322 to
+/// When inner is known at compile time (kFixedChunks = inner / 8 > 0) the loop over a lane's chunks
+/// is unrolled completely (row_dot_fixed) and all of the lane's loads are in flight before the
+/// first product, in 40 registers where the runtime-inner loop takes 52 (ptxas, sm_90). On the
+/// H200 at inner = 256 that took the benchmark's 36000² mask (4 million nonzeros) from 0.322 to
 /// 0.239 ms and the 916000² mask, whose Bᵀ is far larger than L2, from 0.851 to 0.740 ms.
 /// Preconditions: blockDim.x is a multiple of 32; kVector only when A and Bᵀ allow 16-byte
-/// loads (allows_vector_loads); kFixedChunks > 0 only with kVector and K = 8·kFixedChunks;
-/// kSkipDensePanels only with @p panel_is_dense from the plan's panel classification (those
-/// nonzeros are written by dense_panel_kernel).
+/// loads (allows_vector_loads); kFixedChunks > 0 only with kVector and inner = 8·kFixedChunks;
+/// LaneSelection::skip_dense_panels only with @p panel_is_dense from the plan's panel
+/// classification; LaneSelection::listed only with @p listed (list_remaining_entries).
 /// @tparam kGroupLanes lanes per nonzero (a power of two, 1..32)
 /// @tparam kVector read 8 halves per load
-/// @tparam kSkipDensePanels leave the nonzeros of dense panels alone
-/// @tparam kFixedChunks K / 8 when it is fixed at compile time, 0 for any K
+/// @tparam kSelection which nonzeros to compute
+/// @tparam kFixedChunks inner / 8 when it is fixed at compile time, 0 for any inner
 /// @param operands A and Bᵀ
-/// @param nnz number of nonzeros
+/// @param count nonzeros to compute: S's, or the list's with LaneSelection::listed
 /// @param row_indices row of each nonzero
 /// @param col_indices column of each nonzero
 /// @param values value of each nonzero, or nullptr when every value is one
 /// @param panel_is_dense one int per 64-row panel, nonzero for a dense one
+/// @param listed the nonzeros to compute (LaneSelection::listed), in S's order
 /// @param iterations runs of nonzeros per block (>= 1)
 /// @param output one float per nonzero
-template <int kGroupLanes, bool kVector, bool kSkipDensePanels, int kFixedChunks = 0>
+template <int kGroupLanes, bool kVector, LaneSelection kSelection, int kFixedChunks = 0>
 __global__ void __launch_bounds__(256)
-    lane_group_kernel(DenseOperands operands, std::int64_t nnz, const int* __restrict__ row_indices,
-                      const int* __restrict__ col_indices, const float* __restrict__ values,
-                      const int* __restrict__ panel_is_dense, int iterations,
-                      float* __restrict__ output) {
+    lane_group_kernel(DenseOperands operands, std::int64_t count,
+                      const int* __restrict__ row_indices, const int* __restrict__ col_indices,
+                      const float* __restrict__ values, const int* __restrict__ panel_is_dense,
+                      const int* __restrict__ listed, int iterations, float* __restrict__ output) {
   static_assert(kGroupLanes >= 1 && kGroupLanes <= 32 && (kGroupLanes & (kGroupLanes - 1)) == 0,
                 "a group is a power of two of lanes within one warp");
   static_assert(kFixedChunks == 0 || (kVector && kFixedChunks % kGroupLanes == 0),
-                "a fixed K reads whole 16-byte chunks, the same number in every lane");
+                "a fixed inner reads whole 16-byte chunks, the same number in every lane");
   const int groups_per_block = static_cast<int>(blockDim.x) / kGroupLanes;
   const int lane_in_group = static_cast<int>(threadIdx.x) % kGroupLanes;
-  const std::int64_t first_nonzero =
+  const std::int64_t first_number =
       static_cast<std::int64_t>(blockIdx.x) * iterations * groups_per_block +
       static_cast<int>(threadIdx.x) / kGroupLanes;
   for (int iteration = 0; iteration < iterations; ++iteration) {
-    const std::int64_t nonzero =
-        first_nonzero + static_cast<std::int64_t>(iteration) * groups_per_block;
+    // The group's nonzero is number `number` of those it computes (S's, or the list's).
+    const std::int64_t number =
+        first_number + static_cast<std::int64_t>(iteration) * groups_per_block;
     // Lanes past the last nonzero (and of dense panels) stay: they must join the shuffles.
-    bool active = nonzero < nnz;
+    bool active = number < count;
+    std::int64_t nonzero = number;
     float partial = 0.0f;
     if (active) {
+      if constexpr (kSelection == LaneSelection::listed) {
+        nonzero = __ldg(listed + number);
+      }
       const int row = __ldg(row_indices + nonzero);
       const int col = __ldg(col_indices + nonzero);
-      if (kSkipDensePanels && panel_is_dense[row / kPanelRows] != 0) {
+      if (kSelection == LaneSelection::skip_dense_panels && panel_is_dense[row / kPanelRows] != 0) {
         active = false;  // the Tensor Core kernel writes this nonzero
       } else {
         const __half* a_row = operands.a + static_cast<std::int64_t>(row) * operands.lda;
@@ -220,4 +233,4 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -5,7 +5,7 @@
 /// column spans that came with the upload of S, and its tables on the device.
 ///
 /// Why a panel goes to Tensor Cores: a 64×64 block tile computed with WMMA reads 64 rows of A
-/// and 64 rows of Bᵀ once, about 16 bytes per output position at K = 256, whereas a lane
+/// and 64 rows of Bᵀ once, about 16 bytes per output position at inner = 256, whereas a lane
 /// group reads a 512-byte row of Bᵀ per nonzero. So Tensor Cores pay off from a density of a
 /// few percent (Options::tc_density, 0.05: on the 2048×1024 mask at 50 % any threshold up to
 /// 0.25 gave the same time, and on 8000² at 1 % no panel qualifies). The density is measured
@@ -32,14 +32,15 @@
 #include <cstring>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// Picks the panels whose density over the columns they span reaches Options::tc_density.
 /// No panel is picked when they hold fewer than Options::tc_min_nnz nonzeros together, or
 /// when their entries or their table could not be indexed with int (more than 2³¹ - 1):
 /// the lane groups then compute every nonzero, which is slower but always possible.
-DensePanelChoice choose_dense_panels(const DevicePattern& pattern, const Options& options) {
-  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<std::int64_t>& counts,
+                                     const Options& options) {
   const std::vector<PanelSpan>& spans = pattern.panel_spans();
   DensePanelChoice choice;
   if (pattern.nnz() > INT_MAX) {
@@ -97,8 +98,9 @@ DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const Devic
   tables.slots_offset = slot_bytes;
   tables.tiles_offset = slot_bytes + slots_bytes;
   tables.tile_starts_offset = tables.tiles_offset + tiles_bytes;
-  tables.storage =
-      PooledBytes(tables.tile_starts_offset + table_bytes, "approach 4's dense panel tables");
+  tables.storage = course::DeviceBuffer<unsigned char>(tables.tile_starts_offset + table_bytes,
+                                                       "approach 4's dense panel tables",
+                                                       course::DeviceMemorySource::stream_pool);
   // The tables go through mapped page-locked memory, which panel_tables_kernel reads.
   auto* staging =
       static_cast<unsigned char*>(pinned_scratch(PinnedUse::staging, tables.tile_starts_offset));
@@ -123,4 +125,4 @@ DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const Devic
   return tables;
 }
 
-}  // namespace step5
+}  // namespace course::step5

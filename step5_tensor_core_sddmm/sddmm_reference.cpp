@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
                                  const course::HostMatrix<__half>& b_transposed,
@@ -25,7 +25,7 @@ SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
     std::ostringstream message;
     message << "SDDMM reference: A is " << a.rows() << "x" << a.cols() << ", Bᵀ is "
             << b_transposed.rows() << "x" << b_transposed.cols() << " and S is " << sampling.rows
-            << "x" << sampling.cols << "; need A M×K, Bᵀ N×K, S M×N";
+            << "x" << sampling.cols << "; need A rows×inner, Bᵀ cols×inner, S rows×cols";
     throw std::invalid_argument(message.str());
   }
   const int inner = a.cols();
@@ -94,4 +94,4 @@ course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::u
   return matrix;
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -1,5 +1,5 @@
 // Step 5, tests (lesson "Tests"): the CPU reference every approach is checked against.
-// Read first: step5_launchers.hpp (the layout of A, Bᵀ and P).
+// Read first: step5_launchers.hpp (the layout of A, b_transposed and C).
 /// @file sddmm_reference.hpp
 /// @brief CPU reference SDDMM in double, and comparison of a GPU result with it.
 ///
@@ -18,7 +18,7 @@
 #include <vector>
 #include <cstddef>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Reference values and magnitudes, one per nonzero of S, in S's order.
 struct SampledReference {
@@ -27,9 +27,9 @@ struct SampledReference {
 };
 
 /// @brief The reference SDDMM on the host.
-/// @param a A, M×K (HostMatrix may have ld > K)
-/// @param b_transposed Bᵀ, N×K
-/// @param sampling S, M×N (any order of entries)
+/// @param a A, rows×inner (HostMatrix may have ld > inner)
+/// @param b_transposed Bᵀ, cols×inner
+/// @param sampling S, rows×cols (any order of entries)
 /// @return the reference
 /// @throws std::invalid_argument when the shapes disagree or S is invalid
 SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
@@ -57,4 +57,4 @@ course::CompareResult compare_sampled(const std::vector<float>& got,
 /// @return the matrix
 course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed);
 
-}  // namespace step5
+}  // namespace course::step5

@@ -8,7 +8,7 @@
 /// tile_offsets[w+1] (the note's version 2; its version 1 scanned all nnz in every warp).
 /// Each result is written by the lane whose fragment register holds it, found with the
 /// lane-to-element map of fragment_map.cuh, straight into S's order through the
-/// permutation. No dense M×N storage exists anywhere.
+/// permutation. No dense rows×cols storage exists anywhere.
 #pragma once
 
 #include "fragment_map.cuh"
@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief frag.x[index] for a run-time index without dynamic register indexing (which would
 /// move the fragment to local memory): compare against each constant index.
@@ -34,7 +34,7 @@ __device__ inline float fragment_value(const AccumulatorFragment& accumulator, i
 
 /// @brief One warp per non-empty tile; blockDim.x = 32 · kWarpsPerBlock.
 ///
-/// Preconditions: the tile arrays come from group_by_tile for the same S and N; the GPU is
+/// Preconditions: the tile arrays come from group_by_tile for the same S and cols; the GPU is
 /// sm_80 or newer for the lane map (older GPUs take a layout-free path through shared
 /// memory, chosen at compile time).
 /// @tparam kWarpsPerBlock warps per block
@@ -104,4 +104,4 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 #endif
 }
 
-}  // namespace step5
+}  // namespace course::step5

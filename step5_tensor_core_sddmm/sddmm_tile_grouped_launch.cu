@@ -11,7 +11,7 @@
 // it (course_add_kernel_library in cmake/Course.cmake).
 #include "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr int kTileGroupedWarps = 4;  // 128 threads: many small blocks (the note's lesson)
@@ -38,4 +38,4 @@ void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const Dense
   CUDA_CHECK_LAUNCH(tile_grouped_kernel);
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Sum of @p value over the 32 lanes, in every lane (all 32 lanes must call it).
 /// The shuffles check their mask when COURSE_CHECK_WARP_MASKS is defined
@@ -32,10 +32,10 @@ __device__ inline float warp_sum(float value) {
   return value;
 }
 
-/// @brief P[e] = S[e] · (row of A) · (row of Bᵀ), one warp per nonzero e.
+/// @brief C[e] = S[e] · (row of A) · (row of Bᵀ), one warp per nonzero e.
 ///
 /// Preconditions: blockDim.x is a multiple of 32; S's indices are in range (DevicePattern
-/// checked them); works for any K and any order of the nonzeros.
+/// checked them); works for any inner and any order of the nonzeros.
 /// @param operands A and Bᵀ
 /// @param nnz number of nonzeros
 /// @param row_indices row of each nonzero
@@ -64,4 +64,4 @@ __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

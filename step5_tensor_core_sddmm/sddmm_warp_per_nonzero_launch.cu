@@ -10,7 +10,7 @@
 // it (course_add_kernel_library in cmake/Course.cmake).
 #include "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 
-namespace step5 {
+namespace course::step5 {
 
 void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern& pattern,
                              float* output) {
@@ -22,4 +22,4 @@ void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern&
   CUDA_CHECK_LAUNCH(sddmm_warp_per_nonzero_kernel);
 }
 
-}  // namespace step5
+}  // namespace course::step5

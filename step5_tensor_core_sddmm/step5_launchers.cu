@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 
 std::string approach_name(Approach approach) {
   switch (approach) {
@@ -52,14 +52,16 @@ template <typename... Parts>
 
 void check_operands(const DenseOperands& operands) {
   if (operands.rows < 0 || operands.cols < 0 || operands.inner < 0) {
-    throw_operand_problem("sizes must not be negative (M=", operands.rows, ", N=", operands.cols,
-                          ", K=", operands.inner, ")");
+    throw_operand_problem("sizes must not be negative (rows=", operands.rows,
+                          ", cols=", operands.cols, ", inner=", operands.inner, ")");
   }
   if (operands.lda < operands.inner || operands.lda < 1) {
-    throw_operand_problem("lda=", operands.lda, " must be at least K=", operands.inner, " and 1");
+    throw_operand_problem("lda=", operands.lda, " must be at least inner=", operands.inner,
+                          " and 1");
   }
   if (operands.ldb < operands.inner || operands.ldb < 1) {
-    throw_operand_problem("ldb=", operands.ldb, " must be at least K=", operands.inner, " and 1");
+    throw_operand_problem("ldb=", operands.ldb, " must be at least inner=", operands.inner,
+                          " and 1");
   }
   if ((operands.a == nullptr && operands.rows > 0 && operands.inner > 0) ||
       (operands.b_transposed == nullptr && operands.cols > 0 && operands.inner > 0)) {
@@ -74,4 +76,4 @@ void sddmm(Approach approach, const DevicePattern& pattern, const DenseOperands&
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-}  // namespace step5
+}  // namespace course::step5

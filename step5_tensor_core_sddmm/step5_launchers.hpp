@@ -4,15 +4,16 @@
 /// @brief Step 5's stable host interface: the SDDMM approaches, their GPU preprocessing
 /// (a "plan") and their launches.
 ///
-/// SDDMM computes P = S ∘ (A·B) at the nonzeros of a sparse matrix S only:
-/// P[e] = S.values[e] · Σ_k A(row_e, k) · B(k, col_e) for every stored entry e of S, in S's
-/// order. A is M×K, B is K×N, both in half precision; P is float, accumulated in float.
+/// SDDMM computes C = S ∘ (A·B) at the nonzeros of a sparse matrix S only:
+/// C[e] = S.values[e] · Σ_k A(row_e, k) · B(k, col_e) for every stored entry e of S, in S's
+/// order. A is rows×inner, B is inner×cols, both in half precision; C is float, accumulated in
+/// float.
 ///
-/// **Layout of B.** Every approach reads B as its transpose Bᵀ, an N×K row-major matrix: the
+/// **Layout of B.** Every approach reads B as its transpose Bᵀ, a cols×inner row-major matrix: the
 /// value needed for nonzero (i, j) is then the dot product of row i of A with row j of Bᵀ,
-/// two contiguous runs of K halves that vector loads read whole. (Seen from WMMA, Bᵀ
+/// two contiguous runs of inner halves that vector loads read whole. (Seen from WMMA, Bᵀ
 /// row-major is B column-major.) The cuSPARSE reference receives the same bytes as a
-/// column-major K×N matrix.
+/// column-major inner×cols matrix.
 ///
 /// Every function here checks its CUDA calls and launches (course::CudaError) and refuses bad
 /// arguments with std::invalid_argument naming the problem.
@@ -20,9 +21,9 @@
 /// **Where each part is implemented.** Approach names, operand checks and sddmm():
 /// step5_launchers.cu. DevicePattern: pattern_upload_coo.cu and pattern_upload_csr.cu.
 /// Plan and the dispatch of Plan::run: plan.cu, which calls each approach's launch in the
-/// `*_launch.cu` file beside its kernel (approach_launches.hpp). keep_pool_memory():
-/// device_memory.cpp. sampled_magnitude(), fill_random_half(), convert_half_to_float() and
-/// transpose_float(): device_utilities.cu.
+/// `*_launch.cu` file beside its kernel (approach_launches.hpp). Device memory:
+/// course::DeviceBuffer from the stream-ordered pool (common/matrix.hpp). sampled_magnitude(),
+/// fill_random_half(), convert_half_to_float() and transpose_float(): device_utilities.cu.
 #pragma once
 
 #include "common/sparse_matrix.hpp"
@@ -36,7 +37,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief The approaches of step 5, numbered as `APPROACH` / `--approach` select them.
 enum class Approach {
@@ -61,17 +62,17 @@ Approach approach_from_number(long long number);
 
 /// @brief The dense operands on the device.
 struct DenseOperands {
-  int rows = 0;                          ///< M: rows of A (and of S)
-  int cols = 0;                          ///< N: columns of B (and of S)
-  int inner = 0;                         ///< K: columns of A, rows of B
-  const __half* a = nullptr;             ///< A, M×K row-major, leading dimension lda
-  int lda = 0;                           ///< leading dimension of A (>= K)
-  const __half* b_transposed = nullptr;  ///< Bᵀ, N×K row-major, leading dimension ldb
-  int ldb = 0;                           ///< leading dimension of Bᵀ (>= K)
+  int rows = 0;                          ///< rows: rows of A (and of S)
+  int cols = 0;                          ///< cols: columns of B (and of S)
+  int inner = 0;                         ///< inner: columns of A, rows of B
+  const __half* a = nullptr;             ///< A, rows×inner row-major, leading dimension lda
+  int lda = 0;                           ///< leading dimension of A (>= inner)
+  const __half* b_transposed = nullptr;  ///< Bᵀ, cols×inner row-major, leading dimension ldb
+  int ldb = 0;                           ///< leading dimension of Bᵀ (>= inner)
 };
 
 /// @brief Checks shapes and leading dimensions; throws std::invalid_argument naming the
-/// first problem (negative size, ld < K, null pointer with a non-empty matrix).
+/// first problem (negative size, ld < inner, null pointer with a non-empty matrix).
 /// @param operands the operands to check
 void check_operands(const DenseOperands& operands);
 
@@ -124,7 +125,7 @@ class DevicePattern {
   int cols() const { return cols_; }
   /// @brief Number of stored entries.
   std::int64_t nnz() const { return nnz_; }
-  /// @brief Largest density (nonzeros / (rows · N)) of any 64-row panel.
+  /// @brief Largest density (nonzeros / (rows · cols)) of any 64-row panel.
   double max_panel_density() const { return max_panel_density_; }
   /// @brief Nonzeros of each 64-row panel (host copy), from which approach 4 classifies.
   const std::vector<std::int64_t>& panel_nnz() const { return panel_nnz_; }
@@ -163,26 +164,25 @@ class DevicePattern {
   std::unique_ptr<Buffers> buffers_;
 };
 
-/// @brief Makes the device's default stream-ordered pool keep freed memory (release
-/// threshold: unlimited), once per process. The patterns and plans of step 5 (and the
-/// benchmark's cuSPARSE reference) allocate with cudaMallocAsync from that pool, so a
-/// repeated preprocessing reuses memory instead of calling cudaMalloc and cudaFree.
-void keep_pool_memory();
-
 /// @brief Tuning knobs; the defaults are the tuned values.
 struct Options {
   int dense_warps_x =
       4;  ///< approach 2: warps per block along the tile columns (4: the note's 128×4)
   int dense_warps_y =
       4;  ///< approach 2: warps per block along the tile rows (1×32 = the note's 32×32)
-  int group_lanes =
-      0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)
+  int group_lanes = 0;  ///< approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to inner=256,
+                        ///< doubling with inner)
   /// approach 4: a 64-row panel goes to Tensor Cores at this density, measured over the
   /// columns its nonzeros span
   double tc_density = 0.05;
   /// approach 4: Tensor Cores only when the dense panels hold at least this many nonzeros
   /// (below, one wave of lane groups finishes before a Tensor Core block's chain of loads)
   long long tc_min_nnz = 131072;
+  /// approach 4: 64×64 tiles wholly in S run as plain dense Tensor Core tiles (full_tiles.hpp)
+  bool full_tiles = true;
+  /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
+  /// the lane groups compute them in the time of the search's and the tiles' launches)
+  long long full_tile_min_nnz = 65536;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
@@ -190,10 +190,10 @@ struct Options {
   std::size_t dense_limit_elements = std::size_t{1} << 32;  ///< approach 2: largest dense product
 };
 
-/// @brief Bytes approach 2 needs for its dense product of M×N (padded to 16), without
+/// @brief Bytes approach 2 needs for its dense product of rows×cols (padded to 16), without
 /// allocating: the figure its refusal names.
-/// @param rows M
-/// @param cols N
+/// @param rows rows of S
+/// @param cols columns of S
 /// @return bytes of the padded float product
 std::size_t dense_product_bytes(int rows, int cols);
 
@@ -211,7 +211,7 @@ class Plan {
   /// @brief Preprocesses @p pattern for @p approach.
   /// @param approach which approach
   /// @param pattern S on the device (must outlive the plan)
-  /// @param inner K (approach 2 sizes nothing by it; kept for the checks)
+  /// @param inner inner (approach 2 sizes nothing by it; kept for the checks)
   /// @param options tuning
   Plan(Approach approach, const DevicePattern& pattern, int inner, const Options& options = {});
   ~Plan();
@@ -220,7 +220,7 @@ class Plan {
 
   /// @brief Runs the SDDMM: writes pattern.nnz() floats to @p output (device memory), in S's
   /// order. Asynchronous on the default stream (time it with course::time_gpu).
-  /// @param operands A and Bᵀ; their M, N must equal S's shape and K the plan's
+  /// @param operands A and Bᵀ; their rows, cols must equal S's shape and inner the plan's
   /// @param output device array of pattern.nnz() floats
   void run(const DenseOperands& operands, float* output) const;
 
@@ -229,6 +229,9 @@ class Plan {
   /// @brief Non-empty 16×16 tiles (approach 3) or Tensor Core 64-row panels (approach 4;
   /// each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const { return tensor_core_units_; }
+  /// @brief Approach 4: the 64×64 tiles wholly in S that run as plain dense Tensor Core
+  /// tiles (full_tiles.hpp; those inside dense panels included, which stay idle).
+  std::int64_t full_tiles() const { return full_tiles_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
 
@@ -239,9 +242,11 @@ class Plan {
   int inner_;
   Options options_;
   std::int64_t tensor_core_units_ = 0;
+  std::int64_t full_tiles_ = 0;
   std::unique_ptr<State> state_;
-  /// Uploads approach 4's choice of dense panels and fills its table of tile starts.
-  void prepare_dense_panels(const DensePanelChoice& choice);
+  /// Approach 4's preprocessing: the full tiles, the dense panels among the rest, and the
+  /// list of the entries left to the lane groups.
+  void prepare_hybrid();
 };
 
 /// @brief Convenience: preprocess and run once (tests, the step program).
@@ -282,4 +287,4 @@ void convert_half_to_float(const __half* input, float* output, std::size_t count
 /// @param cols columns of @p input
 void transpose_float(const float* input, float* output, int rows, int cols);
 
-}  // namespace step5
+}  // namespace course::step5

@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr int kThreads = 256;
@@ -136,4 +136,4 @@ TileGroups group_by_tile(const DevicePattern& pattern) {
   return groups;
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -16,12 +16,12 @@
 #include <cstdint>
 #include <cstddef>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief The nonzeros of S grouped by 16×16 tile, tiles in row-major order.
 struct TileGroups {
   std::int64_t tile_count = 0;                    ///< number of non-empty tiles
-  int tile_cols = 0;                              ///< tiles per tile row, ceil(N / 16)
+  int tile_cols = 0;                              ///< tiles per tile row, ceil(cols / 16)
   course::DeviceBuffer<std::uint64_t> tile_keys;  ///< key of each non-empty tile
   course::DeviceBuffer<int> tile_offsets;         ///< tile t owns sorted positions [t], [t+1]
   course::DeviceBuffer<int> permutation;          ///< sorted position -> index in S
@@ -38,4 +38,4 @@ struct TileGroups {
 /// @return the groups
 TileGroups group_by_tile(const DevicePattern& pattern);
 
-}  // namespace step5
+}  // namespace course::step5

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 /// A page-locked, mapped host buffer released when its thread ends.
@@ -91,4 +91,4 @@ void side_stream_waits_for_default() {
   CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.default_done, 0));
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -14,7 +14,7 @@
 
 #include <cstddef>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Which per-thread page-locked buffer to use: each has its own contents.
 enum class PinnedUse {
@@ -40,4 +40,4 @@ cudaStream_t side_copy_stream();
 /// (a stream-ordered allocation, for instance) without blocking the host.
 void side_stream_waits_for_default();
 
-}  // namespace step5
+}  // namespace course::step5

@@ -15,7 +15,7 @@
 
 #include <cstdio>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief The calling thread's lane in its warp (the `%laneid` register), valid for any
 /// block shape.
@@ -48,4 +48,4 @@ __device__ inline float checked_shfl_xor_sync(unsigned mask, float value, int la
   return __shfl_xor_sync(mask, value, lane_mask);
 }
 
-}  // namespace step5
+}  // namespace course::step5

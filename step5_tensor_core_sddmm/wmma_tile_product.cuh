@@ -1,12 +1,13 @@
 // Step 5, approach 2 (lesson Part 1): one warp computes one 16×16 tile with WMMA.
 // Read first: approach 1 (sddmm_warp_per_nonzero.cuh) for the problem; nothing for WMMA.
 /// @file wmma_tile_product.cuh
-/// @brief One warp computes one 16×16 tile of A·B with WMMA 16×16×16, for any M, N, K.
+/// @brief One warp computes one 16×16 tile of A·B with WMMA 16×16×16, for any rows, inner and cols.
 ///
-/// Each step of 16 along K, the warp stages the 16×16 slice of A and the 16×16 slice of Bᵀ
-/// in its own 1 KiB of shared memory, filling positions past M, N or K with zeros, then loads
-/// the fragments from there. Staging makes every shape legal (WMMA itself needs 16×16 blocks
-/// and a leading dimension that is a multiple of 8) and needs no padded copy of A or B.
+/// Each step of 16 along inner, the warp stages the 16×16 slice of A and the 16×16 slice of Bᵀ
+/// in its own 1 KiB of shared memory, filling positions past the matrices' edges or past inner with
+/// zeros, then loads the fragments from there. Staging makes every shape legal (WMMA itself needs
+/// 16×16 blocks and a leading dimension that is a multiple of 8) and needs no padded copy of A or
+/// B.
 #pragma once
 
 #include "step5_launchers.hpp"
@@ -16,7 +17,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Tile edge of the 16×16×16 WMMA shape.
 constexpr int kTile = 16;
@@ -39,38 +40,53 @@ inline bool allows_vector_loads(const __half* matrix, int ld) {
   return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % 8 == 0;
 }
 
-/// @brief Copies a 16×16 slice (rows first_row.., columns k0..) of a row-major half matrix
-/// into @p stage, zeros where the slice leaves the matrix. Lane l fills row l/2, columns
-/// (l%2)*8 .. +8: one 16-byte load when @p vector_loads and the 8 values are all inside.
-/// @param stage 256 halves of shared memory
+/// @brief Copies a kSliceRows×kSliceCols slice (rows first_row.., columns k0..) of a
+/// row-major half matrix into shared memory (leading dimension @p ld_stage), zeros where the
+/// slice leaves the matrix. The slice is cut into pieces of 8 consecutive halves, taken by
+/// @p threads threads in turn: one 16-byte load a piece when @p vector_loads and the 8
+/// values are all inside. The one staging loader of step 5: a warp's 16×16 slice
+/// (warp_tile_product, one piece per lane) and a block's 64-row slices (BlockTileProduct,
+/// block_tile_product.cuh).
+/// @tparam kSliceRows rows of the slice
+/// @tparam kSliceCols columns of the slice (a multiple of 8)
+/// @param stage shared memory slice
+/// @param ld_stage its leading dimension in halves (a multiple of 8)
 /// @param matrix device matrix, row-major
 /// @param ld its leading dimension
-/// @param row_count its number of rows (M for A, N for Bᵀ)
-/// @param inner its number of valid columns (K)
+/// @param row_count its number of rows (rows for A, cols for b_transposed)
+/// @param inner its number of valid columns (inner)
 /// @param first_row first row of the slice
 /// @param k0 first column of the slice
-/// @param lane lane of the calling thread
 /// @param vector_loads allows_vector_loads(matrix, ld)
-__device__ inline void stage_slice(__half* stage, const __half* matrix, int ld, int row_count,
-                                   int inner, int first_row, int k0, int lane, bool vector_loads) {
-  const int slice_row = lane >> 1;
-  const int slice_col = (lane & 1) * 8;
-  const int row = first_row + slice_row;
-  const int k = k0 + slice_col;
-  __half* destination = stage + slice_row * kTile + slice_col;
-  const __half* source = matrix + static_cast<std::int64_t>(row) * ld + k;
-  if (vector_loads && row < row_count && k + 8 <= inner) {
-    *reinterpret_cast<uint4*>(destination) = __ldg(reinterpret_cast<const uint4*>(source));
-    return;
-  }
-  for (int offset = 0; offset < 8; ++offset) {
-    // Guards the rows past M (or N) of an edge tile and the columns past K of the last step.
-    const bool inside = row < row_count && k + offset < inner;
-    destination[offset] = inside ? source[offset] : __float2half(0.0f);
+/// @param thread index of the calling thread among the @p threads that share the copy
+/// @param threads threads that share the copy
+template <int kSliceRows, int kSliceCols>
+__device__ inline void stage_slice(__half* stage, int ld_stage, const __half* matrix, int ld,
+                                   int row_count, int inner, int first_row, int k0,
+                                   bool vector_loads, int thread, int threads) {
+  static_assert(kSliceCols % 8 == 0, "a slice row is made of whole 8-half pieces");
+  constexpr int kPiecesPerRow = kSliceCols / 8;
+  for (int piece = thread; piece < kSliceRows * kPiecesPerRow; piece += threads) {
+    const int slice_row = piece / kPiecesPerRow;
+    const int slice_col = (piece % kPiecesPerRow) * 8;
+    const int row = first_row + slice_row;
+    const int k = k0 + slice_col;
+    __half* destination = stage + slice_row * ld_stage + slice_col;
+    const __half* source = matrix + static_cast<std::int64_t>(row) * ld + k;
+    if (vector_loads && row < row_count && k + 8 <= inner) {
+      *reinterpret_cast<uint4*>(destination) = __ldg(reinterpret_cast<const uint4*>(source));
+      continue;
+    }
+    for (int offset = 0; offset < 8; ++offset) {
+      // Guards the rows past the matrix's last (an edge tile) and the columns past inner (the
+      // last step along the inner dimension).
+      const bool inside = row < row_count && k + offset < inner;
+      destination[offset] = inside ? source[offset] : __float2half(0.0f);
+    }
   }
 }
 
-/// @brief accumulator = A(tile rows) · B(tile columns) over the whole K, by one warp.
+/// @brief accumulator = A(tile rows) · B(tile columns) over the whole inner dimension, by one warp.
 /// @param accumulator result fragment (overwritten)
 /// @param operands A and Bᵀ
 /// @param tile_row tile row (rows tile_row*16 ..)
@@ -88,10 +104,10 @@ __device__ inline void warp_tile_product(AccumulatorFragment& accumulator,
   wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::col_major> b_fragment;
   wmma::fill_fragment(accumulator, 0.0f);
   for (int k0 = 0; k0 < operands.inner; k0 += kTile) {
-    stage_slice(stage.a, operands.a, operands.lda, operands.rows, operands.inner, tile_row * kTile,
-                k0, lane, vector_a);
-    stage_slice(stage.b, operands.b_transposed, operands.ldb, operands.cols, operands.inner,
-                tile_col * kTile, k0, lane, vector_b);
+    stage_slice<kTile, kTile>(stage.a, kTile, operands.a, operands.lda, operands.rows,
+                              operands.inner, tile_row * kTile, k0, vector_a, lane, 32);
+    stage_slice<kTile, kTile>(stage.b, kTile, operands.b_transposed, operands.ldb, operands.cols,
+                              operands.inner, tile_col * kTile, k0, vector_b, lane, 32);
     __syncwarp();  // every lane's part of the slices is in shared memory before the loads
     wmma::load_matrix_sync(a_fragment, stage.a, kTile);
     wmma::load_matrix_sync(b_fragment, stage.b, kTile);
@@ -100,4 +116,4 @@ __device__ inline void warp_tile_product(AccumulatorFragment& accumulator,
   }
 }
 
-}  // namespace step5
+}  // namespace course::step5

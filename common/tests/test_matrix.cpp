@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 TEST_CASE("host matrices are row-major with a leading dimension", "[common][buffers]") {
   course::HostMatrix<float> matrix(3, 4, 6);
@@ -48,8 +49,7 @@ TEST_CASE("device buffers round-trip data and poison to NaN", "[common][buffers]
   }
 }
 
-TEST_CASE("device buffers move ownership and refuse oversized copies",
-          "[common][buffers][gpu]") {
+TEST_CASE("device buffers move ownership and refuse oversized copies", "[common][buffers][gpu]") {
   course::DeviceBuffer<int> first(16, "test buffer");
   int* const pointer = first.data();
   course::DeviceBuffer<int> second(std::move(first));
@@ -70,6 +70,36 @@ TEST_CASE("an allocation larger than the GPU is refused with needed and free byt
     CHECK(message.find("an impossible matrix") != std::string::npos);
     CHECK(message.find("are free") != std::string::npos);
   }
+}
+
+TEST_CASE("pooled device buffers round-trip data and move with their source",
+          "[common][buffers][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  course::HostMatrix<float> host(29, 7);
+  course::fill_uniform(host, seed);
+  std::vector<float> values(host.data(), host.data() + host.size());
+  course::DeviceBuffer<float> pooled(values.size(), "pooled test buffer",
+                                     course::DeviceMemorySource::stream_pool);
+  CHECK(pooled.source() == course::DeviceMemorySource::stream_pool);
+  pooled.upload(values);
+  course::DeviceBuffer<float> moved;
+  moved = std::move(pooled);
+  CHECK(pooled.data() == nullptr);
+  CHECK(moved.source() == course::DeviceMemorySource::stream_pool);
+  CHECK(moved.to_vector() == values);
+  CHECK(moved.at<float>(2 * sizeof(float)) == moved.data() + 2);
+}
+
+TEST_CASE("a pooled allocation larger than the GPU names what it was for",
+          "[common][buffers][gpu]") {
+  const std::size_t huge = std::numeric_limits<std::size_t>::max() / 8;
+  CHECK_THROWS_WITH(
+      course::DeviceBuffer<float>(huge, "an impossible pooled matrix",
+                                  course::DeviceMemorySource::stream_pool),
+      Catch::Contains("an impossible pooled matrix") && Catch::Contains("stream-ordered pool"));
+  course::DeviceBuffer<float> after(4, "a buffer after the refusal");  // later calls still work
+  CHECK(after.data() != nullptr);
 }
 
 TEST_CASE("device query reports the GPU or explains that there is none", "[common][device]") {

@@ -84,8 +84,8 @@ GRADED = {
                1, slow=True),
     ],
     "step5": [
-        Graded("all approaches with M N K not multiples of 16", 3, SHARED),
-        Graded("all approaches with padded leading dimensions and a K tail", 2, PLAIN),
+        Graded("all approaches with rows inner cols not multiples of 16", 3, SHARED),
+        Graded("all approaches with padded leading dimensions and an inner tail", 2, PLAIN),
         Graded("all approaches on a rectangular matrix", 2, PLAIN),
         Graded("all approaches with empty rows and columns", 2, PLAIN),
         Graded("all approaches with one nonzero", 1, PLAIN),

@@ -8,7 +8,7 @@
 
 #include "common/attention_masks.hpp"
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 course::AttentionMaskSpec block_mask(int size, int block, double density, bool causal) {
@@ -76,4 +76,4 @@ std::vector<BenchCase> attention_cases() {
   return cases;
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

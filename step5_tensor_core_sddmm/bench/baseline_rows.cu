@@ -8,7 +8,7 @@
 
 #include <iostream>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 /// The check cell of a baseline: its agreement with ours, or why it has none.
@@ -71,4 +71,4 @@ void add_baseline_rows(const CaseInputs& inputs, ProgressTable& table, Summary& 
   }
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

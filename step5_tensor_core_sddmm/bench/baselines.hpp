@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 struct Settings;
 
@@ -83,8 +83,8 @@ std::string dense_then_sample_skip(int rows, int cols);
 /// @param operands A and Bᵀ
 /// @return the times and result
 BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t handle,
-                                   const step5::DevicePattern& pattern,
-                                   const step5::DenseOperands& operands);
+                                   const course::step5::DevicePattern& pattern,
+                                   const course::step5::DenseOperands& operands);
 
 /// @brief The device-to-device copy bandwidth (bytes read plus bytes written per second):
 /// the best of several cudaMemcpyAsync of a 512 MiB buffer, measured once at start-up.
@@ -101,4 +101,4 @@ double measure_copy_bandwidth();
 /// @return bytes
 double speed_of_light_bytes(int rows, int cols, int inner, std::size_t nnz, bool with_values);
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

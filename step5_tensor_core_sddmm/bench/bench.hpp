@@ -28,7 +28,7 @@
 #include <vector>
 
 /// @brief The step 5 benchmark's parts (sddmm_bench).
-namespace step5::bench {
+namespace course::step5::bench {
 
 /// @brief One matrix of the benchmark: a name, how to make S, and K.
 struct BenchCase {
@@ -82,11 +82,11 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
 
 /// @brief The command line's choices that a case's run needs.
 struct Settings {
-  std::vector<step5::Approach> approaches;  ///< approaches to run
+  std::vector<course::step5::Approach> approaches;  ///< approaches to run
   int repeats = 10;                         ///< timed kernel launches (median reported)
   int other_repeats = 21;                   ///< timed preprocessings (median reported)
   long long max_nnz = 0;                    ///< skip matrices above this nnz (0: none)
-  step5::Options options;                   ///< the approaches' tuning
+  course::step5::Options options;                   ///< the approaches' tuning
   std::string cusparse_layout = "auto";     ///< auto, col or row
   bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
   double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
@@ -155,4 +155,4 @@ std::vector<std::string> table_columns();
 /// @param out the stream
 void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream& out);
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 struct NoteShape {
@@ -139,4 +139,4 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings) {
   return "";
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

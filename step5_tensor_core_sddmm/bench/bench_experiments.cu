@@ -17,31 +17,32 @@
 #include <tuple>
 #include <utility>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream& out) {
   (void)handle;
   course::ResultTable table({"experiment", "matrix", "setting", "sddmm ms", "other ms", "check"});
   const auto time_setting = [&](const std::string& experiment, const course::CooMatrix& sampling,
-                                const std::string& matrix_name, step5::Approach approach,
-                                const step5::Options& options, const std::string& setting,
+                                const std::string& matrix_name, course::step5::Approach approach,
+                                const course::step5::Options& options, const std::string& setting,
                                 int inner) {
     course::DeviceBuffer<__half> a(static_cast<std::size_t>(sampling.rows) * inner, "A");
     course::DeviceBuffer<__half> bt(static_cast<std::size_t>(sampling.cols) * inner, "Bt");
-    step5::fill_random_half(a.data(), sampling.rows, inner, inner, 11);
-    step5::fill_random_half(bt.data(), sampling.cols, inner, inner, 12);
-    const step5::DenseOperands operands{sampling.rows, sampling.cols, inner, a.data(),
-                                        inner,         bt.data(),     inner};
-    const step5::DevicePattern pattern(sampling);
+    course::step5::fill_random_half(a.data(), sampling.rows, inner, inner, 11);
+    course::step5::fill_random_half(bt.data(), sampling.cols, inner, inner, 12);
+    const course::step5::DenseOperands operands{sampling.rows, sampling.cols, inner, a.data(),
+                                                inner,         bt.data(),     inner};
+    const course::step5::DevicePattern pattern(sampling);
     course::DeviceBuffer<float> output(sampling.nnz(), "P");
     course::DeviceBuffer<float> check_output(sampling.nnz(), "P check");
     try {
       const auto started = std::chrono::steady_clock::now();
-      const step5::Plan plan(approach, pattern, inner, options);
+      const course::step5::Plan plan(approach, pattern, inner, options);
       const double other_ms = seconds_since(started) * 1e3;
       const course::TimingStats kernel =
           course::time_gpu([&] { plan.run(operands, output.data()); }, 1, base.repeats);
-      step5::sddmm(step5::Approach::warp_per_nonzero, pattern, operands, check_output.data());
+      course::step5::sddmm(course::step5::Approach::warp_per_nonzero, pattern, operands,
+                           check_output.data());
       const std::vector<float> got = output.to_vector();
       const std::vector<float> want = check_output.to_vector();
       double worst = 0.0;
@@ -59,20 +60,20 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
     const course::CooMatrix sampling = course::random_uniform_mask(37000, 37000, 368000, 5);
     for (const auto& [x, y, label] : std::vector<std::tuple<int, int, std::string>>{
              {1, 32, "block 32x32 (1x32 warps)"}, {4, 4, "block 128x4 (4x4 warps)"}}) {
-      step5::Options options = base.options;
+      course::step5::Options options = base.options;
       options.dense_warps_x = x;
       options.dense_warps_y = y;
       time_setting("approach 2 block shape", sampling, "matrix_37000_37000_368000",
-                   step5::Approach::dense_wmma, options, label, 256);
+                   course::step5::Approach::dense_wmma, options, label, 256);
     }
   }
   {
     const course::CooMatrix sampling = course::random_uniform_mask(4000, 4000, 88000, 6);
     for (const bool ranges : {false, true}) {
-      step5::Options options = base.options;
+      course::step5::Options options = base.options;
       options.tile_ranges = ranges;
       time_setting("approach 3 COO v1 vs v2", sampling, "matrix_4000_4000_88000",
-                   step5::Approach::tile_grouped, options,
+                   course::step5::Approach::tile_grouped, options,
                    ranges ? "v2: tile range per warp" : "v1: every warp scans all nnz", 256);
     }
   }
@@ -80,11 +81,11 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
            {3000, 7000, 313110}, {106000, 106000, 3000000}, {36000, 36000, 4000000}}) {
     const course::CooMatrix sampling = course::random_uniform_mask(rows, cols, nnz, 7);
     for (const int lanes : {4, 8, 16, 32}) {
-      step5::Options options = base.options;
+      course::step5::Options options = base.options;
       options.group_lanes = lanes;
       time_setting("approach 4 lanes per nonzero", sampling,
-                   course::uniform_mask_name(rows, cols, nnz), step5::Approach::hybrid, options,
-                   std::to_string(lanes) + " lanes", 256);
+                   course::uniform_mask_name(rows, cols, nnz), course::step5::Approach::hybrid,
+                   options, std::to_string(lanes) + " lanes", 256);
     }
   }
   {
@@ -109,10 +110,10 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
                           course::random_uniform_mask(36000, 36000, 4000000, 10));
     for (const auto& [name, sampling] : matrices) {
       for (const int iterations : {1, 2, 4, 8, 0}) {
-        step5::Options options = base.options;
+        course::step5::Options options = base.options;
         options.lane_iterations = iterations;
         time_setting("approach 4 runs of nonzeros per block", sampling, name,
-                     step5::Approach::hybrid, options,
+                     course::step5::Approach::hybrid, options,
                      iterations == 0 ? std::string("automatic (default)")
                                      : std::to_string(iterations) + " runs",
                      256);
@@ -123,17 +124,17 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
            {2048, 1024, 1048576}, {2048, 512, 104857}, {512, 512, 26214}, {8000, 8000, 640000}}) {
     const course::CooMatrix sampling = course::random_uniform_mask(rows, cols, nnz, 8);
     for (const double density : {1.0, 0.25, 0.1, 0.05, 0.02}) {
-      step5::Options options = base.options;
+      course::step5::Options options = base.options;
       options.tc_density = density;
       options.tc_min_nnz = 0;  // the density alone decides here
       std::ostringstream setting;
       setting << "Tensor Cores from density " << density << (density >= 1.0 ? " (never)" : "");
       time_setting("approach 4 Tensor Core density (tc_min_nnz 0)", sampling,
-                   course::uniform_mask_name(rows, cols, nnz), step5::Approach::hybrid, options,
-                   setting.str(), 256);
+                   course::uniform_mask_name(rows, cols, nnz), course::step5::Approach::hybrid,
+                   options, setting.str(), 256);
     }
   }
   out << "\n## Experiments\n\n" << table.markdown();
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 template <typename T>
@@ -30,7 +30,7 @@ std::size_t vector_bytes(const std::vector<T>& values) {
 
 /// Times @p approach on the case and checks its result; returns the row's cells after the
 /// approach's name (a refusal or a CUDA error fills them with "-" and a note).
-std::vector<std::string> time_approach(const CaseInputs& inputs, step5::Approach approach,
+std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::Approach approach,
                                        const Settings& settings,
                                        course::DeviceBuffer<float>& output, Summary& summary) {
   const BenchCase& bench_case = inputs.bench_case;
@@ -46,18 +46,18 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, step5::Approach
   try {
     const course::TimingStats other = course::time_host(
         [&] {
-          const step5::DevicePattern pattern(csr, inputs.pattern_values);
-          const step5::Plan plan(approach, pattern, inner, settings.options);
+          const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
+          const course::step5::Plan plan(approach, pattern, inner, settings.options);
         },
         1, settings.other_repeats);
     std::cerr << bench_case.name << " K=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
-    const step5::DevicePattern pattern(csr, inputs.pattern_values);
+    const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
     const course::TimingStats prep = course::time_host(
-        [&] { const step5::Plan plan(approach, pattern, inner, settings.options); }, 1,
+        [&] { const course::step5::Plan plan(approach, pattern, inner, settings.options); }, 1,
         settings.other_repeats);
-    const step5::Plan plan(approach, pattern, inner, settings.options);
+    const course::step5::Plan plan(approach, pattern, inner, settings.options);
     output.poison();
     plan.run(inputs.operands, output.data());
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -104,12 +104,12 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, step5::Approach
 }
 
 /// Approach 4's result, untimed: what each baseline is checked against (empty if refused).
-std::vector<float> our_result(const step5::DevicePattern& pattern,
-                              const step5::DenseOperands& operands, const Settings& settings) {
+std::vector<float> our_result(const course::step5::DevicePattern& pattern,
+                              const course::step5::DenseOperands& operands, const Settings& settings) {
   try {
     course::DeviceBuffer<float> output(static_cast<std::size_t>(pattern.nnz()), "P (check)");
     output.poison();
-    step5::sddmm(step5::Approach::hybrid, pattern, operands, output.data(), settings.options);
+    course::step5::sddmm(course::step5::Approach::hybrid, pattern, operands, output.data(), settings.options);
     return output.to_vector();
   } catch (const std::exception& error) {
     std::cerr << "approach 4 for the baselines' check: " << error.what() << "\n";
@@ -186,22 +186,22 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   // as a Matrix Market "pattern" file says in its header); then its values are not uploaded.
   const bool all_ones =
       std::all_of(csr.values.begin(), csr.values.end(), [](float value) { return value == 1.0f; });
-  const step5::PatternValues pattern_values =
-      all_ones ? step5::PatternValues::all_ones : step5::PatternValues::upload;
+  const course::step5::PatternValues pattern_values =
+      all_ones ? course::step5::PatternValues::all_ones : course::step5::PatternValues::upload;
 
   // Dense operands in half: the same bytes for our kernels, cuSPARSE fp16 and cuBLAS.
   course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
   course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
-  step5::fill_random_half(a.data(), rows, inner, inner, seed);
-  step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
-  const step5::DenseOperands operands{rows, cols, inner, a.data(), inner, b_transposed.data(),
-                                      inner};
+  course::step5::fill_random_half(a.data(), rows, inner, inner, seed);
+  course::step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
+  const course::step5::DenseOperands operands{
+      rows, cols, inner, a.data(), inner, b_transposed.data(), inner};
 
-  const step5::DevicePattern pattern(csr, pattern_values);
+  const course::step5::DevicePattern pattern(csr, pattern_values);
   std::vector<float> magnitude;
   {
     course::DeviceBuffer<float> device_magnitude(csr.nnz(), "magnitudes");
-    step5::sampled_magnitude(pattern, operands, device_magnitude.data());
+    course::step5::sampled_magnitude(pattern, operands, device_magnitude.data());
     magnitude = device_magnitude.to_vector();
   }
   CaseInputs inputs{bench_case, csr, pattern_values, operands, magnitude, {}, {}, {}, 0.0, {}};
@@ -221,10 +221,10 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   }
 
   course::DeviceBuffer<float> output(csr.nnz(), "P");
-  for (const step5::Approach approach : settings.approaches) {
+  for (const course::step5::Approach approach : settings.approaches) {
     std::vector<std::string> row = {bench_case.name,           std::to_string(rows),
                                     std::to_string(cols),      std::to_string(inner),
-                                    std::to_string(csr.nnz()), step5::approach_name(approach)};
+                                    std::to_string(csr.nnz()), course::step5::approach_name(approach)};
     const std::vector<std::string> cells =
         time_approach(inputs, approach, settings, output, summary);
     row.insert(row.end(), cells.begin(), cells.end());
@@ -233,4 +233,4 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   std::cerr << bench_case.name << " K=" << inner << " done in " << seconds_since(started) << " s\n";
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

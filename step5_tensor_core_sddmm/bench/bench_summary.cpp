@@ -11,7 +11,7 @@
 #include <cmath>
 #include <functional>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 double geometric_mean(const std::vector<double>& values) {
@@ -80,9 +80,9 @@ void print_summary(const Summary& summary, std::ostream& out) {
          "| approach | rows | geomean speedup vs cuSPARSE | smallest (case) | "
          "max prep/sddmm | max other/sddmm |\n|---|---|---|---|---|---|\n";
   for (const auto& [number, speedups] : summary.speedups) {
-    out << "| " << step5::approach_name(static_cast<step5::Approach>(number)) << " | "
-        << speedups.size() << " | " << course::format_fixed(geometric_mean(speedups), 2) << " | "
-        << course::format_fixed(summary.smallest_speedup.at(number), 2) << " ("
+    out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number))
+        << " | " << speedups.size() << " | " << course::format_fixed(geometric_mean(speedups), 2)
+        << " | " << course::format_fixed(summary.smallest_speedup.at(number), 2) << " ("
         << summary.slowest_case.at(number) << ") | "
         << course::format_fixed(summary.worst_prep_ratio.at(number), 2) << " | "
         << course::format_fixed(summary.worst_other_ratio.at(number), 2) << " |\n";
@@ -100,7 +100,7 @@ void print_summary(const Summary& summary, std::ostream& out) {
       if (cases.empty()) {
         continue;
       }
-      out << "| " << step5::approach_name(static_cast<step5::Approach>(number)) << " | "
+      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number)) << " | "
           << (attention ? "attention" : "matrices") << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp16; }) << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp32; }) << " | "
@@ -122,7 +122,7 @@ void print_summary(const Summary& summary, std::ostream& out) {
                "|---|---|---|---|---|---|---|\n";
         header = true;
       }
-      out << "| " << step5::approach_name(static_cast<step5::Approach>(number)) << " | "
+      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number)) << " | "
           << ratios.case_label << " | " << optional_text(ratios.vs_fp16) << " | "
           << optional_text(ratios.vs_fp32) << " | " << optional_text(ratios.vs_dense) << " | "
           << optional_text(vs_better(ratios)) << " | "
@@ -135,4 +135,4 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

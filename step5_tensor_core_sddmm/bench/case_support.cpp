@@ -11,7 +11,7 @@
 #include <cmath>
 #include <iostream>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 const std::vector<float>& reference_result(const CaseInputs& inputs) {
   return inputs.fp16.result.empty() ? inputs.fp32.result : inputs.fp16.result;
@@ -94,4 +94,4 @@ void ProgressTable::add_row(const std::vector<std::string>& cells) {
   table_.add_row(cells);
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

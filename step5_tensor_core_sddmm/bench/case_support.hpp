@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 /// @brief What every row of one case shares: S, its operands, the baselines and the checks.
 struct CaseInputs {
   const BenchCase& bench_case;           ///< the matrix and K
   const course::CsrMatrix& csr;          ///< S in CSR
-  step5::PatternValues pattern_values;   ///< whether S is a pattern (all ones)
-  const step5::DenseOperands& operands;  ///< A and Bᵀ on the device
+  course::step5::PatternValues pattern_values;   ///< whether S is a pattern (all ones)
+  const course::step5::DenseOperands& operands;  ///< A and Bᵀ on the device
   const std::vector<float>& magnitude;   ///< Σ|a||b||s| per nonzero, for the tolerance
   BaselineRun fp16;                      ///< cuSPARSE with fp16 A and B
   BaselineRun fp32;                      ///< cuSPARSE with fp32 A and B
@@ -102,4 +102,4 @@ class ProgressTable {
 /// @param summary the summary's figures
 void add_baseline_rows(const CaseInputs& inputs, ProgressTable& table, Summary& summary);
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -16,7 +16,7 @@
 #include <exception>
 #include <iostream>
 
-namespace step5::bench {
+namespace course::step5::bench {
 
 BaselineRun time_cusparse(const std::string& case_name, const Settings& settings,
                           cusparseHandle_t handle, const course::CsrMatrix& csr,
@@ -32,47 +32,47 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
   if (!fp16) {
     a_float = course::DeviceBuffer<float>(a.size(), "A (float, cuSPARSE)");
     bt_float = course::DeviceBuffer<float>(b_transposed.size(), "Bt (float, cuSPARSE)");
-    step5::convert_half_to_float(a.data(), a_float.data(), a.size());
-    step5::convert_half_to_float(b_transposed.data(), bt_float.data(), b_transposed.size());
+    course::step5::convert_half_to_float(a.data(), a_float.data(), a.size());
+    course::step5::convert_half_to_float(b_transposed.data(), bt_float.data(), b_transposed.size());
   }
   const void* a_input = fp16 ? static_cast<const void*>(a.data()) : a_float.data();
   const cudaDataType dense_type = fp16 ? CUDA_R_16F : CUDA_R_32F;
-  std::vector<step5::CusparseBLayout> layouts;
+  std::vector<course::step5::CusparseBLayout> layouts;
   if (fp16 || settings.cusparse_layout != "row") {
-    layouts.push_back(step5::CusparseBLayout::column_major);
+    layouts.push_back(course::step5::CusparseBLayout::column_major);
   }
   if (!fp16 && settings.cusparse_layout != "col") {
-    layouts.push_back(step5::CusparseBLayout::row_major);
+    layouts.push_back(course::step5::CusparseBLayout::row_major);
   }
-  for (const step5::CusparseBLayout layout : layouts) {
+  for (const course::step5::CusparseBLayout layout : layouts) {
     try {
       course::DeviceBuffer<float> b_row_major;
       const void* b = fp16 ? static_cast<const void*>(b_transposed.data()) : bt_float.data();
-      if (layout == step5::CusparseBLayout::row_major) {
+      if (layout == course::step5::CusparseBLayout::row_major) {
         b_row_major = course::DeviceBuffer<float>(bt_float.size(), "B row-major (cuSPARSE)");
-        step5::transpose_float(bt_float.data(), b_row_major.data(), cols, inner);
+        course::step5::transpose_float(bt_float.data(), b_row_major.data(), cols, inner);
         b = b_row_major.data();
       }
       const course::TimingStats other = course::time_host(
           [&] {
-            step5::CusparseSddmm prepared(handle, csr, a_input, b, inner, layout, dense_type);
+            course::step5::CusparseSddmm prepared(handle, csr, a_input, b, inner, layout, dense_type);
           },
           1, settings.other_repeats);
       std::cerr << case_name << " K=" << inner << " cuSPARSE " << precision << ": other min "
                 << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
                 << " ms\n";
-      step5::CusparseSddmm reference(handle, csr, a_input, b, inner, layout, dense_type);
+      course::step5::CusparseSddmm reference(handle, csr, a_input, b, inner, layout, dense_type);
       const course::TimingStats kernel =
           course::time_gpu([&] { reference.run(); }, 1, settings.repeats);
       if (!baseline.ms || kernel.median_ms < *baseline.ms) {
         baseline.ms = kernel.median_ms;
         baseline.min_ms = kernel.min_ms;
         baseline.other_ms = other.median_ms;
-        baseline.note = step5::layout_name(layout);
+        baseline.note = course::step5::layout_name(layout);
         baseline.result = reference.results(csr);
       }
     } catch (const std::exception& error) {
-      std::cerr << case_name << ": cuSPARSE " << precision << " with " << step5::layout_name(layout)
+      std::cerr << case_name << ": cuSPARSE " << precision << " with " << course::step5::layout_name(layout)
                 << " failed: " << error.what() << "\n";
       baseline.note = "cuSPARSE failed: see log";
       cudaGetLastError();  // clear a sticky launch error, if any, for the next attempt
@@ -81,4 +81,4 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
   return baseline;
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -15,36 +15,8 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
-
-/// Stream-ordered device memory from the default pool (as step 5's own plans use), so that
-/// both sides of the comparison allocate the same way.
-class PoolAllocation {
- public:
-  PoolAllocation() = default;
-  explicit PoolAllocation(std::size_t bytes) {
-    if (bytes > 0) {
-      keep_pool_memory();
-      CUDA_CHECK(cudaMallocAsync(&data_, bytes, nullptr));
-    }
-  }
-  ~PoolAllocation() {
-    if (data_ != nullptr) {
-      cudaFreeAsync(data_, nullptr);  // no check: destructors must not throw
-    }
-  }
-  PoolAllocation(const PoolAllocation&) = delete;
-  PoolAllocation& operator=(const PoolAllocation&) = delete;
-  PoolAllocation& operator=(PoolAllocation&& other) noexcept {
-    std::swap(data_, other.data_);
-    return *this;
-  }
-  unsigned char* data() const { return static_cast<unsigned char*>(data_); }
-
- private:
-  void* data_ = nullptr;
-};
 
 std::size_t aligned(std::size_t bytes) {
   return (bytes + 255) / 256 * 256;
@@ -58,14 +30,16 @@ struct CusparseSddmm::State {
   cusparseDnMatDescr_t a = nullptr;   ///< dense A (M×K, fp16 or fp32)
   cusparseDnMatDescr_t b = nullptr;   ///< dense B (K×N, fp16 or fp32, either layout)
   cusparseSpMatDescr_t c = nullptr;   ///< sparse result in CSR with S's pattern
-  PoolAllocation structure;           ///< CSR offsets, columns and C's values in one allocation
-  PoolAllocation buffer;              ///< cuSPARSE's work buffer
-  int* offsets = nullptr;             ///< CSR row offsets (M + 1), inside structure
-  int* columns = nullptr;             ///< CSR column indices (nnz), inside structure
-  float* values = nullptr;            ///< C's values (nnz), inside structure
-  float alpha = 1.0f;                 ///< scale of A·B
-  float beta = 0.0f;                  ///< scale of the previous C
-  std::size_t nnz = 0;                ///< nonzeros of S
+  /// CSR offsets, columns and C's values in one allocation; stream-ordered pool memory, as
+  /// step 5's own plans use, so that both sides of the comparison allocate the same way
+  course::DeviceBuffer<unsigned char> structure;
+  course::DeviceBuffer<unsigned char> buffer;  ///< cuSPARSE's work buffer (same pool)
+  int* offsets = nullptr;                      ///< CSR row offsets (M + 1), inside structure
+  int* columns = nullptr;                      ///< CSR column indices (nnz), inside structure
+  float* values = nullptr;                     ///< C's values (nnz), inside structure
+  float alpha = 1.0f;                          ///< scale of A·B
+  float beta = 0.0f;                           ///< scale of the previous C
+  std::size_t nnz = 0;                         ///< nonzeros of S
 };
 
 std::string layout_name(CusparseBLayout layout) {
@@ -82,7 +56,9 @@ CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& s
   const int cols = sampling.cols;
   const std::size_t offsets_bytes = aligned(sampling.row_offsets.size() * sizeof(int));
   const std::size_t columns_bytes = aligned(s.nnz * sizeof(int));
-  s.structure = PoolAllocation(offsets_bytes + columns_bytes + s.nnz * sizeof(float));
+  s.structure = course::DeviceBuffer<unsigned char>(
+      offsets_bytes + columns_bytes + s.nnz * sizeof(float), "the CSR structure of cuSPARSE's C",
+      course::DeviceMemorySource::stream_pool);
   s.offsets = reinterpret_cast<int*>(s.structure.data());
   s.columns = reinterpret_cast<int*>(s.structure.data() + offsets_bytes);
   s.values = reinterpret_cast<float*>(s.structure.data() + offsets_bytes + columns_bytes);
@@ -114,7 +90,8 @@ CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& s
   CUSPARSE_CHECK(cusparseSDDMM_bufferSize(
       s.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &s.alpha, s.a,
       s.b, &s.beta, s.c, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, &buffer_bytes));
-  s.buffer = PoolAllocation(buffer_bytes);
+  s.buffer = course::DeviceBuffer<unsigned char>(buffer_bytes, "cuSPARSE's SDDMM work buffer",
+                                                 course::DeviceMemorySource::stream_pool);
   CUSPARSE_CHECK(cusparseSDDMM_preprocess(
       s.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &s.alpha, s.a,
       s.b, &s.beta, s.c, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, s.buffer.data()));
@@ -147,4 +124,4 @@ std::vector<float> CusparseSddmm::results(const course::CsrMatrix& sampling) con
   return values;
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief How B is handed to cuSPARSE.
 enum class CusparseBLayout {
@@ -62,4 +62,4 @@ class CusparseSddmm {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace step5
+}  // namespace course::step5

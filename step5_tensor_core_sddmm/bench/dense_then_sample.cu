@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 /// Threads per block of the gather: one nonzero each, any multiple of 32 serves.
@@ -56,8 +56,8 @@ std::string dense_then_sample_skip(int rows, int cols) {
 }
 
 BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t handle,
-                                   const step5::DevicePattern& pattern,
-                                   const step5::DenseOperands& operands) {
+                                   const course::step5::DevicePattern& pattern,
+                                   const course::step5::DenseOperands& operands) {
   BaselineRun run;
   run.note = dense_then_sample_skip(operands.rows, operands.cols);
   if (!run.note.empty()) {
@@ -95,4 +95,4 @@ BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t hand
   return run;
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

@@ -57,13 +57,13 @@
 
 namespace {
 
-using step5::bench::BenchCase;
-using step5::bench::Libraries;
-using step5::bench::print_summary;
-using step5::bench::run_case;
-using step5::bench::run_experiments;
-using step5::bench::Settings;
-using step5::bench::Summary;
+using course::step5::bench::BenchCase;
+using course::step5::bench::Libraries;
+using course::step5::bench::print_summary;
+using course::step5::bench::run_case;
+using course::step5::bench::run_experiments;
+using course::step5::bench::Settings;
+using course::step5::bench::Summary;
 
 int run(int argc, char** argv) {
   std::string shapes = "note";
@@ -78,9 +78,9 @@ int run(int argc, char** argv) {
   long long max_nnz = 0;
   long long group_lanes = 0;
   long long lane_iterations = 0;
-  long long tc_min_nnz = step5::Options{}.tc_min_nnz;
+  long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
-  double tc_density = step5::Options{}.tc_density;
+  double tc_density = course::step5::Options{}.tc_density;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -99,7 +99,7 @@ int run(int argc, char** argv) {
                   "32768^2) at K = 64, 128 and 256");
   parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
   parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
-  parser.add_integer_list("--approaches", &approach_numbers, 1, step5::kApproachCount,
+  parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kApproachCount,
                           "approaches to run, e.g. 1,3,4");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median and min reported)");
   parser.add_integer("--other-repeats", &other_repeats, 1, 1000,
@@ -135,7 +135,7 @@ int run(int argc, char** argv) {
   }
   Settings settings;
   for (const long long number : approach_numbers) {
-    settings.approaches.push_back(step5::approach_from_number(number));
+    settings.approaches.push_back(course::step5::approach_from_number(number));
   }
   settings.repeats = static_cast<int>(repeats);
   settings.other_repeats = static_cast<int>(other_repeats);
@@ -150,18 +150,18 @@ int run(int argc, char** argv) {
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
   if (shapes == "note") {
-    cases = step5::bench::note_cases();
+    cases = course::step5::bench::note_cases();
   }
   if (k_sweep) {
-    const std::vector<BenchCase> sweep = step5::bench::k_sweep_cases();
+    const std::vector<BenchCase> sweep = course::step5::bench::k_sweep_cases();
     cases.insert(cases.end(), sweep.begin(), sweep.end());
   }
   if (!matrices.empty()) {
-    const std::vector<BenchCase> real = step5::bench::matrix_cases(matrices);
+    const std::vector<BenchCase> real = course::step5::bench::matrix_cases(matrices);
     cases.insert(cases.end(), real.begin(), real.end());
   }
   if (attention) {
-    const std::vector<BenchCase> masks = step5::bench::attention_cases();
+    const std::vector<BenchCase> masks = course::step5::bench::attention_cases();
     cases.insert(cases.end(), masks.begin(), masks.end());
   }
 
@@ -180,7 +180,7 @@ int run(int argc, char** argv) {
   // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
   // of a shared page fails, leaving that upload on the slow pageable path.
   mallopt(M_MMAP_THRESHOLD, 1 << 16);
-  settings.copy_bandwidth = step5::bench::measure_copy_bandwidth();
+  settings.copy_bandwidth = course::step5::bench::measure_copy_bandwidth();
   std::cout << course::benchmark_header() << "\n\n"
             << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
                "P fp32. Baselines on the same values: cuSPARSE with fp16 A and B (the reference "
@@ -192,21 +192,22 @@ int run(int argc, char** argv) {
   Libraries libraries;
   CUSPARSE_CHECK(cusparseCreate(&libraries.cusparse));
   CUBLAS_CHECK(cublasCreate(&libraries.cublas));
-  course::ResultTable table(step5::bench::table_columns());
+  course::ResultTable table(course::step5::bench::table_columns());
   Summary summary;
   // Approach 2 runs last, in a pass of its own: on the H200, after it freed a dense product
   // of several GB, every preprocessing measured next (ours and cuSPARSE's) took a fixed
   // 1.09 ms more for a while, which is not the cost of the next matrix.
   Settings first_pass = settings;
-  first_pass.approaches.erase(std::remove(first_pass.approaches.begin(),
-                                          first_pass.approaches.end(), step5::Approach::dense_wmma),
-                              first_pass.approaches.end());
+  first_pass.approaches.erase(
+      std::remove(first_pass.approaches.begin(), first_pass.approaches.end(),
+                  course::step5::Approach::dense_wmma),
+      first_pass.approaches.end());
   for (const BenchCase& bench_case : cases) {
     run_case(bench_case, first_pass, libraries, table, summary);
   }
   if (first_pass.approaches.size() < settings.approaches.size()) {
     Settings dense_pass = settings;
-    dense_pass.approaches = {step5::Approach::dense_wmma};
+    dense_pass.approaches = {course::step5::Approach::dense_wmma};
     dense_pass.baseline_rows = false;  // cuSPARSE fp16 runs again for the ratio, without a row
     for (const BenchCase& bench_case : cases) {
       run_case(bench_case, dense_pass, libraries, table, summary);

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace step5::bench {
+namespace course::step5::bench {
 namespace {
 
 /// The copy's size: far beyond the L2 cache (50 MiB on an H100), so DRAM is measured.
@@ -41,4 +41,4 @@ double speed_of_light_bytes(int rows, int cols, int inner, std::size_t nnz, bool
   return dense + offsets + per_nonzero * static_cast<double>(nnz);
 }
 
-}  // namespace step5::bench
+}  // namespace course::step5::bench

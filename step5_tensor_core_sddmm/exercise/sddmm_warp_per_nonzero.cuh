@@ -9,11 +9,11 @@
 // Then
 //   ctest --test-dir <build> -L step5 --output-on-failure
 // The tests compare every approach with a CPU SDDMM in double precision on awkward shapes
-// (M, N, K not multiples of 16, padded leading dimensions, empty rows, one nonzero, a real
-// matrix). Before each launch they fill P with the bit pattern 0xFF (a NaN), so a value
-// your kernel never writes shows up as NaN in the comparison's summary. The launch
+// (rows, inner, cols not multiples of 16, padded leading dimensions, empty rows, one nonzero, a
+// real matrix). Before each launch they fill C with the bit pattern 0xFF (a NaN), so a value your
+// kernel never writes shows up as NaN in the comparison's summary. The launch
 // (sddmm_warp_per_nonzero_launch.cu) is given: blockDim.x = 256 (8 warps), one warp per
-// nonzero, as many blocks as needed; P has one float per nonzero, in S's order.
+// nonzero, as many blocks as needed; C has one float per nonzero, in S's order.
 #pragma once
 
 #include "step5_launchers.hpp"
@@ -23,7 +23,7 @@
 
 #include <cstdint>
 
-namespace step5 {
+namespace course::step5 {
 
 // Sum of `value` over the 32 lanes, returned in every lane (all 32 lanes call it).
 __device__ inline float warp_sum(float value) {
@@ -39,11 +39,11 @@ __device__ inline float warp_sum(float value) {
   return value;
 }
 
-// P[e] = S[e] · (row row_indices[e] of A) · (row col_indices[e] of Bᵀ), one warp per
+// C[e] = S[e] · (row row_indices[e] of A) · (row col_indices[e] of Bᵀ), one warp per
 // nonzero e.
 //
 // Preconditions: blockDim.x is a multiple of 32; S's indices are in range (DevicePattern
-// checked them); any K, any order of the nonzeros.
+// checked them); any inner, any order of the nonzeros.
 __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64_t nnz,
                                               const int* row_indices, const int* col_indices,
                                               const float* values, float* output) {
@@ -54,12 +54,12 @@ __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64
   //    return together, so the lanes that stay are still whole warps: every lane named by
   //    the 0xFFFFFFFF mask of warp_sum reaches the shuffles.
   //  - a_row = operands.a + row·operands.lda and b_row = operands.b_transposed +
-  //    col·operands.ldb (64-bit offsets): row of A and row of Bᵀ, K = operands.inner halves
-  //    each (the leading dimensions may be larger than K).
-  //  - Lane l adds a_row[k]·b_row[k] for k = l, l + 32, l + 64, ... < K into a float
+  //    col·operands.ldb (64-bit offsets): row of A and row of Bᵀ, inner = operands.inner halves
+  //    each (the leading dimensions may be larger than inner).
+  //  - Lane l adds a_row[k]·b_row[k] for k = l, l + 32, l + 64, ... < inner into a float
   //    (__half2float, fmaf): consecutive lanes read consecutive halves (coalesced).
   //  - dot = warp_sum(partial); lane 0 alone writes output[nonzero] = values[nonzero]·dot.
 }
 
-}  // namespace step5
+}  // namespace course::step5
 /// @endcond

@@ -45,10 +45,10 @@ course::AttentionMaskSpec block_mask(int size, double density, std::uint64_t see
 }
 
 /// The warm-up that @p mode asks for, timed.
-double warm_up(long long mode, const step5::DenseOperands& operands, float* output) {
+double warm_up(long long mode, const course::step5::DenseOperands& operands, float* output) {
   const auto started = std::chrono::steady_clock::now();
   if (mode == 1 || mode == 3) {  // grow the pool: later allocations reuse its memory
-    step5::keep_pool_memory();
+    course::keep_pool_memory();
     void* memory = nullptr;
     CUDA_CHECK(cudaMallocAsync(&memory, std::size_t{512} << 20, nullptr));
     CUDA_CHECK(cudaFreeAsync(memory, nullptr));
@@ -56,9 +56,9 @@ double warm_up(long long mode, const step5::DenseOperands& operands, float* outp
   }
   if (mode == 2 || mode == 3) {  // load the kernels: a whole preprocessing and run, small S
     const course::CooMatrix small = course::attention_mask(block_mask(2048, 0.25, 4));
-    const step5::DevicePattern pattern(small);
-    const step5::Plan plan(step5::Approach::hybrid, pattern, kInner);
-    step5::DenseOperands small_operands = operands;
+    const course::step5::DevicePattern pattern(small);
+    const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, kInner);
+    course::step5::DenseOperands small_operands = operands;
     small_operands.rows = 2048;
     small_operands.cols = 2048;
     plan.run(small_operands, output);
@@ -86,19 +86,19 @@ int run(int argc, char** argv) {
   course::DeviceBuffer<__half> a(static_cast<std::size_t>(kSize) * kInner, "A");
   course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(kSize) * kInner, "Bt");
   course::DeviceBuffer<float> output(masks[0].nnz(), "P");
-  step5::fill_random_half(a.data(), kSize, kInner, kInner, 1);
-  step5::fill_random_half(b_transposed.data(), kSize, kInner, kInner, 2);
+  course::step5::fill_random_half(a.data(), kSize, kInner, kInner, 1);
+  course::step5::fill_random_half(b_transposed.data(), kSize, kInner, kInner, 2);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const step5::DenseOperands operands{kSize, kSize, kInner, a.data(), kInner, b_transposed.data(),
+  const course::step5::DenseOperands operands{kSize, kSize, kInner, a.data(), kInner, b_transposed.data(),
                                       kInner};
   const double warm_up_ms = warm_up(mode, operands, output.data());
   const char* loading = std::getenv("CUDA_MODULE_LOADING");
   for (int call = 0; call < 3; ++call) {
     started = std::chrono::steady_clock::now();
-    const step5::DevicePattern pattern(masks[call == 0 ? 0 : 1]);
+    const course::step5::DevicePattern pattern(masks[call == 0 ? 0 : 1]);
     const double pattern_ms = ms_since(started);
     started = std::chrono::steady_clock::now();
-    const step5::Plan plan(step5::Approach::hybrid, pattern, kInner);
+    const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, kInner);
     const double plan_ms = ms_since(started);
     started = std::chrono::steady_clock::now();
     plan.run(operands, output.data());

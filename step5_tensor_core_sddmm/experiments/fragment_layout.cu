@@ -17,27 +17,28 @@ namespace {
 int run(int argc, char** argv) {
   course::ArgParser parser("fragment_layout",
                            "Measures the lane -> [row,col] map of WMMA accumulator fragments by "
-                           "loading a matrix whose element (r,c) holds r*N+c.");
+                           "loading a matrix whose element (r,c) holds r*cols+c.");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
   course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   std::cout << course::benchmark_header() << "\n\n";
   int disagreements = 0;
-  for (const step5::WmmaShape shape :
-       {step5::WmmaShape::m16n16k16, step5::WmmaShape::m32n8k16, step5::WmmaShape::m8n32k16}) {
-    const auto layout = step5::measure_accumulator_layout(shape);
+  for (const course::step5::WmmaShape shape :
+       {course::step5::WmmaShape::m16n16k16, course::step5::WmmaShape::m32n8k16,
+        course::step5::WmmaShape::m8n32k16}) {
+    const auto layout = course::step5::measure_accumulator_layout(shape);
     int differing = 0;
     for (int lane = 0; lane < 32; ++lane) {
-      for (int index = 0; index < step5::kAccumulatorElementsPerLane; ++index) {
+      for (int index = 0; index < course::step5::kAccumulatorElementsPerLane; ++index) {
         const auto measured = layout[static_cast<std::size_t>(lane * 8 + index)];
-        const auto mapped = step5::accumulator_element(shape, lane, index);
+        const auto mapped = course::step5::accumulator_element(shape, lane, index);
         differing += (measured.row != mapped.row || measured.col != mapped.col) ? 1 : 0;
       }
     }
     disagreements += differing;
-    std::cout << "## " << step5::shape_name(shape) << " accumulator (float)\n\n"
-              << step5::layout_table(layout) << "\n"
+    std::cout << "## " << course::step5::shape_name(shape) << " accumulator (float)\n\n"
+              << course::step5::layout_table(layout) << "\n"
               << "fragment_map.cuh " << (differing == 0 ? "agrees" : "DISAGREES") << " ("
               << differing << " of 256 entries differ)\n\n";
   }

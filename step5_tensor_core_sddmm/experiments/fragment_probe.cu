@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr int kLanes = 32;
@@ -115,4 +115,4 @@ std::string layout_table(const std::vector<FragmentElement>& layout) {
   return table.str();
 }
 
-}  // namespace step5
+}  // namespace course::step5

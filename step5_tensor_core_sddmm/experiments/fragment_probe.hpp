@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief Rows and columns of a WMMA shape's accumulator tile.
 /// @param shape the shape
-/// @param rows receives M
-/// @param cols receives N
+/// @param rows receives rows
+/// @param cols receives cols
 void accumulator_tile_size(WmmaShape shape, int& rows, int& cols);
 
 /// @brief Name of a shape, e.g. "16x16x16".
@@ -25,7 +25,7 @@ std::string shape_name(WmmaShape shape);
 
 /// @brief Measures the layout on the current GPU.
 ///
-/// A float matrix whose element (r, c) holds r·N + c is loaded with wmma::load_matrix_sync
+/// A float matrix whose element (r, c) holds r·cols + c is loaded with wmma::load_matrix_sync
 /// into an accumulator fragment; every lane writes its frag.x[i] out, and each value names
 /// the element it came from.
 /// @param shape the WMMA shape
@@ -37,4 +37,4 @@ std::vector<FragmentElement> measure_accumulator_layout(WmmaShape shape);
 /// @return the table
 std::string layout_table(const std::vector<FragmentElement>& layout);
 
-}  // namespace step5
+}  // namespace course::step5

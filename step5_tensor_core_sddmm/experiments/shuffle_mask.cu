@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace step5 {
+namespace course::step5 {
 namespace {
 
 constexpr unsigned kAllLanes = 0xFFFFFFFFu;
@@ -92,4 +92,4 @@ int partial_warp_sum(int active_lanes, ShuffleMode mode) {
   return sum;
 }
 
-}  // namespace step5
+}  // namespace course::step5

@@ -13,7 +13,7 @@
 /// active lanes must find is active · (active + 1) / 2.
 #pragma once
 
-namespace step5 {
+namespace course::step5 {
 
 /// @brief How the partial warp reduces.
 enum class ShuffleMode {
@@ -39,4 +39,4 @@ constexpr int expected_partial_sum(int active_lanes) {
   return active_lanes * (active_lanes + 1) / 2;
 }
 
-}  // namespace step5
+}  // namespace course::step5

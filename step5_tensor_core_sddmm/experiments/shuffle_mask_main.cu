@@ -30,14 +30,16 @@ int run(int argc, char** argv) {
   int wrong_correct_variants = 0;
   int wrong_undefined = 0;
   for (int active = 1; active <= 32; ++active) {
-    const int expected = step5::expected_partial_sum(active);
-    const int ballot = step5::partial_warp_sum(active, step5::ShuffleMode::ballot_mask);
-    const int stay = step5::partial_warp_sum(active, step5::ShuffleMode::all_lanes_stay);
+    const int expected = course::step5::expected_partial_sum(active);
+    const int ballot =
+        course::step5::partial_warp_sum(active, course::step5::ShuffleMode::ballot_mask);
+    const int stay =
+        course::step5::partial_warp_sum(active, course::step5::ShuffleMode::all_lanes_stay);
     wrong_correct_variants += (ballot != expected) + (stay != expected);
     std::cout << "| " << active << " | " << expected << " | " << ballot << " | " << stay << " |";
     if (run_undefined) {
       const int undefined =
-          step5::partial_warp_sum(active, step5::ShuffleMode::full_mask_after_exit);
+          course::step5::partial_warp_sum(active, course::step5::ShuffleMode::full_mask_after_exit);
       wrong_undefined += undefined != expected;
       std::cout << " " << undefined << (undefined != expected ? " (wrong)" : "") << " |";
     }

@@ -17,18 +17,19 @@
 #include <cstdint>
 #include <vector>
 
-namespace step5::testing {
+namespace course::step5::testing {
 namespace {
 
-const step5::Approach kAllApproaches[] = {step5::Approach::warp_per_nonzero,
-                                          step5::Approach::dense_wmma,
-                                          step5::Approach::tile_grouped, step5::Approach::hybrid};
+const course::step5::Approach kAllApproaches[] = {
+    course::step5::Approach::warp_per_nonzero, course::step5::Approach::dense_wmma,
+    course::step5::Approach::tile_grouped, course::step5::Approach::hybrid};
 
-/// Fresh random A (M×K) and Bᵀ (N×K) with leading dimension ld, on the host and the device.
+/// Fresh random A (rows×inner) and Bᵀ (cols×inner) with leading dimension ld, on the host and the
+/// device.
 struct RandomOperands {
   RandomOperands(int rows, int cols, int inner, int ld, std::uint64_t seed)
-      : a(step5::random_half_matrix(rows, inner, ld, seed)),
-        bt(step5::random_half_matrix(cols, inner, ld, seed + 1)),
+      : a(course::step5::random_half_matrix(rows, inner, ld, seed)),
+        bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
         device_a(a),
         device_bt(bt),
         operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
@@ -36,26 +37,27 @@ struct RandomOperands {
   course::HostMatrix<__half> bt;
   course::DeviceMatrix<__half> device_a;
   course::DeviceMatrix<__half> device_bt;
-  step5::DenseOperands operands;
+  course::step5::DenseOperands operands;
 };
 
 }  // namespace
 
-void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
-                    std::uint64_t seed, const step5::Options& options) {
-  INFO("approach " << step5::approach_name(approach) << ", M=" << s.rows << " N=" << s.cols
-                   << " K=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
+void check_approach(course::step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
+                    std::uint64_t seed, const course::step5::Options& options) {
+  INFO("approach " << course::step5::approach_name(approach) << ", rows=" << s.rows
+                   << " cols=" << s.cols << " inner=" << inner << " ld=" << ld << " nnz=" << s.nnz()
+                   << " seed " << seed);
   const RandomOperands inputs(s.rows, s.cols, inner, ld, seed);
-  const step5::DevicePattern pattern(s);
-  course::DeviceBuffer<float> output(s.nnz() + 1, "P");
+  const course::step5::DevicePattern pattern(s);
+  course::DeviceBuffer<float> output(s.nnz() + 1, "C");
   output.poison();
-  step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+  course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
   std::vector<float> got = output.to_vector();
   const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
   CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
   got.pop_back();
-  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
-  const auto result = step5::compare_sampled(
+  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+  const auto result = course::step5::compare_sampled(
       got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
   INFO(result.summary());
   CHECK(result.ok());
@@ -63,7 +65,7 @@ void check_approach(step5::Approach approach, const course::CooMatrix& s, int in
 
 void check_all(const course::CooMatrix& s, int inner, int ld) {
   const std::uint64_t seed = course::fresh_seed();
-  for (const step5::Approach approach : kAllApproaches) {
+  for (const course::step5::Approach approach : kAllApproaches) {
     check_approach(approach, s, inner, ld == 0 ? inner : ld, seed);
   }
 }
@@ -87,31 +89,33 @@ course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatr
   return s;
 }
 
-void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, int inner,
+void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
                       std::uint64_t seed) {
-  INFO("CSR upload, M=" << s.rows << " N=" << s.cols << " K=" << inner << " nnz=" << s.nnz()
-                        << " ones=" << (values == step5::PatternValues::all_ones) << " seed "
-                        << seed);
+  INFO("CSR upload, rows=" << s.rows << " cols=" << s.cols << " inner=" << inner
+                           << " nnz=" << s.nnz()
+                           << " ones=" << (values == course::step5::PatternValues::all_ones)
+                           << " seed " << seed);
   course::CsrMatrix csr = course::coo_to_csr(s);
-  if (values == step5::PatternValues::all_ones) {
+  if (values == course::step5::PatternValues::all_ones) {
     // The constructor must ignore these values and write ones.
     std::fill(csr.values.begin(), csr.values.end(), -7.0f);
   }
-  const step5::DevicePattern pattern(csr, values);
+  const course::step5::DevicePattern pattern(csr, values);
   REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
   // Approach 4 skips the values exactly when they are known to be ones.
-  CHECK(pattern.unit_values() == (values == step5::PatternValues::all_ones));
+  CHECK(pattern.unit_values() == (values == course::step5::PatternValues::all_ones));
   const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
-  const auto reference = step5::sddmm_reference(inputs.a, inputs.bt, s);
-  for (const step5::Approach approach :
-       {step5::Approach::warp_per_nonzero, step5::Approach::hybrid}) {
-    INFO("approach " << step5::approach_name(approach));
-    course::DeviceBuffer<float> output(s.nnz(), "P");
+  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+  for (const course::step5::Approach approach :
+       {course::step5::Approach::warp_per_nonzero, course::step5::Approach::hybrid}) {
+    INFO("approach " << course::step5::approach_name(approach));
+    course::DeviceBuffer<float> output(s.nnz(), "C");
     output.poison();
-    step5::Options options;
-    options.tc_min_nnz = 0;  // dense panels go to Tensor Cores even in a small S
-    step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
-    const auto result = step5::compare_sampled(
+    course::step5::Options options;
+    options.tc_min_nnz = 0;         // dense panels go to Tensor Cores even in a small S
+    options.full_tile_min_nnz = 0;  // and full tiles too
+    course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+    const auto result = course::step5::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
     INFO(result.summary());
     CHECK(result.ok());
@@ -139,4 +143,4 @@ course::CooMatrix band_matrix(int rows, int cols, int offset, bool outlier) {
   return s;
 }
 
-}  // namespace step5::testing
+}  // namespace course::step5::testing

@@ -10,14 +10,14 @@
 
 #include <cstdint>
 
-namespace step5::testing {
+namespace course::step5::testing {
 
-/// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= K) and compares
+/// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= inner) and compares
 /// with the CPU reference; the output is poisoned first.
-void check_approach(step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
-                    std::uint64_t seed, const step5::Options& options = {});
+void check_approach(course::step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
+                    std::uint64_t seed, const course::step5::Options& options = {});
 
-/// Runs every approach on S (leading dimension @p ld, 0: K) with one fresh seed.
+/// Runs every approach on S (leading dimension @p ld, 0: inner) with one fresh seed.
 void check_all(const course::CooMatrix& s, int inner, int ld = 0);
 
 /// @p s with values uniform in [-2, 2) from @p seed.
@@ -30,11 +30,11 @@ course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatr
 
 /// Uploads @p s from CSR (values uploaded, or written as ones by the GPU for a pattern) and
 /// checks approaches 1 and 4 on that device pattern against the CPU reference.
-void check_csr_upload(const course::CooMatrix& s, step5::PatternValues values, int inner,
+void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
                       std::uint64_t seed);
 
-/// A band around the line col = offset + row, 41 columns wide (clipped at N), plus one far
+/// A band around the line col = offset + row, 41 columns wide (clipped at cols), plus one far
 /// entry in row 70 when @p outlier is set.
 course::CooMatrix band_matrix(int rows, int cols, int offset, bool outlier);
 
-}  // namespace step5::testing
+}  // namespace course::step5::testing

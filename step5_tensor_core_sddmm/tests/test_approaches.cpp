@@ -25,16 +25,16 @@
 #include <utility>
 #include <vector>
 
-using namespace step5::testing;  // the shared checks and matrices of approach_checks.hpp
+using namespace course::step5::testing;  // the shared checks and matrices of approach_checks.hpp
 
-TEST_CASE("all approaches with M N K not multiples of 16", "[step5][gpu]") {
+TEST_CASE("all approaches with rows inner cols not multiples of 16", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
   check_all(with_random_values(course::random_uniform_mask(37, 53, 300, seed), seed), 45);
   check_all(course::random_uniform_mask(17, 18, 100, seed + 2), 7);
 }
 
-TEST_CASE("all approaches with padded leading dimensions and a K tail", "[step5][gpu]") {
+TEST_CASE("all approaches with padded leading dimensions and an inner tail", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
   const course::CooMatrix s = course::random_uniform_mask(40, 70, 500, seed);
@@ -96,20 +96,20 @@ TEST_CASE("all approaches with every nonzero in one full tile", "[step5][gpu]") 
 
 TEST_CASE("approach 3 version 1 scanning all nonzeros gives the same result", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
-  step5::Options options;
+  course::step5::Options options;
   options.tile_ranges = false;
-  check_approach(step5::Approach::tile_grouped, course::random_uniform_mask(90, 70, 400, seed), 32,
-                 32, seed, options);
+  check_approach(course::step5::Approach::tile_grouped,
+                 course::random_uniform_mask(90, 70, 400, seed), 32, 32, seed, options);
 }
 
 TEST_CASE("approach 2 block shapes give the same result", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   const course::CooMatrix s = course::random_uniform_mask(100, 130, 900, seed);
   for (const auto& shape : {std::pair<int, int>{1, 32}, {4, 4}, {2, 8}, {8, 2}, {4, 1}}) {
-    step5::Options options;
+    course::step5::Options options;
     options.dense_warps_x = shape.first;
     options.dense_warps_y = shape.second;
-    check_approach(step5::Approach::dense_wmma, s, 40, 40, seed, options);
+    check_approach(course::step5::Approach::dense_wmma, s, 40, 40, seed, options);
   }
 }
 
@@ -147,36 +147,37 @@ TEST_CASE("approach 2 refuses a dense product that is too large", "[step5][gpu]"
   s.row_indices = {5};
   s.col_indices = {7};
   s.values = {1.0f};
-  const step5::DevicePattern pattern(s);
-  step5::Options options;
-  CHECK_THROWS_WITH(step5::Plan(step5::Approach::dense_wmma, pattern, 16, options),
+  const course::step5::DevicePattern pattern(s);
+  course::step5::Options options;
+  CHECK_THROWS_WITH(course::step5::Plan(course::step5::Approach::dense_wmma, pattern, 16, options),
                     Catch::Contains("dense product") && Catch::Contains("TiB"));
   options.dense_limit_elements = std::size_t{1} << 42;
-  CHECK_THROWS_AS(step5::Plan(step5::Approach::dense_wmma, pattern, 16, options),
+  CHECK_THROWS_AS(course::step5::Plan(course::step5::Approach::dense_wmma, pattern, 16, options),
                   course::DeviceMemoryError);
-  // Approaches 3 and 4 allocate nothing of size M×N and run.
-  check_approach(step5::Approach::tile_grouped, s, 16, 16, course::fresh_seed());
-  check_approach(step5::Approach::hybrid, s, 16, 16, course::fresh_seed());
+  // Approaches 3 and 4 allocate nothing of size rows×cols and run.
+  check_approach(course::step5::Approach::tile_grouped, s, 16, 16, course::fresh_seed());
+  check_approach(course::step5::Approach::hybrid, s, 16, 16, course::fresh_seed());
 }
 
 TEST_CASE("plan run refuses operands of another shape", "[step5][gpu]") {
   const course::CooMatrix s = course::random_uniform_mask(20, 20, 10, course::fresh_seed());
-  const step5::DevicePattern pattern(s);
-  const step5::Plan plan(step5::Approach::hybrid, pattern, 16);
+  const course::step5::DevicePattern pattern(s);
+  const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, 16);
   course::DeviceBuffer<__half> a(21 * 16);
   course::DeviceBuffer<float> output(10);
-  const step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
   CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
-  step5::Options bad;
+  course::step5::Options bad;
   bad.tc_density = 0.0;
-  CHECK_THROWS_AS(step5::Plan(step5::Approach::hybrid, pattern, 16, bad), std::invalid_argument);
+  CHECK_THROWS_AS(course::step5::Plan(course::step5::Approach::hybrid, pattern, 16, bad),
+                  std::invalid_argument);
   bad = {};
   bad.lane_iterations = -1;
-  CHECK_THROWS_WITH(step5::Plan(step5::Approach::hybrid, pattern, 16, bad),
+  CHECK_THROWS_WITH(course::step5::Plan(course::step5::Approach::hybrid, pattern, 16, bad),
                     Catch::Contains("lane_iterations"));
   bad = {};
   bad.group_lanes = 3;
-  const step5::Plan odd(step5::Approach::hybrid, pattern, 16, bad);
-  const step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::Plan odd(course::step5::Approach::hybrid, pattern, 16, bad);
+  const course::step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
   CHECK_THROWS_WITH(odd.run(right, output.data()), Catch::Contains("4, 8, 16 or 32"));
 }

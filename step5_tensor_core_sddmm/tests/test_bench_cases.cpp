@@ -19,7 +19,8 @@ TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[ste
   course::testing::write_gzip(dir.file("b_sym.mtx.gz"), header + "50 50 30\n1 1\n");
   course::testing::write_text(dir.file("a_broken.mtx"), "hello\n");
   course::testing::write_text(dir.file("c_notes.txt"), "not a matrix\n");
-  const std::vector<step5::bench::BenchCase> cases = step5::bench::matrix_cases(dir.path());
+  const std::vector<course::step5::bench::BenchCase> cases =
+      course::step5::bench::matrix_cases(dir.path());
   REQUIRE(cases.size() == 2);
   CHECK(cases[0].name == "a_broken");
   CHECK_THAT(cases[0].problem, Catch::Contains("a_broken.mtx:1: bad header"));
@@ -28,28 +29,29 @@ TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[ste
   CHECK(cases[1].rows == 50);
   CHECK(cases[1].cols == 50);
   CHECK(cases[1].expected_nnz == 60u);  // a symmetric file's entries count twice at most
-  CHECK_THROWS_AS(step5::bench::matrix_cases(dir.file("no_such_folder")), course::UsageError);
+  CHECK_THROWS_AS(course::step5::bench::matrix_cases(dir.file("no_such_folder")),
+                  course::UsageError);
 }
 
 TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
-  step5::bench::Settings settings;
-  step5::bench::BenchCase small{"small", nullptr, 64, 1000, 300, 400, false, ""};
-  CHECK(step5::bench::skip_reason(small, settings).empty());
+  course::step5::bench::Settings settings;
+  course::step5::bench::BenchCase small{"small", nullptr, 64, 1000, 300, 400, false, ""};
+  CHECK(course::step5::bench::skip_reason(small, settings).empty());
   settings.max_nnz = 999;
-  CHECK(step5::bench::skip_reason(small, settings) == "skipped (--max-nnz)");
+  CHECK(course::step5::bench::skip_reason(small, settings) == "skipped (--max-nnz)");
   settings.max_nnz = 0;
-  step5::bench::BenchCase broken = small;
+  course::step5::bench::BenchCase broken = small;
   broken.problem = "x.mtx:1: bad header";
-  CHECK(step5::bench::skip_reason(broken, settings) == "skipped: x.mtx:1: bad header");
+  CHECK(course::step5::bench::skip_reason(broken, settings) == "skipped: x.mtx:1: bad header");
   // A of 2e9 x 65536 halves: 238 TiB on no machine.
-  step5::bench::BenchCase huge{"huge", nullptr, 65536, 1, 2000000000, 2, false, ""};
-  CHECK_THAT(step5::bench::skip_reason(huge, settings),
+  course::step5::bench::BenchCase huge{"huge", nullptr, 65536, 1, 2000000000, 2, false, ""};
+  CHECK_THAT(course::step5::bench::skip_reason(huge, settings),
              Catch::StartsWith("skipped: not enough host memory") &&
                  Catch::Contains("A (M x K halves) 238.42 TiB"));
 }
 
 TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256", "[step5][bench]") {
-  const std::vector<step5::bench::BenchCase> cases = step5::bench::attention_cases();
+  const std::vector<course::step5::bench::BenchCase> cases = course::step5::bench::attention_cases();
   REQUIRE(cases.size() == 30);
   for (std::size_t index = 0; index < cases.size(); index += 3) {
     INFO(cases[index].name);

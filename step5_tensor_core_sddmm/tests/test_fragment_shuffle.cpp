@@ -19,15 +19,15 @@ TEST_CASE("fragment map equals the hardware layout", "[step5][gpu]") {
                                                                  "layout-free path here)");
     return;
   }
-  for (const auto shape :
-       {step5::WmmaShape::m16n16k16, step5::WmmaShape::m32n8k16, step5::WmmaShape::m8n32k16}) {
-    const auto layout = step5::measure_accumulator_layout(shape);
+  for (const auto shape : {course::step5::WmmaShape::m16n16k16, course::step5::WmmaShape::m32n8k16,
+                           course::step5::WmmaShape::m8n32k16}) {
+    const auto layout = course::step5::measure_accumulator_layout(shape);
     REQUIRE(layout.size() == 256);
     for (int lane = 0; lane < 32; ++lane) {
       for (int index = 0; index < 8; ++index) {
         const auto measured = layout[static_cast<std::size_t>(lane * 8 + index)];
-        const auto mapped = step5::accumulator_element(shape, lane, index);
-        INFO(step5::shape_name(shape)
+        const auto mapped = course::step5::accumulator_element(shape, lane, index);
+        INFO(course::step5::shape_name(shape)
              << " lane " << lane << " index " << index << ": hardware [" << measured.row << ","
              << measured.col << "], map [" << mapped.row << "," << mapped.col << "]");
         CHECK(measured.row == mapped.row);
@@ -40,11 +40,11 @@ TEST_CASE("fragment map equals the hardware layout", "[step5][gpu]") {
 TEST_CASE("partial warp sums with a ballot mask or with all lanes staying", "[step5][gpu]") {
   for (int active = 1; active <= 32; ++active) {
     INFO("active lanes " << active);
-    CHECK(step5::partial_warp_sum(active, step5::ShuffleMode::ballot_mask) ==
-          step5::expected_partial_sum(active));
-    CHECK(step5::partial_warp_sum(active, step5::ShuffleMode::all_lanes_stay) ==
-          step5::expected_partial_sum(active));
+    CHECK(course::step5::partial_warp_sum(active, course::step5::ShuffleMode::ballot_mask) ==
+          course::step5::expected_partial_sum(active));
+    CHECK(course::step5::partial_warp_sum(active, course::step5::ShuffleMode::all_lanes_stay) ==
+          course::step5::expected_partial_sum(active));
   }
-  CHECK_THROWS_AS(step5::partial_warp_sum(0, step5::ShuffleMode::ballot_mask),
+  CHECK_THROWS_AS(course::step5::partial_warp_sum(0, course::step5::ShuffleMode::ballot_mask),
                   std::invalid_argument);
 }

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-using namespace step5::testing;  // the shared checks and matrices of approach_checks.hpp
+using namespace course::step5::testing;  // the shared checks and matrices of approach_checks.hpp
 
 TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
@@ -26,41 +26,44 @@ TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu
   const course::CooMatrix s = stack_rows(course::random_uniform_mask(32, 200, 3200, seed),
                                          course::random_uniform_mask(70, 200, 60, seed + 1), 2.0f);
   for (const int lanes : {4, 8, 16, 32}) {
-    step5::Options options;
+    course::step5::Options options;
     options.group_lanes = lanes;
     options.tc_min_nnz = 0;  // Tensor Cores even for this small S
-    check_approach(step5::Approach::hybrid, s, 72, 72, seed, options);
-    check_approach(step5::Approach::hybrid, s, 37, 37, seed, options);
+    check_approach(course::step5::Approach::hybrid, s, 72, 72, seed, options);
+    check_approach(course::step5::Approach::hybrid, s, 37, 37, seed, options);
   }
-  step5::Options never;
+  course::step5::Options never;
   never.tc_density = 1.0;
-  check_approach(step5::Approach::hybrid, s, 72, 72, seed, never);
+  check_approach(course::step5::Approach::hybrid, s, 72, 72, seed, never);
 }
 
-TEST_CASE("approach 4 all-dense Tensor Core panels with K of 1 7 100 and 256", "[step5][gpu]") {
+TEST_CASE("approach 4 all-dense Tensor Core panels with inner sizes 1 7 100 and 256",
+          "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
   // 130 x 150 at 30 %: every 64-row panel (the last one has 2 rows) goes to dense_panel_kernel
   // and the lane-group kernel is not launched at all.
   const course::CooMatrix s =
       with_random_values(course::random_uniform_mask(130, 150, 5850, seed), seed);
-  step5::Options tensor_cores;
+  course::step5::Options tensor_cores;
   tensor_cores.tc_min_nnz = 0;  // Tensor Cores even for this small S
   for (const int inner : {1, 7, 100, 256}) {
-    // ld = K: vector loads when K % 8 == 0; ld = K + 3: scalar loads.
-    check_approach(step5::Approach::hybrid, s, inner, inner, seed, tensor_cores);
-    check_approach(step5::Approach::hybrid, s, inner, inner + 3, seed, tensor_cores);
+    // ld = inner: vector loads when inner % 8 == 0; ld = inner + 3: scalar loads.
+    check_approach(course::step5::Approach::hybrid, s, inner, inner, seed, tensor_cores);
+    check_approach(course::step5::Approach::hybrid, s, inner, inner + 3, seed, tensor_cores);
   }
   // A tiny matrix like karate (34 x 34, 156 nonzeros): one launch, either kernel.
   const course::CooMatrix tiny =
       with_random_values(course::random_uniform_mask(34, 34, 156, seed + 1), seed + 1);
   for (const int inner : {1, 7, 100, 256}) {
-    check_approach(step5::Approach::hybrid, tiny, inner, inner, seed, tensor_cores);
-    check_approach(step5::Approach::hybrid, tiny, inner, inner, seed);  // default: lane groups
+    check_approach(course::step5::Approach::hybrid, tiny, inner, inner, seed, tensor_cores);
+    check_approach(course::step5::Approach::hybrid, tiny, inner, inner,
+                   seed);  // default: lane groups
   }
 }
 
-TEST_CASE("approach 4 sparse rows checked on the GPU with K of 1 7 100 and 256", "[step5][gpu]") {
+TEST_CASE("approach 4 sparse rows checked on the GPU with inner sizes 1 7 100 and 256",
+          "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
   // 6000 nonzeros: more than the host-check limit, so S is validated and counted on the GPU;
@@ -68,8 +71,8 @@ TEST_CASE("approach 4 sparse rows checked on the GPU with K of 1 7 100 and 256",
   const course::CooMatrix s =
       with_random_values(course::random_uniform_mask(3000, 2000, 6000, seed), seed);
   for (const int inner : {1, 7, 100, 256}) {
-    check_approach(step5::Approach::hybrid, s, inner, inner, seed);
-    check_approach(step5::Approach::hybrid, s, inner, inner + 3, seed);
+    check_approach(course::step5::Approach::hybrid, s, inner, inner, seed);
+    check_approach(course::step5::Approach::hybrid, s, inner, inner + 3, seed);
   }
 }
 
@@ -80,15 +83,15 @@ TEST_CASE("approach 4 mixes dense panels and sparse rows checked on the GPU", "[
   course::CooMatrix s = stack_rows(course::random_uniform_mask(128, 400, 10240, seed),
                                    course::random_uniform_mask(172, 400, 300, seed + 1), 1.0f);
   s = with_random_values(s, seed);
-  step5::Options options;
+  course::step5::Options options;
   options.tc_min_nnz = 0;  // Tensor Cores even for this small S
-  const step5::DevicePattern pattern(s);
-  const step5::Plan plan(step5::Approach::hybrid, pattern, 100, options);
+  const course::step5::DevicePattern pattern(s);
+  const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, 100, options);
   CHECK(plan.tensor_core_units() == 2);
-  const step5::Plan default_plan(step5::Approach::hybrid, pattern, 100);
+  const course::step5::Plan default_plan(course::step5::Approach::hybrid, pattern, 100);
   CHECK(default_plan.tensor_core_units() == 0);  // below the default tc_min_nnz
   for (const int inner : {1, 7, 100, 256}) {
-    check_approach(step5::Approach::hybrid, s, inner, inner, seed, options);
+    check_approach(course::step5::Approach::hybrid, s, inner, inner, seed, options);
   }
 }
 
@@ -100,11 +103,11 @@ TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[st
       with_random_values(course::random_uniform_mask(700, 900, 5000, seed), seed);
   for (const int iterations : {1, 3, 8}) {
     for (const int lanes : {4, 32}) {
-      step5::Options options;
+      course::step5::Options options;
       options.lane_iterations = iterations;
       options.group_lanes = lanes;
-      check_approach(step5::Approach::hybrid, s, 100, 100, seed, options);
-      check_approach(step5::Approach::hybrid, s, 7, 7, seed, options);
+      check_approach(course::step5::Approach::hybrid, s, 100, 100, seed, options);
+      check_approach(course::step5::Approach::hybrid, s, 7, 7, seed, options);
     }
   }
 }
@@ -112,36 +115,41 @@ TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[st
 TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  step5::Options options;
+  course::step5::Options options;
   options.tc_min_nnz = 0;  // Tensor Cores even for these small matrices
   // 300 rows: 5 panels, each spanning 3 column blocks from block 2 on (about 20 % dense
   // there, 0.5 % over all 2000 columns). Row 70's far entry spreads panel 1 over columns
   // 192..1999: 2.3 % dense, so its rows go to the lane groups.
   const course::CooMatrix banded = with_random_values(band_matrix(300, 2000, 200, true), seed);
   {
-    const step5::DevicePattern pattern(banded);
-    CHECK(step5::Plan(step5::Approach::hybrid, pattern, 64, options).tensor_core_units() == 4);
-    const step5::DevicePattern from_csr(course::coo_to_csr(banded));
-    CHECK(step5::Plan(step5::Approach::hybrid, from_csr, 64, options).tensor_core_units() == 4);
+    const course::step5::DevicePattern pattern(banded);
+    CHECK(course::step5::Plan(course::step5::Approach::hybrid, pattern, 64, options)
+              .tensor_core_units() == 4);
+    const course::step5::DevicePattern from_csr(course::coo_to_csr(banded));
+    CHECK(course::step5::Plan(course::step5::Approach::hybrid, from_csr, 64, options)
+              .tensor_core_units() == 4);
   }
   for (const int inner : {7, 100, 256}) {
-    check_approach(step5::Approach::hybrid, banded, inner, inner, seed, options);
+    check_approach(course::step5::Approach::hybrid, banded, inner, inner, seed, options);
   }
-  check_csr_upload(banded, step5::PatternValues::upload, 100, seed);
+  check_csr_upload(banded, course::step5::PatternValues::upload, 100, seed);
   // The same band as a pattern: both kernels of approach 4 then read no values.
-  check_csr_upload(band_matrix(300, 2000, 200, true), step5::PatternValues::all_ones, 100, seed);
-  // The band leaves through the last, partial column block (N = 500), and a small S whose
+  check_csr_upload(band_matrix(300, 2000, 200, true), course::step5::PatternValues::all_ones, 100,
+                   seed);
+  // The band leaves through the last, partial column block (cols = 500), and a small S whose
   // panels and spans are found on the host (90 rows, under 4096 nonzeros).
-  check_approach(step5::Approach::hybrid,
+  check_approach(course::step5::Approach::hybrid,
                  with_random_values(band_matrix(300, 500, 200, true), seed), 100, 100, seed,
                  options);
   const course::CooMatrix small = band_matrix(90, 700, 300, false);
   REQUIRE(small.nnz() <= 4096);
   {
-    const step5::DevicePattern pattern(small);
-    CHECK(step5::Plan(step5::Approach::hybrid, pattern, 64, options).tensor_core_units() == 2);
+    const course::step5::DevicePattern pattern(small);
+    CHECK(course::step5::Plan(course::step5::Approach::hybrid, pattern, 64, options)
+              .tensor_core_units() == 2);
   }
-  check_approach(step5::Approach::hybrid, with_random_values(small, seed), 100, 100, seed, options);
+  check_approach(course::step5::Approach::hybrid, with_random_values(small, seed), 100, 100, seed,
+                 options);
 }
 
 TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[step5][gpu]") {
@@ -150,8 +158,9 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
   // Large (checked on the GPU, with empty rows) and small (checked on the host).
   for (const std::size_t nnz : {std::size_t{9000}, std::size_t{300}}) {
     const course::CooMatrix mask = course::random_uniform_mask(1000, 700, nnz, seed);
-    check_csr_upload(mask, step5::PatternValues::all_ones, 100, seed);
-    check_csr_upload(with_random_values(mask, seed), step5::PatternValues::upload, 100, seed);
+    check_csr_upload(mask, course::step5::PatternValues::all_ones, 100, seed);
+    check_csr_upload(with_random_values(mask, seed), course::step5::PatternValues::upload, 100,
+                     seed);
   }
   // Dense 64-row panels: the Tensor Core part of approach 4 also reads the rebuilt rows.
   course::CooMatrix dense;
@@ -164,6 +173,6 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
       dense.values.push_back(1.0f);
     }
   }
-  check_csr_upload(with_random_values(dense, seed), step5::PatternValues::upload, 32, seed);
-  check_csr_upload(dense, step5::PatternValues::all_ones, 32, seed);
+  check_csr_upload(with_random_values(dense, seed), course::step5::PatternValues::upload, 32, seed);
+  check_csr_upload(dense, course::step5::PatternValues::all_ones, 32, seed);
 }

@@ -26,16 +26,16 @@ TEST_CASE("a large S that is unsorted or out of range is refused by the GPU chec
   course::CooMatrix s = course::random_uniform_mask(500, 500, 8000, course::fresh_seed());
   REQUIRE(s.nnz() > 4096);
   {
-    const step5::DevicePattern valid(s);
+    const course::step5::DevicePattern valid(s);
     CHECK(valid.nnz() == 8000);
   }
   course::CooMatrix unsorted = s;
   std::swap(unsorted.row_indices[5000], unsorted.row_indices[6000]);
   std::swap(unsorted.col_indices[5000], unsorted.col_indices[6000]);
-  CHECK_THROWS_WITH(step5::DevicePattern(unsorted), Catch::Contains("sorted"));
+  CHECK_THROWS_WITH(course::step5::DevicePattern(unsorted), Catch::Contains("sorted"));
   course::CooMatrix out_of_range = s;
   out_of_range.col_indices[7000] = 500;
-  CHECK_THROWS_WITH(step5::DevicePattern(out_of_range), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(course::step5::DevicePattern(out_of_range), Catch::Contains("out of range"));
 }
 
 namespace {
@@ -52,16 +52,16 @@ std::size_t first_pair_in_one_row(const course::CsrMatrix& csr, std::size_t from
 }
 
 /// Nonzeros and column span of each 64-row panel of @p s, counted on the host entry by entry.
-std::pair<std::vector<std::int64_t>, std::vector<step5::PanelSpan>> panels_of(
+std::pair<std::vector<std::int64_t>, std::vector<course::step5::PanelSpan>> panels_of(
     const course::CooMatrix& s) {
   const auto panel_count = static_cast<std::size_t>((s.rows + 63) / 64);
   std::vector<std::int64_t> counts(panel_count, 0);
-  std::vector<step5::PanelSpan> spans(panel_count);
+  std::vector<course::step5::PanelSpan> spans(panel_count);
   for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
     const auto panel = static_cast<std::size_t>(s.row_indices[entry] / 64);
     const int col = s.col_indices[entry];
     ++counts[panel];
-    step5::PanelSpan& span = spans[panel];
+    course::step5::PanelSpan& span = spans[panel];
     span.first_col = span.first_col < 0 ? col : std::min(span.first_col, col);
     span.last_col = std::max(span.last_col, col);
   }
@@ -89,11 +89,11 @@ TEST_CASE("every upload of S counts the same panels and spans", "[step5][gpu]") 
   }
   const course::CooMatrix small = course::random_uniform_mask(200, 90, 1000, seed + 1);
   for (const course::CooMatrix* matrix : std::vector<const course::CooMatrix*>{&holes, &small}) {
-    INFO("M=" << matrix->rows << " N=" << matrix->cols << " nnz=" << matrix->nnz());
+    INFO("rows=" << matrix->rows << " cols=" << matrix->cols << " nnz=" << matrix->nnz());
     const auto expected = panels_of(*matrix);
-    const step5::DevicePattern from_coo(*matrix);
-    const step5::DevicePattern from_csr(course::coo_to_csr(*matrix));
-    for (const step5::DevicePattern* pattern : {&from_coo, &from_csr}) {
+    const course::step5::DevicePattern from_coo(*matrix);
+    const course::step5::DevicePattern from_csr(course::coo_to_csr(*matrix));
+    for (const course::step5::DevicePattern* pattern : {&from_coo, &from_csr}) {
       CHECK(pattern->panel_nnz() == expected.first);
       REQUIRE(pattern->panel_spans().size() == expected.second.size());
       for (std::size_t panel = 0; panel < expected.second.size(); ++panel) {
@@ -111,28 +111,28 @@ TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]"
   for (const std::size_t nnz : {std::size_t{8000}, std::size_t{200}}) {  // GPU and host checks
     const course::CsrMatrix valid =
         course::coo_to_csr(course::random_uniform_mask(500, 500, nnz, seed));
-    CHECK(step5::DevicePattern(valid, step5::PatternValues::all_ones).nnz() ==
+    CHECK(course::step5::DevicePattern(valid, course::step5::PatternValues::all_ones).nnz() ==
           static_cast<std::int64_t>(nnz));
     course::CsrMatrix decreasing = valid;
     std::swap(decreasing.row_offsets[100], decreasing.row_offsets[300]);
     REQUIRE(decreasing.row_offsets[100] > decreasing.row_offsets[101]);
-    CHECK_THROWS_WITH(step5::DevicePattern(decreasing), Catch::Contains("row offset"));
+    CHECK_THROWS_WITH(course::step5::DevicePattern(decreasing), Catch::Contains("row offset"));
     course::CsrMatrix wrong_end = valid;
     wrong_end.row_offsets.back() -= 1;
-    CHECK_THROWS_WITH(step5::DevicePattern(wrong_end), Catch::Contains("row offset"));
+    CHECK_THROWS_WITH(course::step5::DevicePattern(wrong_end), Catch::Contains("row offset"));
     course::CsrMatrix out_of_range = valid;
     out_of_range.col_indices[nnz / 2] = 500;
     out_of_range.col_indices[nnz / 2 + 3] = -1;  // a later bad entry: the first is named
-    CHECK_THROWS_WITH(step5::DevicePattern(out_of_range),
+    CHECK_THROWS_WITH(course::step5::DevicePattern(out_of_range),
                       Catch::Contains("S entry " + std::to_string(nnz / 2) + " (") &&
                           Catch::Contains("out of range"));
     course::CsrMatrix out_of_order = valid;
     const std::size_t swapped = first_pair_in_one_row(valid, nnz / 3);
     std::swap(out_of_order.col_indices[swapped], out_of_order.col_indices[swapped + 1]);
-    CHECK_THROWS_WITH(step5::DevicePattern(out_of_order),
+    CHECK_THROWS_WITH(course::step5::DevicePattern(out_of_order),
                       Catch::Contains("entry " + std::to_string(swapped + 1) + " comes before"));
     course::CsrMatrix too_few_offsets = valid;
     too_few_offsets.row_offsets.pop_back();
-    CHECK_THROWS_WITH(step5::DevicePattern(too_few_offsets), Catch::Contains("rows + 1"));
+    CHECK_THROWS_WITH(course::step5::DevicePattern(too_few_offsets), Catch::Contains("rows + 1"));
   }
 }

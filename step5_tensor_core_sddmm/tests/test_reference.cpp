@@ -45,7 +45,7 @@ TEST_CASE("reference SDDMM on a hand-computed example", "[step5]") {
   s.row_indices = {0, 1, 2, 2};
   s.col_indices = {2, 0, 1, 2};
   s.values = {1.0f, 2.0f, -1.0f, 0.5f};
-  const step5::SampledReference reference = step5::sddmm_reference(a, bt, s);
+  const course::step5::SampledReference reference = course::step5::sddmm_reference(a, bt, s);
   REQUIRE(reference.value.size() == 4);
   CHECK(reference.value[0] == 3.0);   // 1·(1+2)
   CHECK(reference.value[1] == 6.0);   // 2·3
@@ -63,7 +63,7 @@ TEST_CASE("reference SDDMM magnitude sums absolute products", "[step5]") {
   s.row_indices = {0};
   s.col_indices = {0};
   s.values = {-2.0f};
-  const auto reference = step5::sddmm_reference(a, bt, s);
+  const auto reference = course::step5::sddmm_reference(a, bt, s);
   CHECK(reference.value[0] == 10.0);      // -2·(3 - 8)
   CHECK(reference.magnitude[0] == 22.0);  // 2·(3 + 8)
 }
@@ -74,38 +74,39 @@ TEST_CASE("reference SDDMM refuses mismatched shapes", "[step5]") {
   course::CooMatrix s;
   s.rows = 2;
   s.cols = 4;
-  CHECK_THROWS_AS(step5::sddmm_reference(a, bt, s), std::invalid_argument);
+  CHECK_THROWS_AS(course::step5::sddmm_reference(a, bt, s), std::invalid_argument);
 }
 
 TEST_CASE("compare_sampled flags NaN and errors beyond the tolerance", "[step5]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  const auto a = step5::random_half_matrix(4, 8, 0, seed);
-  const auto bt = step5::random_half_matrix(5, 8, 0, seed + 1);
+  const auto a = course::step5::random_half_matrix(4, 8, 0, seed);
+  const auto bt = course::step5::random_half_matrix(5, 8, 0, seed + 1);
   course::CooMatrix s;
   s.rows = 4;
   s.cols = 5;
   s.row_indices = {0, 1, 3};
   s.col_indices = {4, 0, 2};
   s.values = {1.0f, 1.0f, 1.0f};
-  const auto reference = step5::sddmm_reference(a, bt, s);
+  const auto reference = course::step5::sddmm_reference(a, bt, s);
   std::vector<float> got(reference.value.begin(), reference.value.end());
   const auto tolerance = course::Tolerance::tensor_core_fp32_accumulation(8);
-  CHECK(step5::compare_sampled(got, reference, s, tolerance).ok());
+  CHECK(course::step5::compare_sampled(got, reference, s, tolerance).ok());
   got[1] = std::numeric_limits<float>::quiet_NaN();
   got[2] += 0.5f;
-  const auto result = step5::compare_sampled(got, reference, s, tolerance);
+  const auto result = course::step5::compare_sampled(got, reference, s, tolerance);
   CHECK(result.mismatches == 2);
   REQUIRE(!result.first.empty());
   CHECK(result.first[0].row == 1);
   CHECK(result.first[0].col == 0);
-  CHECK_THROWS_AS(step5::compare_sampled({1.0f}, reference, s, tolerance), std::invalid_argument);
+  CHECK_THROWS_AS(course::step5::compare_sampled({1.0f}, reference, s, tolerance),
+                  std::invalid_argument);
 }
 
 TEST_CASE("random half matrices are rounded values in range with zero padding", "[step5]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  const auto matrix = step5::random_half_matrix(7, 5, 8, seed);
+  const auto matrix = course::step5::random_half_matrix(7, 5, 8, seed);
   bool varied = false;
   for (int row = 0; row < 7; ++row) {
     for (int col = 0; col < 8; ++col) {
@@ -123,12 +124,12 @@ TEST_CASE("random half matrices are rounded values in range with zero padding", 
 }
 
 TEST_CASE("fragment map is a bijection and inverts accumulator_slot", "[step5]") {
-  for (const auto shape :
-       {step5::WmmaShape::m16n16k16, step5::WmmaShape::m32n8k16, step5::WmmaShape::m8n32k16}) {
+  for (const auto shape : {course::step5::WmmaShape::m16n16k16, course::step5::WmmaShape::m32n8k16,
+                           course::step5::WmmaShape::m8n32k16}) {
     std::set<std::pair<int, int>> seen;
     for (int lane = 0; lane < 32; ++lane) {
       for (int index = 0; index < 8; ++index) {
-        const auto element = step5::accumulator_element(shape, lane, index);
+        const auto element = course::step5::accumulator_element(shape, lane, index);
         seen.insert({element.row, element.col});
       }
     }
@@ -136,8 +137,8 @@ TEST_CASE("fragment map is a bijection and inverts accumulator_slot", "[step5]")
   }
   for (int lane = 0; lane < 32; ++lane) {
     for (int index = 0; index < 8; ++index) {
-      const auto element = step5::accumulator_element_16x16(lane, index);
-      const auto slot = step5::accumulator_slot_16x16(element.row, element.col);
+      const auto element = course::step5::accumulator_element_16x16(lane, index);
+      const auto slot = course::step5::accumulator_slot_16x16(element.row, element.col);
       CHECK(slot.lane == lane);
       CHECK(slot.index == index);
     }
@@ -149,22 +150,23 @@ TEST_CASE("fragment map matches the rows of the note that have no typo", "[step5
   const int t0[8][2] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}, {0, 8}, {0, 9}, {8, 8}, {8, 9}};
   const int t4[8][2] = {{1, 0}, {1, 1}, {9, 0}, {9, 1}, {1, 8}, {1, 9}, {9, 8}, {9, 9}};
   for (int index = 0; index < 8; ++index) {
-    CHECK(step5::accumulator_element_16x16(0, index).row == t0[index][0]);
-    CHECK(step5::accumulator_element_16x16(0, index).col == t0[index][1]);
-    CHECK(step5::accumulator_element_16x16(4, index).row == t4[index][0]);
-    CHECK(step5::accumulator_element_16x16(4, index).col == t4[index][1]);
+    CHECK(course::step5::accumulator_element_16x16(0, index).row == t0[index][0]);
+    CHECK(course::step5::accumulator_element_16x16(0, index).col == t0[index][1]);
+    CHECK(course::step5::accumulator_element_16x16(4, index).row == t4[index][0]);
+    CHECK(course::step5::accumulator_element_16x16(4, index).col == t4[index][1]);
   }
 }
 
 TEST_CASE("approach numbers outside 1 to 4 are refused", "[step5]") {
-  CHECK(step5::approach_from_number(3) == step5::Approach::tile_grouped);
-  CHECK_THROWS_AS(step5::approach_from_number(0), std::invalid_argument);
-  CHECK_THROWS_AS(step5::approach_from_number(5), std::invalid_argument);
-  CHECK(step5::approach_name(step5::Approach::hybrid).find("hybrid") != std::string::npos);
+  CHECK(course::step5::approach_from_number(3) == course::step5::Approach::tile_grouped);
+  CHECK_THROWS_AS(course::step5::approach_from_number(0), std::invalid_argument);
+  CHECK_THROWS_AS(course::step5::approach_from_number(5), std::invalid_argument);
+  CHECK(course::step5::approach_name(course::step5::Approach::hybrid).find("hybrid") !=
+        std::string::npos);
 }
 
 TEST_CASE("operand checks name the problem", "[step5]") {
-  step5::DenseOperands operands;
+  course::step5::DenseOperands operands;
   operands.rows = 4;
   operands.cols = 4;
   operands.inner = 8;
@@ -173,14 +175,14 @@ TEST_CASE("operand checks name the problem", "[step5]") {
   static const __half dummy[64] = {};
   operands.a = dummy;
   operands.b_transposed = dummy;
-  CHECK_THROWS_WITH(step5::check_operands(operands), Catch::Contains("lda=4"));
+  CHECK_THROWS_WITH(course::step5::check_operands(operands), Catch::Contains("lda=4"));
   operands.lda = 8;
-  CHECK_NOTHROW(step5::check_operands(operands));
+  CHECK_NOTHROW(course::step5::check_operands(operands));
   operands.b_transposed = nullptr;
-  CHECK_THROWS_WITH(step5::check_operands(operands), Catch::Contains("null"));
+  CHECK_THROWS_WITH(course::step5::check_operands(operands), Catch::Contains("null"));
   operands.b_transposed = dummy;
   operands.rows = -1;
-  CHECK_THROWS_WITH(step5::check_operands(operands), Catch::Contains("negative"));
+  CHECK_THROWS_WITH(course::step5::check_operands(operands), Catch::Contains("negative"));
 }
 
 TEST_CASE("S that is unsorted or out of range is refused before any upload", "[step5]") {
@@ -190,18 +192,18 @@ TEST_CASE("S that is unsorted or out of range is refused before any upload", "[s
   s.row_indices = {1, 0};
   s.col_indices = {0, 0};
   s.values = {1.0f, 1.0f};
-  CHECK_THROWS_WITH(step5::DevicePattern(s), Catch::Contains("sorted"));
+  CHECK_THROWS_WITH(course::step5::DevicePattern(s), Catch::Contains("sorted"));
   s.row_indices = {0, 4};
-  CHECK_THROWS_AS(step5::DevicePattern(s), std::invalid_argument);
+  CHECK_THROWS_AS(course::step5::DevicePattern(s), std::invalid_argument);
 }
 
 TEST_CASE("dense product size is padded to 16 and counted in 64 bits", "[step5]") {
-  CHECK(step5::dense_product_bytes(1, 1) == 16u * 16u * 4u);
-  CHECK(step5::dense_product_bytes(37000, 37000) == 37008ull * 37008ull * 4ull);
-  CHECK(step5::dense_product_bytes(916000, 916000) == 916000ull * 916000ull * 4ull);
+  CHECK(course::step5::dense_product_bytes(1, 1) == 16u * 16u * 4u);
+  CHECK(course::step5::dense_product_bytes(37000, 37000) == 37008ull * 37008ull * 4ull);
+  CHECK(course::step5::dense_product_bytes(916000, 916000) == 916000ull * 916000ull * 4ull);
 }
 
 TEST_CASE("expected partial warp sums", "[step5]") {
-  CHECK(step5::expected_partial_sum(1) == 1);
-  CHECK(step5::expected_partial_sum(32) == 528);
+  CHECK(course::step5::expected_partial_sum(1) == 1);
+  CHECK(course::step5::expected_partial_sum(32) == 528);
 }
