@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 /// The second kernel of split-K costs a launch: about 3 µs on the H100 (measured by the
@@ -34,8 +34,8 @@ long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
 }
 
-long long output_tiles(const ProblemShape& shape, const TileFacts& tile) {
-  return ceil_div_ll(shape.rows, tile.block_rows) * ceil_div_ll(shape.cols, tile.block_cols);
+long long output_tiles(const ProductSizes& sizes, const TileFacts& tile) {
+  return ceil_div_ll(sizes.rows, tile.block_rows) * ceil_div_ll(sizes.cols, tile.block_cols);
 }
 
 // Seconds for one wave in which each SM runs `resident` units of `unit_flops` side by side.
@@ -92,17 +92,17 @@ std::string fast_config_name(const FastConfig& config) {
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.
 //  2. Filling each wave: the first tile's load and the last stores, which nothing hides.
-//  3. Split-K's price: the partial products are written (splits · I·K floats) and read back
-//     by the reduction, which writes P again, plus the reduction's launch; for a small output
+//  3. Split-K's price: the partial products are written (splits · rows·cols floats) and read back
+//     by the reduction, which writes C again, plus the reduction's launch; for a small output
 //     the reduction's serial walk over the splits costs more than its bytes.
 // Constants are properties of the hardware and of each compiled tile (TileFacts), never of a
-// particular benchmark shape.
-double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& device,
+// particular benchmark sizes.
+double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
                              const TileFacts& tile, int splits) {
-  const long long inner_tiles = ceil_div_ll(shape.inner, tile.depth);
+  const long long inner_tiles = ceil_div_ll(sizes.inner, tile.depth);
   const long long tiles_per_split = ceil_div_ll(inner_tiles, std::max(1, splits));
   const long long real_splits = ceil_div_ll(inner_tiles, tiles_per_split);
-  const long long units = output_tiles(shape, tile) * real_splits;
+  const long long units = output_tiles(sizes, tile) * real_splits;
   const double unit_flops =
       2.0 * tile.block_rows * tile.block_cols * tile.depth * static_cast<double>(tiles_per_split);
   const long long slots =
@@ -116,7 +116,7 @@ double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& devic
     seconds += wave_seconds(device, tile, resident, unit_flops);
   }
   if (real_splits > 1) {
-    const double output_bytes = 4.0 * shape.rows * static_cast<double>(shape.cols);
+    const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
     seconds +=
         (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes / device.bytes_per_second +
         kLaunchSeconds;
@@ -124,17 +124,17 @@ double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& devic
   return seconds;
 }
 
-std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& device,
+std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
                                   const TileFacts& tile) {
-  const long long inner_tiles = ceil_div_ll(shape.inner, tile.depth);
-  const double output_bytes = 4.0 * shape.rows * static_cast<double>(shape.cols);
+  const long long inner_tiles = ceil_div_ll(sizes.inner, tile.depth);
+  const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
   const long long by_workspace = static_cast<long long>(kMaxWorkspaceBytes / output_bytes);
   const long long most = std::max<long long>(
-      1, std::min({inner_tiles, static_cast<long long>(shape.inner / kMinSplitDepth), by_workspace,
+      1, std::min({inner_tiles, static_cast<long long>(sizes.inner / kMinSplitDepth), by_workspace,
                    65535LL}));
   std::vector<int> splits = {1};
   // Splits that make the units fill 1, 2, 3 or 4 whole waves, and powers of two in between.
-  const long long tiles = output_tiles(shape, tile);
+  const long long tiles = output_tiles(sizes, tile);
   const long long slots =
       static_cast<long long>(device.multiprocessors) * std::max(1, tile.blocks_per_multiprocessor);
   for (long long waves = 1; waves <= 4; ++waves) {
@@ -156,21 +156,21 @@ int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
   return wave_within_few_rows && tile_rows >= 2 * kGroupRows ? kGroupRows : 1;
 }
 
-FastVariant thin_variant(const ProblemShape& shape) {
-  if (shape.rows <= kThinMax) {
+FastVariant thin_variant(const ProductSizes& sizes) {
+  if (sizes.rows <= kThinMax) {
     return FastVariant::thin_rows;
   }
-  return shape.cols <= kThinMax ? FastVariant::thin_cols : FastVariant::automatic;
+  return sizes.cols <= kThinMax ? FastVariant::thin_cols : FastVariant::automatic;
 }
 
-int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks) {
-  const long long chunks = ceil_div_ll(shape.inner, kThinChunk);
+int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks) {
+  const long long chunks = ceil_div_ll(sizes.inner, kThinChunk);
   const long long wanted = ceil_div_ll(4LL * device.multiprocessors, std::max(1LL, blocks));
   const int splits = static_cast<int>(std::clamp(wanted, 1LL, std::min(chunks, 65535LL)));
-  return effective_splits(shape.inner, kThinChunk, splits);
+  return effective_splits(sizes.inner, kThinChunk, splits);
 }
 
-FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& device,
+FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
                               const std::vector<TileFacts>& tiles) {
   if (tiles.empty()) {
     throw std::invalid_argument("choose_fast_config: no tile shapes to choose from");
@@ -178,15 +178,15 @@ FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& devi
   FastConfig best{tiles.front().tile, 1};
   double best_seconds = std::numeric_limits<double>::infinity();
   for (const TileFacts& tile : tiles) {
-    for (int splits : candidate_splits(shape, device, tile)) {
-      const double seconds = estimate_fast_seconds(shape, device, tile, splits);
+    for (int splits : candidate_splits(sizes, device, tile)) {
+      const double seconds = estimate_fast_seconds(sizes, device, tile, splits);
       if (seconds < best_seconds * (1.0 - 1e-9)) {  // strictly better: ties keep the earlier
         best_seconds = seconds;
-        best = {tile.tile, effective_splits(shape.inner, tile.depth, splits)};
+        best = {tile.tile, effective_splits(sizes.inner, tile.depth, splits)};
       }
     }
   }
   return best;
 }
 
-}  // namespace step4
+}  // namespace course::step4
