@@ -180,6 +180,105 @@ __device__ __forceinline__ void grouped_tile(int group_rows, int& tile_row, int&
   tile_col = in_group / rows_here;
 }
 
+/// @brief Where thread threadIdx.x sits in the grid of 8×8 thread tiles: a warp covers 4
+/// thread rows × 8 thread columns, so its float4 reads of shared memory hit distinct banks.
+/// @tparam Tiling a FastTiling
+/// @param thread_row receives the thread's row in the thread grid
+/// @param thread_col receives the thread's column in the thread grid
+template <typename Tiling>
+__device__ __forceinline__ void thread_position(int& thread_row, int& thread_col) {
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  thread_row = (warp / Tiling::kWarpCols) * 4 + lane / Tiling::kWarpLaneCols;
+  thread_col = (warp % Tiling::kWarpCols) * Tiling::kWarpLaneCols + lane % Tiling::kWarpLaneCols;
+}
+
+/// @brief Adds one tile's products to the thread's 8×8 sums: for each depth, 8 values of the
+/// (transposed) A tile and 8 of the B tile, read as four float4s, and their 64 products. No
+/// boundary checks: entries outside A and B were stored as zeros.
+/// @tparam Tiling a FastTiling
+/// @param a_tile the A tile in shared memory, [kDepth][kATileStride]
+/// @param b_tile the B tile in shared memory, [kDepth][kBlockCols]
+/// @param thread_row the thread's row in the thread grid (thread_position)
+/// @param thread_col the thread's column in the thread grid
+/// @param sums the thread's outputs, updated
+template <typename Tiling>
+__device__ __forceinline__ void multiply_tile(const float (*a_tile)[Tiling::kATileStride],
+                                              const float (*b_tile)[Tiling::kBlockCols],
+                                              int thread_row, int thread_col, float (&sums)[8][8]) {
+  constexpr int kQ = Tiling::kQuadrant;
+  constexpr int kBM = Tiling::kBlockRows;
+  constexpr int kBN = Tiling::kBlockCols;
+#pragma unroll
+  for (int depth = 0; depth < Tiling::kDepth; ++depth) {
+    float a_frag[2 * kQ];
+    float b_frag[2 * kQ];
+    const float4 a_low = *reinterpret_cast<const float4*>(&a_tile[depth][thread_row * kQ]);
+    const float4 a_high =
+        *reinterpret_cast<const float4*>(&a_tile[depth][kBM / 2 + thread_row * kQ]);
+    const float4 b_low = *reinterpret_cast<const float4*>(&b_tile[depth][thread_col * kQ]);
+    const float4 b_high =
+        *reinterpret_cast<const float4*>(&b_tile[depth][kBN / 2 + thread_col * kQ]);
+    a_frag[0] = a_low.x, a_frag[1] = a_low.y, a_frag[2] = a_low.z, a_frag[3] = a_low.w;
+    a_frag[4] = a_high.x, a_frag[5] = a_high.y, a_frag[6] = a_high.z, a_frag[7] = a_high.w;
+    b_frag[0] = b_low.x, b_frag[1] = b_low.y, b_frag[2] = b_low.z, b_frag[3] = b_low.w;
+    b_frag[4] = b_high.x, b_frag[5] = b_high.y, b_frag[6] = b_high.z, b_frag[7] = b_high.w;
+#pragma unroll
+    for (int i = 0; i < 2 * kQ; ++i) {
+#pragma unroll
+      for (int j = 0; j < 2 * kQ; ++j) {
+        sums[i][j] += a_frag[i] * b_frag[j];
+      }
+    }
+  }
+}
+
+/// @brief Writes the thread's 8×8 sums to its four 4×4 quadrants of C (or of a split-K slice),
+/// with the C check.
+/// @tparam Tiling a FastTiling
+/// @tparam VECTOR_BC float4 stores (cols % 4 == 0 and @p c 16-byte aligned)
+/// @param sums the thread's outputs
+/// @param c C or the split's slice of the workspace, rows×cols row-major
+/// @param rows rows of C
+/// @param cols columns of C
+/// @param block_row0 first row of the block's tile of C
+/// @param block_col0 first column of the block's tile of C
+/// @param thread_row the thread's row in the thread grid (thread_position)
+/// @param thread_col the thread's column in the thread grid
+template <typename Tiling, bool VECTOR_BC>
+__device__ __forceinline__ void store_sums(const float (&sums)[8][8], float* c, int rows, int cols,
+                                           int block_row0, int block_col0, int thread_row,
+                                           int thread_col) {
+  constexpr int kQ = Tiling::kQuadrant;
+  constexpr int kBM = Tiling::kBlockRows;
+  constexpr int kBN = Tiling::kBlockCols;
+#pragma unroll
+  for (int i = 0; i < 2 * kQ; ++i) {
+    const int c_row =
+        block_row0 + (i < kQ ? thread_row * kQ + i : kBM / 2 + thread_row * kQ + i - kQ);
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int c_col = block_col0 + half * (kBN / 2) + thread_col * kQ;
+      const float* values = &sums[i][half * kQ];
+      if (VECTOR_BC) {
+        // C check: the row past rows, or the four columns past cols (all or none, cols % 4 == 0).
+        if (c_row < rows && c_col < cols) {
+          *reinterpret_cast<float4*>(c + c_row * cols + c_col) =
+              make_float4(values[0], values[1], values[2], values[3]);
+        }
+      } else {
+#pragma unroll
+        for (int part = 0; part < kQ; ++part) {
+          // C check, one element at a time: the row past rows or the column past cols.
+          if (c_row < rows && c_col + part < cols) {
+            c[c_row * cols + c_col + part] = values[part];
+          }
+        }
+      }
+    }
+  }
+}
+
 /// @brief C = A·B for any rows, inner, cols >= 1, fast; with split-K, one slice of the inner
 /// dimension.
 ///
@@ -214,29 +313,23 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
     fast_gemm_kernel(const float* __restrict__ a, const float* __restrict__ b,
                      float* __restrict__ out, int rows, int inner, int cols, int tiles_per_split,
                      int group_rows) {
-  constexpr int kBM = Tiling::kBlockRows;
-  constexpr int kBN = Tiling::kBlockCols;
   constexpr int kBK = Tiling::kDepth;
-  constexpr int kQ = Tiling::kQuadrant;
   __shared__ __align__(16) float a_tiles[2][kBK][Tiling::kATileStride];
-  __shared__ __align__(16) float b_tiles[2][kBK][kBN];
+  __shared__ __align__(16) float b_tiles[2][kBK][Tiling::kBlockCols];
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
-  const int thread_row = (warp / Tiling::kWarpCols) * 4 + lane / Tiling::kWarpLaneCols;
-  const int thread_col =
-      (warp % Tiling::kWarpCols) * Tiling::kWarpLaneCols + lane % Tiling::kWarpLaneCols;
+  int thread_row = 0;
+  int thread_col = 0;
+  thread_position<Tiling>(thread_row, thread_col);
   int tile_row = 0;
   int tile_col = 0;
   grouped_tile(group_rows, tile_row, tile_col);
-  const int block_row0 = tile_row * kBM;
-  const int block_col0 = tile_col * kBN;
+  const int block_row0 = tile_row * Tiling::kBlockRows;
+  const int block_col0 = tile_col * Tiling::kBlockCols;
   const int inner_tiles = (inner + kBK - 1) / kBK;
   const int first_tile = blockIdx.z * tiles_per_split;
   const int end_tile = min(inner_tiles, first_tile + tiles_per_split);
-  float* c = out + static_cast<size_t>(blockIdx.z) * rows * cols;
 
-  float sums[2 * kQ][2 * kQ] = {};
+  float sums[8][8] = {};
   FastStage<Tiling> stage;
   load_stage<Tiling, VECTOR_A, VECTOR_BC>(a, b, rows, inner, cols, block_row0, block_col0,
                                           first_tile * kBK, stage);
@@ -250,31 +343,7 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
       load_stage<Tiling, VECTOR_A, VECTOR_BC>(a, b, rows, inner, cols, block_row0, block_col0,
                                               (tile + 1) * kBK, stage);
     }
-    // No boundary checks in the math: entries outside A and B were stored as zeros.
-#pragma unroll
-    for (int depth = 0; depth < kBK; ++depth) {
-      float a_frag[2 * kQ];
-      float b_frag[2 * kQ];
-      const float4 a_low =
-          *reinterpret_cast<const float4*>(&a_tiles[current][depth][thread_row * kQ]);
-      const float4 a_high =
-          *reinterpret_cast<const float4*>(&a_tiles[current][depth][kBM / 2 + thread_row * kQ]);
-      const float4 b_low =
-          *reinterpret_cast<const float4*>(&b_tiles[current][depth][thread_col * kQ]);
-      const float4 b_high =
-          *reinterpret_cast<const float4*>(&b_tiles[current][depth][kBN / 2 + thread_col * kQ]);
-      a_frag[0] = a_low.x, a_frag[1] = a_low.y, a_frag[2] = a_low.z, a_frag[3] = a_low.w;
-      a_frag[4] = a_high.x, a_frag[5] = a_high.y, a_frag[6] = a_high.z, a_frag[7] = a_high.w;
-      b_frag[0] = b_low.x, b_frag[1] = b_low.y, b_frag[2] = b_low.z, b_frag[3] = b_low.w;
-      b_frag[4] = b_high.x, b_frag[5] = b_high.y, b_frag[6] = b_high.z, b_frag[7] = b_high.w;
-#pragma unroll
-      for (int i = 0; i < 2 * kQ; ++i) {
-#pragma unroll
-        for (int j = 0; j < 2 * kQ; ++j) {
-          sums[i][j] += a_frag[i] * b_frag[j];
-        }
-      }
-    }
+    multiply_tile<Tiling>(a_tiles[current], b_tiles[current], thread_row, thread_col, sums);
     if (has_next) {
       // The other buffer was last read in the previous iteration, which every thread left
       // through the barrier below, so it is free to overwrite now.
@@ -282,32 +351,8 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
     }
     __syncthreads();  // the next buffer is complete, and nobody still reads this one
   }
-
-#pragma unroll
-  for (int i = 0; i < 2 * kQ; ++i) {
-    const int c_row =
-        block_row0 + (i < kQ ? thread_row * kQ + i : kBM / 2 + thread_row * kQ + i - kQ);
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int c_col = block_col0 + half * (kBN / 2) + thread_col * kQ;
-      const float* values = &sums[i][half * kQ];
-      if (VECTOR_BC) {
-        // C check: the row past rows, or the four columns past cols (all or none, cols % 4 == 0).
-        if (c_row < rows && c_col < cols) {
-          *reinterpret_cast<float4*>(c + c_row * cols + c_col) =
-              make_float4(values[0], values[1], values[2], values[3]);
-        }
-      } else {
-#pragma unroll
-        for (int part = 0; part < kQ; ++part) {
-          // C check, one element at a time: the row past rows or the column past cols.
-          if (c_row < rows && c_col + part < cols) {
-            c[c_row * cols + c_col + part] = values[part];
-          }
-        }
-      }
-    }
-  }
+  store_sums<Tiling, VECTOR_BC>(sums, out + static_cast<size_t>(blockIdx.z) * rows * cols, rows,
+                                cols, block_row0, block_col0, thread_row, thread_col);
 }
 
 }  // namespace course::step4

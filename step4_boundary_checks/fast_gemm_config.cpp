@@ -16,19 +16,25 @@ namespace {
 constexpr double kLaunchSeconds = 3e-6;
 
 /// A block waits for its first tile before it can multiply anything (a round trip to memory)
-/// and writes its outputs at the end: about 2 µs per wave that no arithmetic hides.
-constexpr double kWaveFillSeconds = 2e-6;
+/// and writes its outputs at the end: about 1 µs per wave that no arithmetic hides.
+constexpr double kWaveFillSeconds = 1e-6;
 
 /// Each thread of the reduction adds its elements' partial products one split after another:
 /// about 25 ns per split when the output is too small to keep many threads busy (measured:
 /// 3x100000x5 took 60 µs with 256 splits and 70 µs with 379).
 constexpr double kReduceSecondsPerSplit = 25e-9;
 
-/// An SM's four schedulers each need about 4 warps to hide the latency of shared-memory loads
-/// and of dependent FMAs, so its rate is full from 16 resident warps on and falls in
-/// proportion below that. Measured: one 256-thread block alone on each SM ran at about half
-/// the rate of two (the shape benchmark's 256x32768x256 at 4 and 8 units per tile-row).
-constexpr int kWarpsForFullRate = 16;
+/// The partial products are written and read back in pieces scattered over the workspace (each
+/// block writes its tile's rows), at about half the bandwidth of one streaming copy.
+constexpr double kWorkspaceBandwidthFraction = 0.5;
+
+/// An SM reaches its full rate (the tile's efficiency) from 8 resident warps on, two per
+/// scheduler: each thread's 64 independent multiply-adds per depth hide the latencies that a
+/// kernel with less work per thread needs many warps for. Below 8 the rate falls as the square
+/// root of the warps, not in proportion: one 4-warp block alone on an SM still ran at 0.65 of
+/// the full rate, one 8-warp block at the full rate (shape benchmark on the H100, 2026-11-24:
+/// 1009x1009x1009 with 64x128x8 and with 128x128x16 tiles, no split).
+constexpr int kWarpsForFullRate = 8;
 
 long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
@@ -43,7 +49,7 @@ double wave_seconds(const DeviceFacts& device, const TileFacts& tile, long long 
                     double unit_flops) {
   const double sm_rate = device.flops_per_second / device.multiprocessors * tile.efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
-  const double busy = std::min(1.0, warps / kWarpsForFullRate);  // latency not hidden below 8
+  const double busy = std::sqrt(std::min(1.0, warps / kWarpsForFullRate));
   return kWaveFillSeconds + unit_flops * static_cast<double>(resident) / (sm_rate * busy);
 }
 
@@ -87,16 +93,17 @@ std::string fast_config_name(const FastConfig& config) {
 //  1. Arithmetic. The output is cut into tiles, each tile's inner dimension into `splits`
 //     pieces: tiles · splits units of work, every unit BM·BN·BK·(its inner tiles) multiply-adds
 //     (zeros past the edges included: a 128-row tile of a 3-row product costs a full tile).
-//     Units on one SM share its rate, and an SM below 16 resident warps runs slower still.
+//     Units on one SM share its rate, and an SM below 8 resident warps runs slower still.
 //     The GPU runs them in waves of SMs · (resident blocks per SM); a wave lasts as long as
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.
 //  2. Filling each wave: the first tile's load and the last stores, which nothing hides.
 //  3. Split-K's price: the partial products are written (splits · rows·cols floats) and read back
 //     by the reduction, which writes C again, plus the reduction's launch; for a small output
-//     the reduction's serial walk over the splits costs more than its bytes.
+//     the reduction's serial walk over the splits (kReduceSecondsPerSplit) costs more than its
+//     bytes, and the larger of the two counts.
 // Constants are properties of the hardware and of each compiled tile (TileFacts), never of a
-// particular benchmark sizes.
+// particular benchmark shape.
 double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
                              const TileFacts& tile, int splits) {
   const long long inner_tiles = ceil_div_ll(sizes.inner, tile.depth);
@@ -117,9 +124,10 @@ double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& devic
   }
   if (real_splits > 1) {
     const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
-    seconds +=
-        (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes / device.bytes_per_second +
-        kLaunchSeconds;
+    const double traffic_seconds = (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes /
+                                   (kWorkspaceBandwidthFraction * device.bytes_per_second);
+    const double walk_seconds = static_cast<double>(real_splits) * kReduceSecondsPerSplit;
+    seconds += std::max(traffic_seconds, walk_seconds) + kLaunchSeconds;
   }
   return seconds;
 }
@@ -157,10 +165,10 @@ int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
 }
 
 FastVariant thin_variant(const ProductSizes& sizes) {
-  if (sizes.rows <= kThinMax) {
-    return FastVariant::thin_rows;
+  if (sizes.cols <= kThinMax) {
+    return FastVariant::thin_cols;
   }
-  return sizes.cols <= kThinMax ? FastVariant::thin_cols : FastVariant::automatic;
+  return sizes.rows <= kThinMax ? FastVariant::thin_rows : FastVariant::automatic;
 }
 
 int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks) {

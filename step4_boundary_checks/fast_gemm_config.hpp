@@ -104,8 +104,10 @@ constexpr int effective_splits(int inner, int depth, int splits) {
 }
 
 /// @brief The thin path for @p sizes, or FastVariant::automatic when neither side of C is
-/// thin: rows <= kThinMax takes thin_rows (then cols is not looked at), else cols <= kThinMax
-/// takes thin_cols.
+/// thin: cols <= kThinMax takes thin_cols (then rows is not looked at), else rows <= kThinMax
+/// takes thin_rows. When both are thin, thin_cols wins: its lanes walk the inner dimension, so
+/// every warp reads A and B contiguously, while thin_rows puts one thread on each column of C
+/// and would leave all but cols threads of a block idle.
 /// @param sizes the product's sizes
 FastVariant thin_variant(const ProductSizes& sizes);
 

@@ -114,7 +114,10 @@ TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[s
 
 TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fill the GPU",
           "[step4][config]") {
+  // Both sides thin: the lanes walk the inner dimension (thin_cols).
   CHECK(course::step4::thin_variant(course::step4::validate_shape(3, 100000, 5)) ==
+        FastVariant::thin_cols);
+  CHECK(course::step4::thin_variant(course::step4::validate_shape(3, 100000, 9)) ==
         FastVariant::thin_rows);
   CHECK(course::step4::thin_variant(course::step4::validate_shape(4096, 4096, 1)) ==
         FastVariant::thin_cols);

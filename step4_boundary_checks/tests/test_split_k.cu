@@ -127,6 +127,9 @@ TEST_CASE("the thin paths are right when C has at most 8 rows or 8 columns", "[s
                course::InputKind::small_integers);
   check_config({5, 100003, 3}, FastConfig{FastVariant::thin_cols, 0},
                course::InputKind::small_integers);
+  // Both sides thin, chosen automatically (thin_cols), exact sums over a long inner dimension.
+  check_config({3, 100003, 5}, FastConfig{}, course::InputKind::small_integers);
+  check_config({8, 4099, 8}, FastConfig{}, course::InputKind::small_integers);
   check_config({1, 4096, 4096}, FastConfig{}, course::InputKind::uniform);
   check_config({4096, 4096, 1}, FastConfig{}, course::InputKind::uniform);
 }
