@@ -140,6 +140,12 @@ def provenance_text(header, source, hint=True):
         escape_prose(header[0]), header[1], source)
 
 
+# The step-4 benchmarks' shape column; CSVs written before the glossary (docs/glossary.md)
+# call it "shape IxJxK" after the note's letters, and read_csv gives them this name.
+SHAPE = "shape rows x inner x cols"
+OLD_HEADERS = {"shape IxJxK": SHAPE}
+
+
 def read_csv(path):
     """(comment lines, headers, rows) of a CSV; lines starting with '#' are comments."""
     text = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -148,7 +154,7 @@ def read_csv(path):
     table = list(csv.reader(body))
     if not table:
         return comments, [], []
-    headers = [h.strip() for h in table[0]]
+    headers = [OLD_HEADERS.get(h.strip(), h.strip()) for h in table[0]]
     rows = [[c.strip() for c in row] for row in table[1:] if any(c.strip() for c in row)]
     return comments, headers, rows
 
@@ -338,14 +344,14 @@ def grouped_bars(ax, groups, series, log=False, colors=None):
 def shape_plots(plotter, headers, rows, header, stem):
     """Step 4 benchmark: TFLOP/s and fraction of cuBLAS per shape and approach."""
     col = {name: i for i, name in enumerate(headers)}
-    need = ["shape IxJxK", "approach", "TFLOP/s", "fraction of cuBLAS"]
+    need = [SHAPE, "approach", "TFLOP/s", "fraction of cuBLAS"]
     if any(n not in col for n in need):
         return []
     shapes, tflops, fraction = [], {}, {}
     for row in rows:
         if len(row) < len(headers):
             continue
-        shape, approach = row[col["shape IxJxK"]], row[col["approach"]]
+        shape, approach = row[col[SHAPE]], row[col["approach"]]
         if shape not in shapes:
             shapes.append(shape)
         tflops.setdefault(approach, {})[shape] = number(row[col["TFLOP/s"]])
@@ -357,12 +363,12 @@ def shape_plots(plotter, headers, rows, header, stem):
     figure, axes = plt.subplots(2, 1, figsize=(10, 7.5))
     colors = color_map(plt, list(tflops))
     grouped_bars(axes[0], shapes, tflops, log=True, colors=colors)
-    axes[0].set_title("TFLOP/s (2·I·J·K / median time, log scale)")
+    axes[0].set_title("TFLOP/s (2·rows·inner·cols / median time, log scale)")
     grouped_bars(axes[1], shapes, fraction, colors=colors)
     axes[1].axhline(1.0, color="black", linewidth=0.8)
     axes[1].set_title("fraction of cuBLAS SGEMM speed (cuBLAS time / kernel time; 1 = cuBLAS)")
     for ax in axes:
-        ax.set_xlabel("shape I×J×K")
+        ax.set_xlabel("shape rows×inner×cols")
     figure.suptitle("%s: %s" % (figure_title(stem), provenance_title(header)))
     figure.tight_layout()
     return [(plotter.save(figure, "%s.png" % stem),
@@ -373,14 +379,14 @@ def shape_plots(plotter, headers, rows, header, stem):
 def shape_set_plots(plotter, headers, rows, header, stem):
     """Step 4 shape benchmark: fraction of cuBLAS per shape, before and after split-K."""
     col = {name: i for i, name in enumerate(headers)}
-    need = ["shape IxJxK", "fraction", "before fraction", "cuBLAS ms"]
+    need = [SHAPE, "fraction", "before fraction", "cuBLAS ms"]
     if any(n not in col for n in need):
         return []
     points = []
     for row in rows:
         after, before = number(row[col["fraction"]]), number(row[col["before fraction"]])
         if after is not None and before is not None:
-            points.append((row[col["shape IxJxK"]], before, after,
+            points.append((row[col[SHAPE]], before, after,
                            number(row[col["cuBLAS ms"]]) or 0.0))
     if not points:
         return []
@@ -535,7 +541,7 @@ def pivot(headers, rows, row_column, col_column, value_column, transform=None):
 def summary_table(kind, headers, rows):
     """(title, Markdown) of a compact view of a long benchmark table, or None."""
     if kind == "shapes":
-        table = pivot(headers, rows, "approach", "shape IxJxK", "fraction of cuBLAS")
+        table = pivot(headers, rows, "approach", SHAPE, "fraction of cuBLAS")
         return ("Fraction of cuBLAS's speed per approach and shape (1 = as fast as cuBLAS; "
                 "`-` = not measured or wrong)", table) if table else None
     if kind == "sddmm":
@@ -555,9 +561,9 @@ def summary_table(kind, headers, rows):
 def classify(headers):
     if headers and headers[0] == "method" and any(h.endswith("(ms)") for h in headers):
         return "square", square_plots
-    if "shape IxJxK" in headers and "before fraction" in headers:
+    if SHAPE in headers and "before fraction" in headers:
         return "shape_set", shape_set_plots
-    if "shape IxJxK" in headers:
+    if SHAPE in headers:
         return "shapes", shape_plots
     if "matrix" in headers and "sddmm" in headers:
         return "sddmm", sddmm_plots

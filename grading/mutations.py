@@ -133,37 +133,37 @@ S4_MISALIGNED = "the fast kernel falls back to scalar loads for misaligned matri
 S4_PADDED = "step4_boundary_checks/padded.cu"
 S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
 MUTATIONS += [
-    # Out-of-range M (N) entries meet zeros of the N (M) tile, so dropping check 1 or 2
+    # Out-of-range A (B) entries meet zeros of the B (A) tile, so dropping check 1 or 2
     # changes no result: only memcheck sees the reads past the arrays.
     Mutation("step4 checked: M-tile check (1) dropped", S4, S4_CHECKED,
-             "(row < rows && m_col < inner) ? m_matrix[row * inner + m_col] : 0.0f",
-             "m_matrix[row * inner + m_col]",
+             "(row < rows && a_col < inner) ? a[row * inner + a_col] : 0.0f",
+             "a[row * inner + a_col]",
              (Check(S4_EDGES, "memcheck"),), "memory"),
     Mutation("step4 checked: N-tile check (2) dropped", S4, S4_CHECKED,
-             "(n_row < inner && col < cols) ? n_matrix[n_row * cols + col] : 0.0f",
-             "n_matrix[n_row * cols + col]",
+             "(b_row < inner && col < cols) ? b[b_row * cols + col] : 0.0f",
+             "b[b_row * cols + col]",
              (Check(S4_EDGES, "memcheck"),), "memory"),
     Mutation("step4 checked: P store check (3) dropped", S4, S4_CHECKED,
-             "  if (row < rows && col < cols) {\n    p_matrix[row * cols + col] = sum;\n  }",
-             "  p_matrix[row * cols + col] = sum;",
+             "  if (row < rows && col < cols) {\n    c[row * cols + col] = sum;\n  }",
+             "  c[row * cols + col] = sum;",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
-    # The fast kernel loads M and N tiles through one function (load_tile): its scalar
+    # The fast kernel loads A and B tiles through one function (load_tile): its scalar
     # path (rows or columns not multiples of 4) checks rows, then each column.
     Mutation("step4 fast: scalar tile row check dropped (edge path)", S4, S4_FAST,
              "} else if (row < matrix_rows) {  // tile check, rows",
              "} else if (true) {  // tile check, rows",
              (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck")), "memory"),
     Mutation("step4 fast: scalar P store check dropped (edge path)", S4, S4_FAST,
-             "if (p_row < rows && p_col + part < cols) {", "if (true) {",
+             "if (c_row < rows && c_col + part < cols) {", "if (true) {",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
-    # The scalar edge path (J % 4 != 0): one column of each group of four taken from the
+    # The scalar edge path (inner % 4 != 0): one column of each group of four taken from the
     # wrong place, a visible wrong result (the group straddles the end of the row).
     Mutation("step4 fast: scalar tile load takes the wrong column (edge path)", S4, S4_FAST,
              "loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;",
              "loaded.z = col + 2 < matrix_cols ? row_start[col + 1] : 0.0f;",
              (Check(S4_EDGES),)),
-    # A column past the end of a row of N only feeds P columns past K, never stored (and one
-    # of M meets a zero row of N): memcheck sees it.
+    # A column past the end of a row of B only feeds C columns past cols, never stored (and one
+    # of A meets a zero row of B): memcheck sees it.
     Mutation("step4 fast: scalar tile column check dropped (edge path)", S4, S4_FAST,
              "loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;",
              "loaded.w = row_start[col + 3];",
@@ -171,20 +171,20 @@ MUTATIONS += [
     # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
     # the last tile column and its rows have the wrong length.
     Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,
-             "                          round_up(shape.cols, kTile));",
-             "                          round_up(shape.cols, kTile) - 1);",
+             "                          round_up(sizes.cols, kTile));",
+             "                          round_up(sizes.cols, kTile) - 1);",
              (Check(S4_EDGES),)),
     # RectTiling's static_asserts (TILE_COLS % BLOCK_COLS == 0) make the stride kBlockCols
     # cover the tile exactly; a thread that strides by its own output count instead writes
     # its sums into the wrong (overlapping) columns.
     Mutation("step4 rect tiles: output columns strided by kColsPerThread, not kBlockCols", S4,
              S4_RECT,
-             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kBlockCols;",
-             "const int p_col = block_col0 + threadIdx.x + j * Tiling::kColsPerThread;",
+             "const int c_col = block_col0 + threadIdx.x + j * Tiling::kBlockCols;",
+             "const int c_col = block_col0 + threadIdx.x + j * Tiling::kColsPerThread;",
              (Check(S4_EDGES),)),
     Mutation("step4 rect tiles: M-tile check (1) dropped", S4, S4_RECT,
-             "(m_row < rows && m_col < inner) ? m_matrix[m_row * inner + m_col] : 0.0f",
-             "m_matrix[m_row * inner + m_col]",
+             "(a_row < rows && a_col < inner) ? a[a_row * inner + a_col] : 0.0f",
+             "a[a_row * inner + a_col]",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
 ]
 
@@ -237,17 +237,17 @@ PENDING_MUTATIONS = []
 
 # ---- Memory-safety family: right values (mostly), broken memory or synchronization rules --
 S4_LAUNCHERS = "step4_boundary_checks/step4_launchers.cu"
-S4_K1 = "step 4 kernels handle K = 1 and single rows and single columns"
+S4_K1 = "step 4 kernels handle inner = 1 and single rows and single columns"
 MUTATIONS += [
     # Load guards one past the end: the extra element meets a zero of the other tile, so
     # every value stays right; only the read past the array's end shows (memcheck).
     Mutation("step4 rect tiles: N-tile load guard off by one (n_col <= cols)", S4, S4_RECT,
-             "(n_row < inner && n_col < cols) ? n_matrix[n_row * cols + n_col] : 0.0f",
-             "(n_row < inner && n_col <= cols) ? n_matrix[n_row * cols + n_col] : 0.0f",
+             "(b_row < inner && b_col < cols) ? b[b_row * cols + b_col] : 0.0f",
+             "(b_row < inner && b_col <= cols) ? b[b_row * cols + b_col] : 0.0f",
              (Check(S4_K1, "memcheck"),), "memory"),
     Mutation("step4 checked: M-tile load guard off by one (m_col <= inner)", S4, S4_CHECKED,
-             "(row < rows && m_col < inner) ? m_matrix[row * inner + m_col] : 0.0f",
-             "(row < rows && m_col <= inner) ? m_matrix[row * inner + m_col] : 0.0f",
+             "(row < rows && a_col < inner) ? a[row * inner + a_col] : 0.0f",
+             "(row < rows && a_col <= inner) ? a[row * inner + a_col] : 0.0f",
              (Check(S4_K1, "memcheck"),), "memory"),
     # Missing barriers in step 4 (step 3's two are above): races that may give right values.
     Mutation("step4 checked: barrier after loading the tiles missing", S4, S4_CHECKED,
@@ -292,9 +292,9 @@ MUTATIONS += [
     # Grids one block short on ragged shapes (plain division instead of ceil-division).
     Mutation("step4 launcher: checked kernel's grid one block short on ragged shapes", S4,
              S4_LAUNCHERS,
-             "  const dim3 grid(ceil_div(shape.cols, TILE), ceil_div(shape.rows, TILE));\n"
+             "  const dim3 grid(ceil_div(sizes.cols, TILE), ceil_div(sizes.rows, TILE));\n"
              "  tiled_checked_kernel<TILE>",
-             "  const dim3 grid(shape.cols / TILE, shape.rows / TILE);\n"
+             "  const dim3 grid(sizes.cols / TILE, sizes.rows / TILE);\n"
              "  tiled_checked_kernel<TILE>",
              (Check(S4_EDGES),), "memory"),
     Mutation("step2 launcher: approach 3's grid one block short on ragged shapes", S2,

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
-namespace step4 {
+namespace course::step4 {
 
 Agreement agree(const std::vector<float>& got, const std::vector<float>& reference) {
   double sum_squares = 0.0;
@@ -26,4 +26,4 @@ Agreement agree(const std::vector<float>& got, const std::vector<float>& referen
   return result;
 }
 
-}  // namespace step4
+}  // namespace course::step4

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace step4 {
+namespace course::step4 {
 
 /// @brief Relative tolerance of the agreement check: |got - cuBLAS| <= tol · (|cuBLAS| + rms).
 /// Reordered fp32 sums differ by ~1e-6 of rms; one missing term differs by ~1e-2.
@@ -22,4 +22,4 @@ struct Agreement {
 /// @param reference cuBLAS's result, same size
 Agreement agree(const std::vector<float>& got, const std::vector<float>& reference);
 
-}  // namespace step4
+}  // namespace course::step4

@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 /// The second kernel of split-K costs a launch: about 3 µs on the H100 (measured by the
@@ -16,26 +16,32 @@ namespace {
 constexpr double kLaunchSeconds = 3e-6;
 
 /// A block waits for its first tile before it can multiply anything (a round trip to memory)
-/// and writes its outputs at the end: about 2 µs per wave that no arithmetic hides.
-constexpr double kWaveFillSeconds = 2e-6;
+/// and writes its outputs at the end: about 1 µs per wave that no arithmetic hides.
+constexpr double kWaveFillSeconds = 1e-6;
 
 /// Each thread of the reduction adds its elements' partial products one split after another:
 /// about 25 ns per split when the output is too small to keep many threads busy (measured:
 /// 3x100000x5 took 60 µs with 256 splits and 70 µs with 379).
 constexpr double kReduceSecondsPerSplit = 25e-9;
 
-/// An SM's four schedulers each need about 4 warps to hide the latency of shared-memory loads
-/// and of dependent FMAs, so its rate is full from 16 resident warps on and falls in
-/// proportion below that. Measured: one 256-thread block alone on each SM ran at about half
-/// the rate of two (the shape benchmark's 256x32768x256 at 4 and 8 units per tile-row).
-constexpr int kWarpsForFullRate = 16;
+/// The partial products are written and read back in pieces scattered over the workspace (each
+/// block writes its tile's rows), at about half the bandwidth of one streaming copy.
+constexpr double kWorkspaceBandwidthFraction = 0.5;
+
+/// An SM reaches its full rate (the tile's efficiency) from 8 resident warps on, two per
+/// scheduler: each thread's 64 independent multiply-adds per depth hide the latencies that a
+/// kernel with less work per thread needs many warps for. Below 8 the rate falls as the square
+/// root of the warps, not in proportion: one 4-warp block alone on an SM still ran at 0.65 of
+/// the full rate, one 8-warp block at the full rate (shape benchmark on the H100, 2026-11-24:
+/// 1009x1009x1009 with 64x128x8 and with 128x128x16 tiles, no split).
+constexpr int kWarpsForFullRate = 8;
 
 long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
 }
 
-long long output_tiles(const ProblemShape& shape, const TileFacts& tile) {
-  return ceil_div_ll(shape.rows, tile.block_rows) * ceil_div_ll(shape.cols, tile.block_cols);
+long long output_tiles(const ProductSizes& sizes, const TileFacts& tile) {
+  return ceil_div_ll(sizes.rows, tile.block_rows) * ceil_div_ll(sizes.cols, tile.block_cols);
 }
 
 // Seconds for one wave in which each SM runs `resident` units of `unit_flops` side by side.
@@ -43,7 +49,7 @@ double wave_seconds(const DeviceFacts& device, const TileFacts& tile, long long 
                     double unit_flops) {
   const double sm_rate = device.flops_per_second / device.multiprocessors * tile.efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
-  const double busy = std::min(1.0, warps / kWarpsForFullRate);  // latency not hidden below 8
+  const double busy = std::sqrt(std::min(1.0, warps / kWarpsForFullRate));
   return kWaveFillSeconds + unit_flops * static_cast<double>(resident) / (sm_rate * busy);
 }
 
@@ -87,22 +93,23 @@ std::string fast_config_name(const FastConfig& config) {
 //  1. Arithmetic. The output is cut into tiles, each tile's inner dimension into `splits`
 //     pieces: tiles · splits units of work, every unit BM·BN·BK·(its inner tiles) multiply-adds
 //     (zeros past the edges included: a 128-row tile of a 3-row product costs a full tile).
-//     Units on one SM share its rate, and an SM below 16 resident warps runs slower still.
+//     Units on one SM share its rate, and an SM below 8 resident warps runs slower still.
 //     The GPU runs them in waves of SMs · (resident blocks per SM); a wave lasts as long as
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.
 //  2. Filling each wave: the first tile's load and the last stores, which nothing hides.
-//  3. Split-K's price: the partial products are written (splits · I·K floats) and read back
-//     by the reduction, which writes P again, plus the reduction's launch; for a small output
-//     the reduction's serial walk over the splits costs more than its bytes.
+//  3. Split-K's price: the partial products are written (splits · rows·cols floats) and read back
+//     by the reduction, which writes C again, plus the reduction's launch; for a small output
+//     the reduction's serial walk over the splits (kReduceSecondsPerSplit) costs more than its
+//     bytes, and the larger of the two counts.
 // Constants are properties of the hardware and of each compiled tile (TileFacts), never of a
 // particular benchmark shape.
-double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& device,
+double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
                              const TileFacts& tile, int splits) {
-  const long long inner_tiles = ceil_div_ll(shape.inner, tile.depth);
+  const long long inner_tiles = ceil_div_ll(sizes.inner, tile.depth);
   const long long tiles_per_split = ceil_div_ll(inner_tiles, std::max(1, splits));
   const long long real_splits = ceil_div_ll(inner_tiles, tiles_per_split);
-  const long long units = output_tiles(shape, tile) * real_splits;
+  const long long units = output_tiles(sizes, tile) * real_splits;
   const double unit_flops =
       2.0 * tile.block_rows * tile.block_cols * tile.depth * static_cast<double>(tiles_per_split);
   const long long slots =
@@ -116,25 +123,26 @@ double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& devic
     seconds += wave_seconds(device, tile, resident, unit_flops);
   }
   if (real_splits > 1) {
-    const double output_bytes = 4.0 * shape.rows * static_cast<double>(shape.cols);
-    seconds +=
-        (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes / device.bytes_per_second +
-        kLaunchSeconds;
+    const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
+    const double traffic_seconds = (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes /
+                                   (kWorkspaceBandwidthFraction * device.bytes_per_second);
+    const double walk_seconds = static_cast<double>(real_splits) * kReduceSecondsPerSplit;
+    seconds += std::max(traffic_seconds, walk_seconds) + kLaunchSeconds;
   }
   return seconds;
 }
 
-std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& device,
+std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
                                   const TileFacts& tile) {
-  const long long inner_tiles = ceil_div_ll(shape.inner, tile.depth);
-  const double output_bytes = 4.0 * shape.rows * static_cast<double>(shape.cols);
+  const long long inner_tiles = ceil_div_ll(sizes.inner, tile.depth);
+  const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
   const long long by_workspace = static_cast<long long>(kMaxWorkspaceBytes / output_bytes);
   const long long most = std::max<long long>(
-      1, std::min({inner_tiles, static_cast<long long>(shape.inner / kMinSplitDepth), by_workspace,
+      1, std::min({inner_tiles, static_cast<long long>(sizes.inner / kMinSplitDepth), by_workspace,
                    65535LL}));
   std::vector<int> splits = {1};
   // Splits that make the units fill 1, 2, 3 or 4 whole waves, and powers of two in between.
-  const long long tiles = output_tiles(shape, tile);
+  const long long tiles = output_tiles(sizes, tile);
   const long long slots =
       static_cast<long long>(device.multiprocessors) * std::max(1, tile.blocks_per_multiprocessor);
   for (long long waves = 1; waves <= 4; ++waves) {
@@ -156,21 +164,21 @@ int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
   return wave_within_few_rows && tile_rows >= 2 * kGroupRows ? kGroupRows : 1;
 }
 
-FastVariant thin_variant(const ProblemShape& shape) {
-  if (shape.rows <= kThinMax) {
-    return FastVariant::thin_rows;
+FastVariant thin_variant(const ProductSizes& sizes) {
+  if (sizes.cols <= kThinMax) {
+    return FastVariant::thin_cols;
   }
-  return shape.cols <= kThinMax ? FastVariant::thin_cols : FastVariant::automatic;
+  return sizes.rows <= kThinMax ? FastVariant::thin_rows : FastVariant::automatic;
 }
 
-int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks) {
-  const long long chunks = ceil_div_ll(shape.inner, kThinChunk);
+int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks) {
+  const long long chunks = ceil_div_ll(sizes.inner, kThinChunk);
   const long long wanted = ceil_div_ll(4LL * device.multiprocessors, std::max(1LL, blocks));
   const int splits = static_cast<int>(std::clamp(wanted, 1LL, std::min(chunks, 65535LL)));
-  return effective_splits(shape.inner, kThinChunk, splits);
+  return effective_splits(sizes.inner, kThinChunk, splits);
 }
 
-FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& device,
+FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
                               const std::vector<TileFacts>& tiles) {
   if (tiles.empty()) {
     throw std::invalid_argument("choose_fast_config: no tile shapes to choose from");
@@ -178,15 +186,15 @@ FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& devi
   FastConfig best{tiles.front().tile, 1};
   double best_seconds = std::numeric_limits<double>::infinity();
   for (const TileFacts& tile : tiles) {
-    for (int splits : candidate_splits(shape, device, tile)) {
-      const double seconds = estimate_fast_seconds(shape, device, tile, splits);
+    for (int splits : candidate_splits(sizes, device, tile)) {
+      const double seconds = estimate_fast_seconds(sizes, device, tile, splits);
       if (seconds < best_seconds * (1.0 - 1e-9)) {  // strictly better: ties keep the earlier
         best_seconds = seconds;
-        best = {tile.tile, effective_splits(shape.inner, tile.depth, splits)};
+        best = {tile.tile, effective_splits(sizes.inner, tile.depth, splits)};
       }
     }
   }
   return best;
 }
 
-}  // namespace step4
+}  // namespace course::step4

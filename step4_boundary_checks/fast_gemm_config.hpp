@@ -1,6 +1,6 @@
 /// @file fast_gemm_config.hpp
 /// @brief The fast kernel's launch configuration: which block tile and how many inner-dimension
-/// splits, chosen on the host from the problem's shape and what the device reports.
+/// splits, chosen on the host from the product's sizes and what the device reports.
 /// Read fast_gemm.cuh first (the kernel this configures); fast_gemm_launch.cu applies it.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace step4 {
+namespace course::step4 {
 
 /// @brief Block-tile shapes of the fast kernel (block rows × block columns × depth).
 enum class FastVariant {
@@ -19,11 +19,11 @@ enum class FastVariant {
   bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
   bm64_bn128_bk8,    ///< 64×128 block tile, depth 8, 128 threads
   bm64_bn64_bk8,     ///< 64×64 block tile, depth 8, 64 threads
-  thin_rows,         ///< P has at most kThinMax rows: one thread per column (thin_products.cuh)
-  thin_cols,         ///< P has at most kThinMax columns: one warp per row (thin_products.cuh)
+  thin_rows,         ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
+  thin_cols,         ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
 };
 
-/// @brief At most this many rows (thin_rows) or columns (thin_cols) of P take the thin path:
+/// @brief At most this many rows (thin_rows) or columns (thin_cols) of C take the thin path:
 /// below it, even a 64×64 tile would spend most of its multiply-adds on zeros.
 constexpr int kThinMax = 8;
 
@@ -64,63 +64,66 @@ struct TileFacts {
   double efficiency = 1.0;  ///< fraction of the FMA peak an SM reaches with this tile
 };
 
-/// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p shape
+/// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p sizes
 /// (the model choose_fast_config minimises; documented in fast_gemm_config.cpp).
-/// @param shape the problem
+/// @param sizes the product's sizes
 /// @param device the device's figures
 /// @param tile one tile shape
 /// @param splits inner-dimension splits (>= 1, at most the number of inner tiles)
-double estimate_fast_seconds(const ProblemShape& shape, const DeviceFacts& device,
+double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
                              const TileFacts& tile, int splits);
 
-/// @brief The split counts worth trying for @p tile on @p shape: 1, then the counts that fill
-/// whole waves, up to the number of inner tiles (each split keeps at least kMinSplitDepth of J).
-/// @param shape the problem
+/// @brief The split counts worth trying for @p tile on @p sizes: 1, then the counts that fill
+/// whole waves, up to the number of inner tiles (each split keeps at least kMinSplitDepth of
+/// inner).
+/// @param sizes the product's sizes
 /// @param device the device's figures
 /// @param tile one tile shape
-std::vector<int> candidate_splits(const ProblemShape& shape, const DeviceFacts& device,
+std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
                                   const TileFacts& tile);
 
 /// @brief The configuration with the smallest estimate_fast_seconds over @p tiles and their
 /// candidate_splits. Ties go to fewer splits, then to the earlier tile in @p tiles.
-/// @param shape the problem
+/// @param sizes the product's sizes
 /// @param device the device's figures
 /// @param tiles the compiled tile shapes (at least one)
-FastConfig choose_fast_config(const ProblemShape& shape, const DeviceFacts& device,
+FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
                               const std::vector<TileFacts>& tiles);
 
 /// @brief The number of splits that actually run when @p splits are asked for: the inner
 /// tiles are dealt out ceil(tiles / splits) at a time, so no split is ever left empty (a
 /// split larger than the number of inner tiles becomes one split per tile).
-/// @param inner J
+/// @param inner columns of A, rows of B
 /// @param depth BK
 /// @param splits splits asked for (>= 1)
-/// @return the splits that run, between 1 and ceil(J / BK)
+/// @return the splits that run, between 1 and ceil(inner / BK)
 constexpr int effective_splits(int inner, int depth, int splits) {
   const int inner_tiles = (inner + depth - 1) / depth;
   const int tiles_per_split = (inner_tiles + splits - 1) / splits;
   return (inner_tiles + tiles_per_split - 1) / tiles_per_split;
 }
 
-/// @brief The thin path for @p shape, or FastVariant::automatic when neither side of P is
-/// thin: rows <= kThinMax takes thin_rows (then cols is not looked at), else cols <= kThinMax
-/// takes thin_cols.
-/// @param shape the problem
-FastVariant thin_variant(const ProblemShape& shape);
+/// @brief The thin path for @p sizes, or FastVariant::automatic when neither side of C is
+/// thin: cols <= kThinMax takes thin_cols (then rows is not looked at), else rows <= kThinMax
+/// takes thin_rows. When both are thin, thin_cols wins: its lanes walk the inner dimension, so
+/// every warp reads A and B contiguously, while thin_rows puts one thread on each column of C
+/// and would leave all but cols threads of a block idle.
+/// @param sizes the product's sizes
+FastVariant thin_variant(const ProductSizes& sizes);
 
 /// @brief Splits for a thin path that launches @p blocks blocks without a split: enough for
 /// 4 blocks of 256 threads per SM (32 warps, the latency of the loads from memory hidden),
 /// each split keeping at least one chunk of kThinChunk.
-/// @param shape the problem
+/// @param sizes the product's sizes
 /// @param device the device's figures
 /// @param blocks blocks of one split
-int thin_splits(const ProblemShape& shape, const DeviceFacts& device, long long blocks);
+int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks);
 
 /// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
-/// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of M and
-/// (wave / 8) column panels of N instead of a few row panels and all of N.
-/// @param tile_rows ceil(I / BM)
-/// @param tile_cols ceil(K / BN)
+/// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of A and
+/// (wave / 8) column panels of B instead of a few row panels and all of B.
+/// @param tile_rows ceil(rows / BM)
+/// @param tile_cols ceil(cols / BN)
 /// @param wave_blocks blocks resident at once (SMs · blocks per SM)
 int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks);
 
@@ -129,7 +132,7 @@ int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks);
 /// multiplying).
 constexpr int kMinSplitDepth = 64;
 
-/// @brief Largest split-K workspace (splits · I · K floats) the choice may ask for: 256 MiB.
+/// @brief Largest split-K workspace (splits · rows · cols floats) the choice may ask for: 256 MiB.
 constexpr double kMaxWorkspaceBytes = 256.0 * 1024 * 1024;
 
-}  // namespace step4
+}  // namespace course::step4

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 using Tile128x128x8 = FastTiling<128, 128, 8>;
@@ -112,82 +112,83 @@ void keep_pool_memory() {
   (void)done;
 }
 
-template <typename Tiling, bool VECTOR_M, bool VECTOR_NP>
-void launch_kernel(const float* m_matrix, const float* n_matrix, float* out,
-                   const ProblemShape& shape, int splits, int group_rows) {
-  const int inner_tiles = ceil_div(shape.inner, Tiling::kDepth);
+template <typename Tiling, bool VECTOR_A, bool VECTOR_BC>
+void launch_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
+                   int splits, int group_rows, cudaStream_t stream) {
+  const int inner_tiles = ceil_div(sizes.inner, Tiling::kDepth);
   const dim3 block(Tiling::kThreads);
-  const dim3 grid(ceil_div(shape.cols, Tiling::kBlockCols),
-                  ceil_div(shape.rows, Tiling::kBlockRows), splits);
-  fast_gemm_kernel<Tiling, VECTOR_M, VECTOR_NP>
-      <<<grid, block>>>(m_matrix, n_matrix, out, shape.rows, shape.inner, shape.cols,
-                        ceil_div(inner_tiles, splits), group_rows);
+  const dim3 grid(ceil_div(sizes.cols, Tiling::kBlockCols),
+                  ceil_div(sizes.rows, Tiling::kBlockRows), splits);
+  fast_gemm_kernel<Tiling, VECTOR_A, VECTOR_BC><<<grid, block, 0, stream>>>(
+      a, b, out, sizes.rows, sizes.inner, sizes.cols, ceil_div(inner_tiles, splits), group_rows);
   CUDA_CHECK_LAUNCH(fast_gemm_kernel);
 }
 
 /// Runs the kernel with the float4 paths that the alignment allows, into @p out.
 template <typename Tiling>
-void launch_aligned(const float* m_matrix, const float* n_matrix, float* out,
-                    const ProblemShape& shape, int splits, int group_rows) {
+void launch_aligned(const float* a, const float* b, float* out, const ProductSizes& sizes,
+                    int splits, int group_rows, cudaStream_t stream) {
   // float4 access is allowed only where every row starts on a 16-byte boundary: the base
   // pointer aligned and the row length (leading dimension) a multiple of 4 floats.
-  const bool vector_m = shape.inner % 4 == 0 && aligned16(m_matrix);
-  const bool vector_np = shape.cols % 4 == 0 && aligned16(n_matrix) && aligned16(out);
-  if (vector_m && vector_np) {
-    launch_kernel<Tiling, true, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
-  } else if (vector_m) {
-    launch_kernel<Tiling, true, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
-  } else if (vector_np) {
-    launch_kernel<Tiling, false, true>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  const bool vector_a = sizes.inner % 4 == 0 && aligned16(a);
+  const bool vector_bc = sizes.cols % 4 == 0 && aligned16(b) && aligned16(out);
+  if (vector_a && vector_bc) {
+    launch_kernel<Tiling, true, true>(a, b, out, sizes, splits, group_rows, stream);
+  } else if (vector_a) {
+    launch_kernel<Tiling, true, false>(a, b, out, sizes, splits, group_rows, stream);
+  } else if (vector_bc) {
+    launch_kernel<Tiling, false, true>(a, b, out, sizes, splits, group_rows, stream);
   } else {
-    launch_kernel<Tiling, false, false>(m_matrix, n_matrix, out, shape, splits, group_rows);
+    launch_kernel<Tiling, false, false>(a, b, out, sizes, splits, group_rows, stream);
   }
 }
 
-/// P = the sum of the @p splits slices of @p partials (split_k_reduce_kernel).
-void launch_reduce(const float* partials, float* p_matrix, const ProblemShape& shape, int splits) {
+/// C = the sum of the @p splits slices of @p partials (split_k_reduce_kernel).
+void launch_reduce(const float* partials, float* c, const ProductSizes& sizes, int splits,
+                   cudaStream_t stream) {
   constexpr int kThreads = 256;
-  const int count = shape.rows * shape.cols;
-  const bool vector = count % 4 == 0 && aligned16(partials) && aligned16(p_matrix);
+  const int count = sizes.rows * sizes.cols;
+  const bool vector = count % 4 == 0 && aligned16(partials) && aligned16(c);
   const dim3 grid(ceil_div(ceil_div(count, 4), kThreads));
   if (vector) {
-    split_k_reduce_kernel<true><<<grid, kThreads>>>(partials, p_matrix, count, splits);
+    split_k_reduce_kernel<true><<<grid, kThreads, 0, stream>>>(partials, c, count, splits);
   } else {
-    split_k_reduce_kernel<false><<<grid, kThreads>>>(partials, p_matrix, count, splits);
+    split_k_reduce_kernel<false><<<grid, kThreads, 0, stream>>>(partials, c, count, splits);
   }
   CUDA_CHECK_LAUNCH(split_k_reduce_kernel);
 }
 
-/// Warps per block of thin_cols_kernel (one warp per row of P).
+/// Warps per block of thin_cols_kernel (one warp per row of C).
 constexpr int kThinColsWarps = 8;
 
-long long thin_blocks(const ProblemShape& shape, FastVariant variant) {
-  return variant == FastVariant::thin_rows ? ceil_div(shape.cols, kThinChunk)
-                                           : ceil_div(shape.rows, kThinColsWarps);
+long long thin_blocks(const ProductSizes& sizes, FastVariant variant) {
+  return variant == FastVariant::thin_rows ? ceil_div(sizes.cols, kThinChunk)
+                                           : ceil_div(sizes.rows, kThinColsWarps);
 }
 
-void launch_thin_kernel(const float* m_matrix, const float* n_matrix, float* out,
-                        const ProblemShape& shape, FastVariant variant, int splits) {
-  const int chunks_per_split = ceil_div(ceil_div(shape.inner, kThinChunk), splits);
-  const dim3 grid(static_cast<unsigned>(thin_blocks(shape, variant)), 1, splits);
+void launch_thin_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
+                        FastVariant variant, int splits, cudaStream_t stream) {
+  const int chunks_per_split = ceil_div(ceil_div(sizes.inner, kThinChunk), splits);
+  const dim3 grid(static_cast<unsigned>(thin_blocks(sizes, variant)), 1, splits);
   if (variant == FastVariant::thin_rows) {
-    thin_rows_kernel<<<grid, kThinChunk>>>(m_matrix, n_matrix, out, shape.rows, shape.inner,
-                                           shape.cols, chunks_per_split);
+    thin_rows_kernel<<<grid, kThinChunk, 0, stream>>>(a, b, out, sizes.rows, sizes.inner,
+                                                      sizes.cols, chunks_per_split);
     CUDA_CHECK_LAUNCH(thin_rows_kernel);
   } else {
-    thin_cols_kernel<<<grid, 32 * kThinColsWarps>>>(m_matrix, n_matrix, out, shape.rows,
-                                                    shape.inner, shape.cols, chunks_per_split);
+    thin_cols_kernel<<<grid, 32 * kThinColsWarps, 0, stream>>>(a, b, out, sizes.rows, sizes.inner,
+                                                               sizes.cols, chunks_per_split);
     CUDA_CHECK_LAUNCH(thin_cols_kernel);
   }
 }
 
-/// Runs @p run into P directly (one split) or into a workspace of `splits` slices of I×K
-/// floats followed by the reduction into P. The workspace comes from the stream-ordered pool
+/// Runs @p run into C directly (one split) or into a workspace of `splits` slices of rows×cols
+/// floats followed by the reduction into C. The workspace comes from the stream-ordered pool
 /// and is freed in stream order, after the reduction that reads it.
 template <typename Run>
-void with_split_k(float* p_matrix, const ProblemShape& shape, int splits, const Run& run) {
+void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t stream,
+                  const Run& run) {
   if (splits == 1) {
-    run(p_matrix);
+    run(c);
     return;
   }
   if (splits > 65535) {
@@ -195,69 +196,68 @@ void with_split_k(float* p_matrix, const ProblemShape& shape, int splits, const 
                                 std::to_string(splits));
   }
   keep_pool_memory();
-  const std::size_t bytes = static_cast<std::size_t>(splits) * shape.rows * shape.cols * 4;
+  const std::size_t bytes = static_cast<std::size_t>(splits) * sizes.rows * sizes.cols * 4;
   course::require_device_memory(bytes, "the split-K workspace (" + std::to_string(splits) +
-                                           " partial products of " + shape.text() + ")");
+                                           " partial products of " + sizes.text() + ")");
   float* workspace = nullptr;
-  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, nullptr));
+  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream));
   run(workspace);
-  launch_reduce(workspace, p_matrix, shape, splits);
-  CUDA_CHECK(cudaFreeAsync(workspace, nullptr));
+  launch_reduce(workspace, c, sizes, splits, stream);
+  CUDA_CHECK(cudaFreeAsync(workspace, stream));
 }
 
 /// The thin paths (thin_products.cuh), split as @p splits says.
-void launch_thin(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                 const ProblemShape& shape, FastVariant variant, int splits) {
+void launch_thin(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                 FastVariant variant, int splits, cudaStream_t stream) {
   const bool thin_ok =
-      variant == FastVariant::thin_rows ? shape.rows <= kThinMax : shape.cols <= kThinMax;
+      variant == FastVariant::thin_rows ? sizes.rows <= kThinMax : sizes.cols <= kThinMax;
   if (!thin_ok) {
     throw std::invalid_argument("fast kernel: the " + fast_variant_name(variant) +
                                 " path needs at most " + std::to_string(kThinMax) + " " +
                                 (variant == FastVariant::thin_rows ? "rows" : "columns") +
-                                " of P, got " + shape.text());
+                                " of C, got " + sizes.text());
   }
-  splits = effective_splits(shape.inner, kThinChunk, splits);
-  with_split_k(p_matrix, shape, splits, [&](float* out) {
-    launch_thin_kernel(m_matrix, n_matrix, out, shape, variant, splits);
-  });
+  splits = effective_splits(sizes.inner, kThinChunk, splits);
+  with_split_k(c, sizes, splits, stream,
+               [&](float* out) { launch_thin_kernel(a, b, out, sizes, variant, splits, stream); });
 }
 
 /// The tiled kernel in configuration @p config (splits: see with_split_k).
 template <typename Tiling>
-void launch_fast(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                 const ProblemShape& shape, const FastConfig& config) {
-  validate_grid_rows(shape, Tiling::kBlockRows, "fast kernel");
-  const int splits = effective_splits(shape.inner, Tiling::kDepth, config.splits);
+void launch_tiled(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                  const FastConfig& config, cudaStream_t stream) {
+  validate_grid_rows(sizes, Tiling::kBlockRows, "fast kernel");
+  const int splits = effective_splits(sizes.inner, Tiling::kDepth, config.splits);
   const int group_rows = std::max(1, config.group_rows);
-  with_split_k(p_matrix, shape, splits, [&](float* out) {
-    launch_aligned<Tiling>(m_matrix, n_matrix, out, shape, splits, group_rows);
+  with_split_k(c, sizes, splits, stream, [&](float* out) {
+    launch_aligned<Tiling>(a, b, out, sizes, splits, group_rows, stream);
   });
 }
 
-FastConfig resolve(const ProblemShape& shape, FastConfig config) {
-  if (config.tile == FastVariant::automatic && thin_variant(shape) != FastVariant::automatic) {
-    config.tile = thin_variant(shape);
+FastConfig resolve(const ProductSizes& sizes, FastConfig config) {
+  if (config.tile == FastVariant::automatic && thin_variant(sizes) != FastVariant::automatic) {
+    config.tile = thin_variant(sizes);
   }
   if (config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols) {
     if (config.splits <= 0) {
-      config.splits = thin_splits(shape, read_device_facts(), thin_blocks(shape, config.tile));
+      config.splits = thin_splits(sizes, read_device_facts(), thin_blocks(sizes, config.tile));
     }
     return config;
   }
   const int group_rows = config.group_rows;
   if (config.tile == FastVariant::automatic) {
-    config = choose_fast_config(shape, read_device_facts(), automatic_tiles());
+    config = choose_fast_config(sizes, read_device_facts(), automatic_tiles());
   } else if (config.splits <= 0) {
     // A fixed tile with the split chosen for it alone.
-    config = choose_fast_config(shape, read_device_facts(), {tile_facts(config.tile)});
+    config = choose_fast_config(sizes, read_device_facts(), {tile_facts(config.tile)});
   }
   config.group_rows = group_rows;
   if (config.group_rows <= 0) {
     const TileFacts& tile = tile_facts(config.tile);
     const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
                            tile.blocks_per_multiprocessor;
-    config.group_rows = choose_group_rows(ceil_div(shape.rows, tile.block_rows),
-                                          ceil_div(shape.cols, tile.block_cols), wave);
+    config.group_rows = choose_group_rows(ceil_div(sizes.rows, tile.block_rows),
+                                          ceil_div(sizes.cols, tile.block_cols), wave);
   }
   return config;
 }
@@ -272,38 +272,38 @@ const std::vector<TileFacts>& fast_tile_facts() {
   return automatic_tiles();
 }
 
-FastConfig chosen_fast_config(int rows, int inner, int cols, FastConfig config) {
-  return resolve(validate_shape(rows, inner, cols), config);
+FastConfig chosen_fast_config(const ProductSizes& sizes, FastConfig config) {
+  return resolve(validate_shape(sizes.rows, sizes.inner, sizes.cols), config);
 }
 
-void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
-                 int cols, FastConfig config) {
-  if (m_matrix == nullptr || n_matrix == nullptr || p_matrix == nullptr) {
-    throw std::invalid_argument("fast kernel: M, N and P must be device pointers, not null");
+void launch_fast(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                 cudaStream_t stream, FastConfig config) {
+  if (a == nullptr || b == nullptr || c == nullptr) {
+    throw std::invalid_argument("fast kernel: A, B and C must be device pointers, not null");
   }
-  const ProblemShape shape = validate_shape(rows, inner, cols);
-  config = resolve(shape, config);
+  const ProductSizes checked = validate_shape(sizes.rows, sizes.inner, sizes.cols);
+  config = resolve(checked, config);
   switch (config.tile) {
     case FastVariant::bm128_bn128_bk16:
-      return launch_fast<Tile128x128x16>(m_matrix, n_matrix, p_matrix, shape, config);
+      return launch_tiled<Tile128x128x16>(a, b, c, checked, config, stream);
     case FastVariant::bm128_bn64_bk8:
-      return launch_fast<Tile128x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
+      return launch_tiled<Tile128x64x8>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn128_bk8:
-      return launch_fast<Tile64x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
+      return launch_tiled<Tile64x128x8>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn64_bk8:
-      return launch_fast<Tile64x64x8>(m_matrix, n_matrix, p_matrix, shape, config);
+      return launch_tiled<Tile64x64x8>(a, b, c, checked, config, stream);
     case FastVariant::thin_rows:
     case FastVariant::thin_cols:
-      return launch_thin(m_matrix, n_matrix, p_matrix, shape, config.tile, config.splits);
+      return launch_thin(a, b, c, checked, config.tile, config.splits, stream);
     case FastVariant::bm128_bn128_bk8:
     case FastVariant::automatic:  // resolved above; listed for -Wswitch
-      return launch_fast<Tile128x128x8>(m_matrix, n_matrix, p_matrix, shape, config);
+      return launch_tiled<Tile128x128x8>(a, b, c, checked, config, stream);
   }
 }
 
-void matmul_fast(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows, int inner,
-                 int cols, FastVariant variant) {
-  matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols, FastConfig{variant, 0});
+void launch_fast(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                 cudaStream_t stream, FastVariant variant) {
+  launch_fast(a, b, c, sizes, stream, FastConfig{variant, 0});
 }
 
-}  // namespace step4
+}  // namespace course::step4

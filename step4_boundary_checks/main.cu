@@ -1,7 +1,7 @@
 /// @file main.cu
-/// @brief step4_boundary_checks: tiled matrix products for every shape.
+/// @brief step4_boundary_checks: tiled matrix products for every sizes.
 ///
-/// Modes: one product P = M·N of the given sizes with the chosen approach (default), the
+/// Modes: one product C = A·B of the given sizes with the chosen approach (default), the
 /// benchmark table against cuBLAS (`--bench`), and the demonstration of the bug that the
 /// boundary checks fix (`--demo-unchecked`). `#define DEBUG` (or COURSE_DEBUG=ON) checks
 /// the product against the serial CPU one before device memory is freed; `#define APPROACH`
@@ -33,43 +33,39 @@
 namespace {
 
 /// Runs one product with @p approach, timing it, and (with DEBUG) verifies it.
-int run_single(step4::Approach approach, const step4::ProblemShape& shape, int repeats) {
+int run_single(course::step4::Approach approach, const course::ProductSizes& sizes, int repeats) {
   const course::DeviceInfo device = course::require_cuda_device();
   const std::uint64_t seed = course::fresh_seed();
-  // M and N from the seed, uploaded; P poisoned so an element never written fails the check.
-  course::ProductOperands operands(shape.rows, shape.inner, shape.cols, seed,
-                                   course::InputKind::uniform, "P");
-  const float* m_device = operands.device_a.data();
-  const float* n_device = operands.device_b.data();
-  float* p_device = operands.device_c.data();
+  // A and B from the seed, uploaded; C poisoned so an element never written fails the check.
+  course::ProductOperands operands(sizes.rows, sizes.inner, sizes.cols, seed,
+                                   course::InputKind::uniform, "C");
+  const float* a_device = operands.device_a.data();
+  const float* b_device = operands.device_b.data();
+  float* c_device = operands.device_c.data();
 
-  step4::PaddedWorkspace workspace;  // reused by the padded approach between the runs
+  course::step4::PaddedWorkspace workspace;  // reused by the padded approach between the runs
   auto multiply = [&] {
-    if (approach == step4::Approach::padded) {
-      step4::matmul_padded(m_device, n_device, p_device, shape.rows, shape.inner, shape.cols,
-                           workspace);
+    if (approach == course::step4::Approach::padded) {
+      course::step4::launch_padded(a_device, b_device, c_device, sizes, nullptr, workspace);
     } else {
-      step4::run_approach(approach, m_device, n_device, p_device, shape.rows, shape.inner,
-                          shape.cols);
+      course::step4::run_approach(approach, a_device, b_device, c_device, sizes);
     }
   };
   const course::TimingStats timing = course::time_gpu(multiply, 1, repeats);
   std::cout << "step 4, approach " << static_cast<int>(approach) << " ("
-            << step4::approach_name(approach) << ") on " << device.name << "\n"
-            << "P = M.N with M " << shape.rows << "x" << shape.inner << ", N " << shape.inner << "x"
-            << shape.cols << " (seed " << seed << ")\n"
+            << course::step4::approach_name(approach) << ") on " << device.name << "\n"
+            << "C = A.B with A " << sizes.rows << "x" << sizes.inner << ", B " << sizes.inner << "x"
+            << sizes.cols << " (seed " << seed << ")\n"
             << "median " << timing.median_ms << " ms over " << timing.repeats << " runs, "
-            << shape.flops() / (timing.median_ms * 1e9) << " TFLOP/s\n";
-  if (approach == step4::Approach::fast) {
+            << sizes.flops() / (timing.median_ms * 1e9) << " TFLOP/s\n";
+  if (approach == course::step4::Approach::fast) {
     std::cout << "fast kernel configuration: "
-              << step4::fast_config_name(
-                     step4::chosen_fast_config(shape.rows, shape.inner, shape.cols))
-              << "\n";
+              << course::step4::fast_config_name(course::step4::chosen_fast_config(sizes)) << "\n";
   }
-  const course::HostMatrix<float> p_host = operands.device_c.to_host();
-  (void)p_host;
+  const course::HostMatrix<float> c_host = operands.device_c.to_host();
+  (void)c_host;
 #ifdef DEBUG
-  if (!course::debug_verify(operands.a, operands.b, p_host, std::cout)) {
+  if (!course::debug_verify(operands.a, operands.b, c_host, std::cout)) {
     return 1;
   }
 #endif
@@ -95,31 +91,33 @@ void check_modes(const course::ArgParser& parser, bool bench, bool demo_unchecke
 
 /// What one product allocates (with the padded copies for approach 2, the DEBUG check's
 /// arrays when DEBUG is defined).
-course::MemoryEstimate single_run_estimate(step4::Approach approach,
-                                           const step4::ProblemShape& shape) {
+course::MemoryEstimate single_run_estimate(course::step4::Approach approach,
+                                           const course::ProductSizes& sizes) {
 #ifdef DEBUG
   constexpr bool kVerify = true;
 #else
   constexpr bool kVerify = false;
 #endif
   course::MemoryEstimate estimate =
-      course::dense_product_estimate(shape.rows, shape.inner, shape.cols, kVerify);
-  if (approach == step4::Approach::padded) {
-    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+      course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, kVerify);
+  if (approach == course::step4::Approach::padded) {
+    estimate.device("padded copies of A, B and C",
+                    course::step4::PaddedWorkspace::padded_bytes(sizes));
   }
   return estimate;
 }
 
-/// What the benchmark allocates for the largest of @p shapes: M and N on the host, cuBLAS's
-/// P and a kernel's P read back, and on the device M, N, P and the padded copies.
-course::MemoryEstimate bench_estimate(const std::vector<step4::ProblemShape>& shapes) {
+/// What the benchmark allocates for the largest of @p shapes: A and B on the host, cuBLAS's
+/// C and a kernel's C read back, and on the device A, B, C and the padded copies.
+course::MemoryEstimate bench_estimate(const std::vector<course::ProductSizes>& shapes) {
   course::MemoryEstimate largest;
-  for (const step4::ProblemShape& shape : shapes) {
+  for (const course::ProductSizes& sizes : shapes) {
     course::MemoryEstimate estimate =
-        course::dense_product_estimate(shape.rows, shape.inner, shape.cols, false);
-    estimate.host("P of cuBLAS and of a kernel, read back",
-                  course::array_bytes(shape.rows, shape.cols, 2 * sizeof(float)));
-    estimate.device("padded copies of M, N and P", step4::PaddedWorkspace::padded_bytes(shape));
+        course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, false);
+    estimate.host("C of cuBLAS and of a kernel, read back",
+                  course::array_bytes(sizes.rows, sizes.cols, 2 * sizeof(float)));
+    estimate.device("padded copies of A, B and C",
+                    course::step4::PaddedWorkspace::padded_bytes(sizes));
     if (estimate.total(course::MemorySide::host) > largest.total(course::MemorySide::host)) {
       largest = estimate;
     }
@@ -143,15 +141,16 @@ int run(int argc, char** argv) {
   std::string shapes_path;
   course::ArgParser parser(
       "step4_boundary_checks",
-      "Tiled matrix product P = M.N for any shape (M is IxJ, N is JxK). Approaches: "
+      "Tiled matrix product C = A.B for any shape (A is rows x inner, B is inner x cols). "
+      "Approaches: "
       "1 tiled with boundary checks, 2 zero padding + unchecked kernel, 3 rectangular "
       "tiles, 4 fast register-tiled kernel. --bench compares them with cuBLAS; "
       "--demo-unchecked shows the bug on the note's 3x3 example.");
-  parser.add_integer("--size", &size, 1, step4::kMaxDimension,
-                     "I = J = K (instead of --rows/--inner/--cols)");
-  parser.add_integer("--rows", &rows, 1, step4::kMaxDimension, "I, rows of M and P");
-  parser.add_integer("--inner", &inner, 1, step4::kMaxDimension, "J, columns of M, rows of N");
-  parser.add_integer("--cols", &cols, 1, step4::kMaxDimension, "K, columns of N and P");
+  parser.add_integer("--size", &size, 1, course::step4::kMaxDimension,
+                     "rows = inner = cols (instead of --rows/--inner/--cols)");
+  parser.add_integer("--rows", &rows, 1, course::step4::kMaxDimension, "rows of A and C");
+  parser.add_integer("--inner", &inner, 1, course::step4::kMaxDimension, "columns of A, rows of B");
+  parser.add_integer("--cols", &cols, 1, course::step4::kMaxDimension, "columns of B and C");
   parser.add_integer("--approach", &approach_number, 1, 4,
                      "1 checked, 2 padded, 3 rect tiles, 4 fast");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (the median is reported)");
@@ -172,10 +171,10 @@ int run(int argc, char** argv) {
   }
   check_modes(parser, bench, demo_unchecked);
   if (demo_unchecked) {
-    return step4::run_unchecked_demo(exact_allocation);
+    return course::step4::run_unchecked_demo(exact_allocation);
   }
   if (bench) {
-    step4::BenchOptions options;
+    course::step4::BenchOptions options;
     options.repeats = static_cast<int>(repeats);
     options.all_fast_variants = all_fast_variants;
     options.csv_path = csv_path;
@@ -183,25 +182,25 @@ int run(int argc, char** argv) {
     options.shapes_path = shapes_path;
     // The shapes file is read and every shape checked before the benchmark looks for a GPU.
     course::require_memory(
-        bench_estimate(shapes_path.empty() ? step4::default_bench_shapes()
-                                           : step4::read_shapes_file(shapes_path)),
+        bench_estimate(shapes_path.empty() ? course::step4::default_bench_shapes()
+                                           : course::step4::read_shapes_file(shapes_path)),
         "leave the largest shapes out of --shapes");
-    return shapes_path.empty() ? step4::run_benchmark(options)
-                               : step4::run_shape_benchmark(options);
+    return shapes_path.empty() ? course::step4::run_benchmark(options)
+                               : course::step4::run_shape_benchmark(options);
   }
   if (parser.given("--size")) {
     rows = inner = cols = size;
   }
-  step4::ProblemShape shape;
+  course::ProductSizes sizes;
   try {
-    shape = step4::validate_shape(rows, inner, cols);
+    sizes = course::step4::validate_shape(rows, inner, cols);
   } catch (const std::invalid_argument& error) {
     throw course::UsageError(error.what());
   }
-  const step4::Approach approach = step4::approach_from_number(approach_number);
-  course::require_memory(single_run_estimate(approach, shape),
+  const course::step4::Approach approach = course::step4::approach_from_number(approach_number);
+  course::require_memory(single_run_estimate(approach, sizes),
                          "use smaller --rows, --inner, --cols");
-  return run_single(approach, shape, static_cast<int>(repeats));
+  return run_single(approach, sizes, static_cast<int>(repeats));
 }
 
 }  // namespace

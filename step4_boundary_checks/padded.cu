@@ -8,69 +8,69 @@
 #include <stdexcept>
 #include <string>
 
-namespace step4 {
+namespace course::step4 {
 
-ProblemShape PaddedWorkspace::padded_shape(const ProblemShape& shape) {
+ProductSizes PaddedWorkspace::padded_sizes(const ProductSizes& sizes) {
   try {
-    return validate_shape(round_up(shape.rows, kTile), round_up(shape.inner, kTile),
-                          round_up(shape.cols, kTile));
+    return validate_shape(round_up(sizes.rows, kTile), round_up(sizes.inner, kTile),
+                          round_up(sizes.cols, kTile));
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("padding " + shape.text() + " to multiples of " +
+    throw std::invalid_argument("padding " + sizes.text() + " to multiples of " +
                                 std::to_string(kTile) + ": " + error.what());
   }
 }
 
-std::size_t PaddedWorkspace::padded_bytes(const ProblemShape& shape) {
-  const ProblemShape padded = padded_shape(shape);
+std::size_t PaddedWorkspace::padded_bytes(const ProductSizes& sizes) {
+  const ProductSizes padded = padded_sizes(sizes);
   const std::size_t elements = static_cast<std::size_t>(padded.rows) * padded.inner +
                                static_cast<std::size_t>(padded.inner) * padded.cols +
                                static_cast<std::size_t>(padded.rows) * padded.cols;
   return elements * sizeof(float);
 }
 
-void PaddedWorkspace::prepare(const ProblemShape& padded) {
-  const std::size_t m_count = static_cast<std::size_t>(padded.rows) * padded.inner;
-  const std::size_t n_count = static_cast<std::size_t>(padded.inner) * padded.cols;
-  const std::size_t p_count = static_cast<std::size_t>(padded.rows) * padded.cols;
-  if (m_padded_.size() < m_count) {
-    m_padded_ = course::DeviceBuffer<float>();  // free the old one before allocating
-    m_padded_ = course::DeviceBuffer<float>(m_count, "the zero-padded copy of M");
+void PaddedWorkspace::prepare(const ProductSizes& padded, cudaStream_t stream) {
+  const std::size_t a_count = static_cast<std::size_t>(padded.rows) * padded.inner;
+  const std::size_t b_count = static_cast<std::size_t>(padded.inner) * padded.cols;
+  const std::size_t c_count = static_cast<std::size_t>(padded.rows) * padded.cols;
+  if (a_padded_.size() < a_count) {
+    a_padded_ = course::DeviceBuffer<float>();  // free the old one before allocating
+    a_padded_ = course::DeviceBuffer<float>(a_count, "the zero-padded copy of A");
   }
-  if (n_padded_.size() < n_count) {
-    n_padded_ = course::DeviceBuffer<float>();
-    n_padded_ = course::DeviceBuffer<float>(n_count, "the zero-padded copy of N");
+  if (b_padded_.size() < b_count) {
+    b_padded_ = course::DeviceBuffer<float>();
+    b_padded_ = course::DeviceBuffer<float>(b_count, "the zero-padded copy of B");
   }
-  if (p_padded_.size() < p_count) {
-    p_padded_ = course::DeviceBuffer<float>();
-    p_padded_ = course::DeviceBuffer<float>(p_count, "the padded P");
+  if (c_padded_.size() < c_count) {
+    c_padded_ = course::DeviceBuffer<float>();
+    c_padded_ = course::DeviceBuffer<float>(c_count, "the padded C");
   }
   const bool same = zeroed_for_.rows == padded.rows && zeroed_for_.inner == padded.inner &&
                     zeroed_for_.cols == padded.cols;
   if (!same) {
     // The 2-D copies write only the top-left corners, so the rest stays zero afterwards.
-    CUDA_CHECK(cudaMemset(m_padded_.data(), 0, m_count * sizeof(float)));
-    CUDA_CHECK(cudaMemset(n_padded_.data(), 0, n_count * sizeof(float)));
+    CUDA_CHECK(cudaMemsetAsync(a_padded_.data(), 0, a_count * sizeof(float), stream));
+    CUDA_CHECK(cudaMemsetAsync(b_padded_.data(), 0, b_count * sizeof(float), stream));
     zeroed_for_ = padded;
   }
 }
 
-void PaddedWorkspace::multiply(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                               const ProblemShape& shape) {
-  const ProblemShape padded = padded_shape(shape);
+void PaddedWorkspace::multiply(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                               cudaStream_t stream) {
+  const ProductSizes padded = padded_sizes(sizes);
   validate_grid_rows(padded, kTile, "padded tiling");
-  prepare(padded);
+  prepare(padded, stream);
   const std::size_t word = sizeof(float);
-  CUDA_CHECK(cudaMemcpy2DAsync(m_padded_.data(), padded.inner * word, m_matrix, shape.inner * word,
-                               shape.inner * word, shape.rows, cudaMemcpyDeviceToDevice));
-  CUDA_CHECK(cudaMemcpy2DAsync(n_padded_.data(), padded.cols * word, n_matrix, shape.cols * word,
-                               shape.cols * word, shape.inner, cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaMemcpy2DAsync(a_padded_.data(), padded.inner * word, a, sizes.inner * word,
+                               sizes.inner * word, sizes.rows, cudaMemcpyDeviceToDevice, stream));
+  CUDA_CHECK(cudaMemcpy2DAsync(b_padded_.data(), padded.cols * word, b, sizes.cols * word,
+                               sizes.cols * word, sizes.inner, cudaMemcpyDeviceToDevice, stream));
   const dim3 block(kTile, kTile);
   const dim3 grid(padded.cols / kTile, padded.rows / kTile);  // exact: the sizes are padded
-  tiled_unchecked_kernel<kTile><<<grid, block>>>(m_padded_.data(), n_padded_.data(),
-                                                 p_padded_.data(), padded.inner, padded.cols);
+  tiled_unchecked_kernel<kTile><<<grid, block, 0, stream>>>(
+      a_padded_.data(), b_padded_.data(), c_padded_.data(), padded.inner, padded.cols);
   CUDA_CHECK_LAUNCH(tiled_unchecked_kernel);
-  CUDA_CHECK(cudaMemcpy2DAsync(p_matrix, shape.cols * word, p_padded_.data(), padded.cols * word,
-                               shape.cols * word, shape.rows, cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaMemcpy2DAsync(c, sizes.cols * word, c_padded_.data(), padded.cols * word,
+                               sizes.cols * word, sizes.rows, cudaMemcpyDeviceToDevice, stream));
 }
 
-}  // namespace step4
+}  // namespace course::step4

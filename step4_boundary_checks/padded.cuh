@@ -1,5 +1,5 @@
 /// @file padded.cuh
-/// @brief The notes' "simple" solution: pad M, N and P with zeros up to multiples of the
+/// @brief The notes' "simple" solution: pad A, B and C with zeros up to multiples of the
 /// tile width and run the unchecked step-3 kernel, which then never leaves its matrices.
 ///
 /// What it costs: three extra device arrays (the padded copies), two 2-D copies in and
@@ -12,46 +12,47 @@
 
 #include <cstddef>
 
-namespace step4 {
+namespace course::step4 {
 
 /// @brief Device buffers for the padded copies, kept between calls so that repeated
-/// products of one shape allocate and zero them only once.
+/// products of the same sizes allocate and zero them only once.
 class PaddedWorkspace {
  public:
   /// @brief The tile width the sizes are padded to (that of the unchecked kernel it runs).
   static constexpr int kTile = 32;
 
-  /// @brief P = M·N through padded copies.
+  /// @brief C = A·B through padded copies.
   ///
-  /// Copies M and N into the zero-padded buffers (cudaMemcpy2D), runs the unchecked
-  /// kernel on the padded sizes, and copies the I×K corner of the padded P out. The
-  /// padding is zeroed whenever the shape changes; the copies never touch it afterwards.
+  /// Copies A and B into the zero-padded buffers (cudaMemcpy2D), runs the unchecked
+  /// kernel on the padded sizes, and copies the rows×cols corner of the padded C out. The
+  /// padding is zeroed whenever the sizes change; the copies never touch it afterwards.
   /// Throws std::invalid_argument when a padded matrix would exceed kMaxElements, and
   /// DeviceMemoryError when the padded copies do not fit on the device.
-  /// @param m_matrix M, I×J, device memory
-  /// @param n_matrix N, J×K, device memory
-  /// @param p_matrix P, I×K, device memory (written)
-  /// @param shape the validated sizes
-  void multiply(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                const ProblemShape& shape);
+  /// @param a A, rows×inner, device memory
+  /// @param b B, inner×cols, device memory
+  /// @param c C, rows×cols, device memory (written)
+  /// @param sizes the validated sizes
+  /// @param stream stream for the copies and the launch
+  void multiply(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                cudaStream_t stream);
 
-  /// @brief Device memory the padded copies of @p shape take, in bytes.
-  /// @param shape the problem
+  /// @brief Device memory the padded copies of @p sizes take, in bytes.
+  /// @param sizes the product's sizes
   /// @return bytes of the three padded arrays
-  static std::size_t padded_bytes(const ProblemShape& shape);
+  static std::size_t padded_bytes(const ProductSizes& sizes);
 
-  /// @brief The padded sizes of @p shape (each rounded up to kTile).
-  /// @param shape the problem
-  /// @return the padded shape (validated against the element limits)
-  static ProblemShape padded_shape(const ProblemShape& shape);
+  /// @brief The padded sizes of @p sizes (each rounded up to kTile).
+  /// @param sizes the product's sizes
+  /// @return the padded sizes (validated against the element limits)
+  static ProductSizes padded_sizes(const ProductSizes& sizes);
 
  private:
-  void prepare(const ProblemShape& padded);
+  void prepare(const ProductSizes& padded, cudaStream_t stream);
 
-  course::DeviceBuffer<float> m_padded_;
-  course::DeviceBuffer<float> n_padded_;
-  course::DeviceBuffer<float> p_padded_;
-  ProblemShape zeroed_for_{};  // padded shape whose padding is currently zero
+  course::DeviceBuffer<float> a_padded_;
+  course::DeviceBuffer<float> b_padded_;
+  course::DeviceBuffer<float> c_padded_;
+  ProductSizes zeroed_for_{};  // padded sizes whose padding is currently zero
 };
 
-}  // namespace step4
+}  // namespace course::step4

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 void check_dimension(const char* name, long long value) {
@@ -26,25 +26,21 @@ void check_elements(const char* matrix, long long first, long long second) {
 
 }  // namespace
 
-std::string ProblemShape::text() const {
-  return std::to_string(rows) + "x" + std::to_string(inner) + "x" + std::to_string(cols);
-}
-
-ProblemShape validate_shape(long long rows, long long inner, long long cols) {
-  check_dimension("I (rows of M and P)", rows);
-  check_dimension("J (columns of M, rows of N)", inner);
-  check_dimension("K (columns of N and P)", cols);
+ProductSizes validate_shape(long long rows, long long inner, long long cols) {
+  check_dimension("rows (rows of A and C)", rows);
+  check_dimension("inner (columns of A, rows of B)", inner);
+  check_dimension("cols (columns of B and C)", cols);
   // Each factor is at most 2^30, so the products below cannot overflow long long.
-  check_elements("M (I x J)", rows, inner);
-  check_elements("N (J x K)", inner, cols);
-  check_elements("P (I x K)", rows, cols);
+  check_elements("A (rows x inner)", rows, inner);
+  check_elements("B (inner x cols)", inner, cols);
+  check_elements("C (rows x cols)", rows, cols);
   return {static_cast<int>(rows), static_cast<int>(inner), static_cast<int>(cols)};
 }
 
-void validate_grid_rows(const ProblemShape& shape, int tile_rows, const std::string& approach) {
-  const long long block_rows = (static_cast<long long>(shape.rows) + tile_rows - 1) / tile_rows;
+void validate_grid_rows(const ProductSizes& sizes, int tile_rows, const std::string& approach) {
+  const long long block_rows = (static_cast<long long>(sizes.rows) + tile_rows - 1) / tile_rows;
   if (block_rows > kMaxGridRows) {
-    throw std::invalid_argument(approach + ": I = " + std::to_string(shape.rows) + " needs " +
+    throw std::invalid_argument(approach + ": rows = " + std::to_string(sizes.rows) + " needs " +
                                 std::to_string(block_rows) + " block rows of " +
                                 std::to_string(tile_rows) + ", more than CUDA's gridDim.y " +
                                 "limit of " + std::to_string(kMaxGridRows) + " (at most " +
@@ -52,4 +48,4 @@ void validate_grid_rows(const ProblemShape& shape, int tile_rows, const std::str
   }
 }
 
-}  // namespace step4
+}  // namespace course::step4

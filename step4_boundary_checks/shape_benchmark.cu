@@ -18,7 +18,7 @@
 #include <iostream>
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 /// cuBLAS times below this are dominated by launch overhead; the lesson treats them apart.
@@ -26,25 +26,25 @@ constexpr double kShortMs = 0.020;
 
 /// The automatic choice before split-K (commit a7b98cc): 128×128×16 tiles, or 128×64×8 when
 /// there are fewer 128×128 tiles than SMs; never a split.
-FastConfig choice_before_split_k(const ProblemShape& shape, int multiprocessors) {
+FastConfig choice_before_split_k(const ProductSizes& sizes, int multiprocessors) {
   const long long big_tiles =
-      static_cast<long long>(ceil_div(shape.rows, 128)) * ceil_div(shape.cols, 128);
+      static_cast<long long>(ceil_div(sizes.rows, 128)) * ceil_div(sizes.cols, 128);
   return {big_tiles < multiprocessors ? FastVariant::bm128_bn64_bk8 : FastVariant::bm128_bn128_bk16,
           1, 1};
 }
 
 /// The least time the product can take on this device: its FMAs at the fp32 peak, or its
-/// compulsory bytes (M and N read once, P written once) at the memory bandwidth.
-double speed_of_light_ms(const ProblemShape& shape, const DeviceFacts& device) {
-  const double bytes = 4.0 * (static_cast<double>(shape.rows) * shape.inner +
-                              static_cast<double>(shape.inner) * shape.cols +
-                              static_cast<double>(shape.rows) * shape.cols);
-  return 1e3 * std::max(shape.flops() / device.flops_per_second, bytes / device.bytes_per_second);
+/// compulsory bytes (A and B read once, C written once) at the memory bandwidth.
+double speed_of_light_ms(const ProductSizes& sizes, const DeviceFacts& device) {
+  const double bytes = 4.0 * (static_cast<double>(sizes.rows) * sizes.inner +
+                              static_cast<double>(sizes.inner) * sizes.cols +
+                              static_cast<double>(sizes.rows) * sizes.cols);
+  return 1e3 * std::max(sizes.flops() / device.flops_per_second, bytes / device.bytes_per_second);
 }
 
 /// One shape's measurements.
 struct ShapeResult {
-  ProblemShape shape;
+  ProductSizes sizes;
   double cublas_ms = 0.0;
   double ours_ms = 0.0;
   double before_ms = 0.0;
@@ -56,34 +56,33 @@ struct ShapeResult {
 
 /// The operands of one shape on the device, filled from a fresh seed.
 struct ShapeOperands {
-  explicit ShapeOperands(const ProblemShape& shape)
-      : m(static_cast<std::size_t>(shape.rows) * shape.inner, "M"),
-        n(static_cast<std::size_t>(shape.inner) * shape.cols, "N"),
-        p(static_cast<std::size_t>(shape.rows) * shape.cols, "P") {
+  explicit ShapeOperands(const ProductSizes& sizes)
+      : a(static_cast<std::size_t>(sizes.rows) * sizes.inner, "A"),
+        b(static_cast<std::size_t>(sizes.inner) * sizes.cols, "B"),
+        c(static_cast<std::size_t>(sizes.rows) * sizes.cols, "C") {
     const std::uint64_t seed = course::fresh_seed();
-    std::vector<float> host(std::max(m.size(), n.size()));
-    course::fill_uniform(host.data(), m.size(), seed);
-    m.upload(std::vector<float>(host.begin(), host.begin() + m.size()));
-    course::fill_uniform(host.data(), n.size(), seed + 1);
-    n.upload(std::vector<float>(host.begin(), host.begin() + n.size()));
+    std::vector<float> host(std::max(a.size(), b.size()));
+    course::fill_uniform(host.data(), a.size(), seed);
+    a.upload(std::vector<float>(host.begin(), host.begin() + a.size()));
+    course::fill_uniform(host.data(), b.size(), seed + 1);
+    b.upload(std::vector<float>(host.begin(), host.begin() + b.size()));
   }
-  course::DeviceBuffer<float> m;  ///< M, I×J
-  course::DeviceBuffer<float> n;  ///< N, J×K
-  course::DeviceBuffer<float> p;  ///< P, I×K
+  course::DeviceBuffer<float> a;  ///< A, rows×inner
+  course::DeviceBuffer<float> b;  ///< B, inner×cols
+  course::DeviceBuffer<float> c;  ///< C, rows×cols
 };
 
 // Times @p config after checking its result against @p reference; returns the median ms, or
 // a negative number when the result disagreed.
-double checked_time(ShapeOperands& operands, const ProblemShape& shape, const FastConfig& config,
+double checked_time(ShapeOperands& operands, const ProductSizes& sizes, const FastConfig& config,
                     const std::vector<float>& reference, int repeats) {
   auto run = [&] {
-    matmul_fast(operands.m.data(), operands.n.data(), operands.p.data(), shape.rows, shape.inner,
-                shape.cols, config);
+    launch_fast(operands.a.data(), operands.b.data(), operands.c.data(), sizes, nullptr, config);
   };
-  operands.p.poison();
+  operands.c.poison();
   run();
-  if (!agree(operands.p.to_vector(), reference).ok) {
-    std::cerr << "  " << shape.text() << " " << fast_config_name(config) << ": WRONG RESULT\n";
+  if (!agree(operands.c.to_vector(), reference).ok) {
+    std::cerr << "  " << sizes.text() << " " << fast_config_name(config) << ": WRONG RESULT\n";
     return -1.0;
   }
   return course::time_gpu(run, 2, repeats).median_ms;
@@ -94,9 +93,9 @@ void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vecto
                   int repeats) {
   result.best_ms = INFINITY;
   for (const TileFacts& tile : fast_tile_facts()) {
-    for (int splits : candidate_splits(result.shape, current_device_facts(), tile)) {
+    for (int splits : candidate_splits(result.sizes, current_device_facts(), tile)) {
       const FastConfig config{tile.tile, splits};
-      const double ms = checked_time(operands, result.shape, config, reference, repeats);
+      const double ms = checked_time(operands, result.sizes, config, reference, repeats);
       result.ok = result.ok && ms > 0;
       if (ms > 0 && ms < result.best_ms) {
         result.best_ms = ms;
@@ -106,28 +105,28 @@ void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vecto
   }
 }
 
-ShapeResult measure_shape(const ProblemShape& shape, const BenchOptions& options,
+ShapeResult measure_shape(const ProductSizes& sizes, const BenchOptions& options,
                           course::CublasSgemm& cublas) {
-  ShapeOperands operands(shape);
+  ShapeOperands operands(sizes);
   ShapeResult result;
-  result.shape = shape;
+  result.sizes = sizes;
   auto cublas_run = [&] {
-    cublas.multiply(operands.m.data(), operands.n.data(), operands.p.data(), shape.rows,
-                    shape.inner, shape.cols);
+    cublas.multiply(operands.a.data(), operands.b.data(), operands.c.data(), sizes.rows,
+                    sizes.inner, sizes.cols);
   };
-  operands.p.poison();
+  operands.c.poison();
   cublas_run();
-  const std::vector<float> reference = operands.p.to_vector();
+  const std::vector<float> reference = operands.c.to_vector();
   result.cublas_ms = course::time_gpu(cublas_run, 2, options.repeats).median_ms;
-  result.chosen = chosen_fast_config(shape.rows, shape.inner, shape.cols);
-  result.ours_ms = checked_time(operands, shape, result.chosen, reference, options.repeats);
-  const FastConfig before = choice_before_split_k(shape, current_device_facts().multiprocessors);
-  result.before_ms = checked_time(operands, shape, before, reference, options.repeats);
+  result.chosen = chosen_fast_config(sizes);
+  result.ours_ms = checked_time(operands, sizes, result.chosen, reference, options.repeats);
+  const FastConfig before = choice_before_split_k(sizes, current_device_facts().multiprocessors);
+  result.before_ms = checked_time(operands, sizes, before, reference, options.repeats);
   result.ok = result.ours_ms > 0 && result.before_ms > 0;
   if (options.all_fast_variants) {
     measure_best(operands, result, reference, options.repeats);
   }
-  std::cerr << "  " << shape.text() << ": cuBLAS " << result.cublas_ms << " ms, ours "
+  std::cerr << "  " << sizes.text() << ": cuBLAS " << result.cublas_ms << " ms, ours "
             << result.ours_ms << " ms (" << fast_config_name(result.chosen) << ")\n";
   return result;
 }
@@ -138,8 +137,8 @@ std::string fraction(double cublas_ms, double ms) {
 
 void add_row(course::ResultTable& table, const ShapeResult& result, const DeviceFacts& device,
              bool with_best) {
-  const double light = speed_of_light_ms(result.shape, device);
-  std::vector<std::string> row = {result.shape.text(),
+  const double light = speed_of_light_ms(result.sizes, device);
+  std::vector<std::string> row = {result.sizes.text(),
                                   course::format_fixed(result.cublas_ms, 4),
                                   course::format_fixed(result.ours_ms, 4),
                                   fraction(result.cublas_ms, result.ours_ms),
@@ -156,7 +155,7 @@ void add_row(course::ResultTable& table, const ShapeResult& result, const Device
   table.add_row(row);
 }
 
-/// Minimum and geometric mean of cuBLAS/ours over @p results, with the worst shape, for the
+/// Minimum and geometric mean of cuBLAS/ours over @p results, with the worst sizes, for the
 /// shapes on which cuBLAS takes at least (or, with @p short_ones, under) 20 µs.
 std::string summary_line(const std::vector<ShapeResult>& results, bool before, bool short_ones) {
   double log_sum = 0.0;
@@ -173,7 +172,7 @@ std::string summary_line(const std::vector<ShapeResult>& results, bool before, b
     ++count;
     if (ratio < worst) {
       worst = ratio;
-      worst_shape = result.shape.text();
+      worst_shape = result.sizes.text();
     }
   }
   if (count == 0) {
@@ -201,11 +200,17 @@ std::string summary(const std::vector<ShapeResult>& results) {
 
 int run_shape_benchmark(const BenchOptions& options) {
   course::require_cuda_device();
-  const std::vector<ProblemShape> shapes = read_shapes_file(options.shapes_path);
+  const std::vector<ProductSizes> shapes = read_shapes_file(options.shapes_path);
   const DeviceFacts& device = current_device_facts();
-  std::vector<std::string> headers = {"shape IxJxK",     "cuBLAS ms",     "ours ms",
-                                      "fraction",        "configuration", "before ms",
-                                      "before fraction", "light ms",      "ours / light"};
+  std::vector<std::string> headers = {"shape rows x inner x cols",
+                                      "cuBLAS ms",
+                                      "ours ms",
+                                      "fraction",
+                                      "configuration",
+                                      "before ms",
+                                      "before fraction",
+                                      "light ms",
+                                      "ours / light"};
   if (options.all_fast_variants) {
     headers.insert(headers.end(), {"best fraction", "best configuration"});
   }
@@ -213,8 +218,8 @@ int run_shape_benchmark(const BenchOptions& options) {
   course::ResultTable table(headers);
   course::CublasSgemm cublas;
   std::vector<ShapeResult> results;
-  for (const ProblemShape& shape : shapes) {
-    results.push_back(measure_shape(shape, options, cublas));
+  for (const ProductSizes& sizes : shapes) {
+    results.push_back(measure_shape(sizes, options, cublas));
     add_row(table, results.back(), device, options.all_fast_variants);
   }
   const std::string notes =
@@ -248,4 +253,4 @@ int run_shape_benchmark(const BenchOptions& options) {
   return 0;
 }
 
-}  // namespace step4
+}  // namespace course::step4

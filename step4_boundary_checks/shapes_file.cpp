@@ -6,10 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 
-std::vector<ProblemShape> parse_shapes(std::istream& input, const std::string& source) {
-  std::vector<ProblemShape> shapes;
+std::vector<ProductSizes> parse_shapes(std::istream& input, const std::string& source) {
+  std::vector<ProductSizes> shapes;
   std::string line;
   for (long long line_number = 1; std::getline(input, line); ++line_number) {
     const std::string content = line.substr(0, line.find('#'));
@@ -38,7 +38,7 @@ std::vector<ProblemShape> parse_shapes(std::istream& input, const std::string& s
   return shapes;
 }
 
-std::vector<ProblemShape> read_shapes_file(const std::string& path) {
+std::vector<ProductSizes> read_shapes_file(const std::string& path) {
   std::ifstream file(path);
   if (!file) {
     throw std::runtime_error("cannot read the shapes file '" + path + "'");
@@ -46,4 +46,4 @@ std::vector<ProblemShape> read_shapes_file(const std::string& path) {
   return parse_shapes(file, path);
 }
 
-}  // namespace step4
+}  // namespace course::step4

@@ -10,42 +10,40 @@
 
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
-void require_pointers(const float* m_matrix, const float* n_matrix, const float* p_matrix,
-                      const std::string& approach) {
-  if (m_matrix == nullptr || n_matrix == nullptr || p_matrix == nullptr) {
-    throw std::invalid_argument(approach + ": M, N and P must be device pointers, not null");
+void require_pointers(const float* a, const float* b, const float* c, const std::string& approach) {
+  if (a == nullptr || b == nullptr || c == nullptr) {
+    throw std::invalid_argument(approach + ": A, B and C must be device pointers, not null");
   }
 }
 
-ProblemShape checked_shape(const float* m_matrix, const float* n_matrix, const float* p_matrix,
-                           int rows, int inner, int cols, int tile_rows,
-                           const std::string& approach) {
-  require_pointers(m_matrix, n_matrix, p_matrix, approach);
-  const ProblemShape shape = validate_shape(rows, inner, cols);
-  validate_grid_rows(shape, tile_rows, approach);
-  return shape;
+/// The checks in front of every launch: pointers, sizes (validate_shape) and the grid.
+ProductSizes checked_sizes(const float* a, const float* b, const float* c,
+                           const ProductSizes& sizes, int tile_rows, const std::string& approach) {
+  require_pointers(a, b, c, approach);
+  const ProductSizes checked = validate_shape(sizes.rows, sizes.inner, sizes.cols);
+  validate_grid_rows(checked, tile_rows, approach);
+  return checked;
 }
 
 template <int TILE>
-void launch_checked(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                    const ProblemShape& shape) {
+void launch_checked(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                    cudaStream_t stream) {
   const dim3 block(TILE, TILE);
-  const dim3 grid(ceil_div(shape.cols, TILE), ceil_div(shape.rows, TILE));
+  const dim3 grid(ceil_div(sizes.cols, TILE), ceil_div(sizes.rows, TILE));
   tiled_checked_kernel<TILE>
-      <<<grid, block>>>(m_matrix, n_matrix, p_matrix, shape.rows, shape.inner, shape.cols);
+      <<<grid, block, 0, stream>>>(a, b, c, sizes.rows, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(tiled_checked_kernel);
 }
 
 template <int TILE>
-void launch_unchecked(const float* m_matrix, const float* n_matrix, float* p_matrix,
-                      const ProblemShape& shape) {
+void launch_unchecked(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                      cudaStream_t stream) {
   const dim3 block(TILE, TILE);
-  const dim3 grid(ceil_div(shape.cols, TILE), ceil_div(shape.rows, TILE));
-  tiled_unchecked_kernel<TILE>
-      <<<grid, block>>>(m_matrix, n_matrix, p_matrix, shape.inner, shape.cols);
+  const dim3 grid(ceil_div(sizes.cols, TILE), ceil_div(sizes.rows, TILE));
+  tiled_unchecked_kernel<TILE><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(tiled_unchecked_kernel);
 }
 
@@ -77,93 +75,90 @@ Approach approach_from_number(long long number) {
   return static_cast<Approach>(number);
 }
 
-void matmul_tiled_checked(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                          int inner, int cols, int tile) {
+void launch_tiled_checked(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                          cudaStream_t stream, int tile) {
   const std::string name = "tiled checked (tile " + std::to_string(tile) + ")";
   if (tile != 2 && tile != 16 && tile != 32) {
     throw std::invalid_argument("tiled checked: tile width must be 2, 16 or 32, got " +
                                 std::to_string(tile));
   }
-  const ProblemShape shape =
-      checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols, tile, name);
+  const ProductSizes checked = checked_sizes(a, b, c, sizes, tile, name);
   if (tile == 2) {
-    launch_checked<2>(m_matrix, n_matrix, p_matrix, shape);
+    launch_checked<2>(a, b, c, checked, stream);
   } else if (tile == 16) {
-    launch_checked<16>(m_matrix, n_matrix, p_matrix, shape);
+    launch_checked<16>(a, b, c, checked, stream);
   } else {
-    launch_checked<32>(m_matrix, n_matrix, p_matrix, shape);
+    launch_checked<32>(a, b, c, checked, stream);
   }
 }
 
-void matmul_tiled_unchecked(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                            int inner, int cols, int tile) {
+void launch_tiled_unchecked(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                            cudaStream_t stream, int tile) {
   if (tile != 2 && tile != 32) {
     throw std::invalid_argument("tiled unchecked: tile width must be 2 or 32, got " +
                                 std::to_string(tile));
   }
-  const ProblemShape shape =
-      checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols, tile, "tiled unchecked");
-  if (rows % tile != 0 || inner % tile != 0 || cols % tile != 0) {
-    throw std::invalid_argument("tiled unchecked: I, J and K must be multiples of the tile width " +
-                                std::to_string(tile) + " (this kernel has no boundary checks), " +
-                                "got " + shape.text());
+  const ProductSizes checked = checked_sizes(a, b, c, sizes, tile, "tiled unchecked");
+  if (checked.rows % tile != 0 || checked.inner % tile != 0 || checked.cols % tile != 0) {
+    throw std::invalid_argument(
+        "tiled unchecked: rows, inner and cols must be multiples of the tile width " +
+        std::to_string(tile) + " (this kernel has no boundary checks), got " + checked.text());
   }
   if (tile == 2) {
-    launch_unchecked<2>(m_matrix, n_matrix, p_matrix, shape);
+    launch_unchecked<2>(a, b, c, checked, stream);
   } else {
-    launch_unchecked<32>(m_matrix, n_matrix, p_matrix, shape);
+    launch_unchecked<32>(a, b, c, checked, stream);
   }
 }
 
-void demo_unchecked_tile2(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                          int inner, int cols) {
-  const ProblemShape shape =
-      checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols, 2, "unchecked demo");
-  launch_unchecked<2>(m_matrix, n_matrix, p_matrix, shape);  // deliberately no multiple check
+void launch_unchecked_tile2_demo(const float* a, const float* b, float* c,
+                                 const ProductSizes& sizes, cudaStream_t stream) {
+  const ProductSizes checked = checked_sizes(a, b, c, sizes, 2, "unchecked demo");
+  launch_unchecked<2>(a, b, c, checked, stream);  // deliberately no multiple check
 }
 
-void matmul_padded(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                   int inner, int cols) {
+void launch_padded(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                   cudaStream_t stream) {
   PaddedWorkspace workspace;
-  matmul_padded(m_matrix, n_matrix, p_matrix, rows, inner, cols, workspace);
+  launch_padded(a, b, c, sizes, stream, workspace);
 }
 
-void matmul_padded(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                   int inner, int cols, PaddedWorkspace& workspace) {
-  const ProblemShape shape = checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols,
-                                           PaddedWorkspace::kTile, "padded tiling");
-  workspace.multiply(m_matrix, n_matrix, p_matrix, shape);
+void launch_padded(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                   cudaStream_t stream, PaddedWorkspace& workspace) {
+  const ProductSizes checked =
+      checked_sizes(a, b, c, sizes, PaddedWorkspace::kTile, "padded tiling");
+  workspace.multiply(a, b, c, checked, stream);
 }
 
-void matmul_rect_tiles(const float* m_matrix, const float* n_matrix, float* p_matrix, int rows,
-                       int inner, int cols) {
+void launch_rect_tiles(const float* a, const float* b, float* c, const ProductSizes& sizes,
+                       cudaStream_t stream) {
   using Tiling = DefaultRectTiling;
-  const ProblemShape shape = checked_shape(m_matrix, n_matrix, p_matrix, rows, inner, cols,
-                                           Tiling::kTileRows, "rect tiles");
+  const ProductSizes checked = checked_sizes(a, b, c, sizes, Tiling::kTileRows, "rect tiles");
   const dim3 block(Tiling::kBlockCols, Tiling::kBlockRows);
-  const dim3 grid(ceil_div(shape.cols, Tiling::kTileCols), ceil_div(shape.rows, Tiling::kTileRows));
+  const dim3 grid(ceil_div(checked.cols, Tiling::kTileCols),
+                  ceil_div(checked.rows, Tiling::kTileRows));
   rect_tiles_kernel<Tiling>
-      <<<grid, block>>>(m_matrix, n_matrix, p_matrix, shape.rows, shape.inner, shape.cols);
+      <<<grid, block, 0, stream>>>(a, b, c, checked.rows, checked.inner, checked.cols);
   CUDA_CHECK_LAUNCH(rect_tiles_kernel);
 }
 
-void run_approach(Approach approach, const float* m_matrix, const float* n_matrix, float* p_matrix,
-                  int rows, int inner, int cols) {
+void run_approach(Approach approach, const float* a, const float* b, float* c,
+                  const ProductSizes& sizes, cudaStream_t stream) {
   switch (approach) {
     case Approach::tiled_checked:
-      matmul_tiled_checked(m_matrix, n_matrix, p_matrix, rows, inner, cols);
+      launch_tiled_checked(a, b, c, sizes, stream);
       return;
     case Approach::padded:
-      matmul_padded(m_matrix, n_matrix, p_matrix, rows, inner, cols);
+      launch_padded(a, b, c, sizes, stream);
       return;
     case Approach::rect_tiles:
-      matmul_rect_tiles(m_matrix, n_matrix, p_matrix, rows, inner, cols);
+      launch_rect_tiles(a, b, c, sizes, stream);
       return;
     case Approach::fast:
-      matmul_fast(m_matrix, n_matrix, p_matrix, rows, inner, cols);
+      launch_fast(a, b, c, sizes, stream);
       return;
   }
   throw std::invalid_argument("unknown approach");
 }
 
-}  // namespace step4
+}  // namespace course::step4

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-namespace step4 {
+namespace course::step4 {
 
 /// @brief Settings of the benchmark (`--bench`).
 struct BenchOptions {
-  std::vector<ProblemShape> shapes;  ///< shapes to measure (empty: default_bench_shapes())
+  std::vector<ProductSizes> shapes;  ///< shapes to measure (empty: default_bench_shapes())
   int repeats = 10;                  ///< timed runs per kernel (the median is reported)
   bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
   std::string csv_path;              ///< write the table as CSV here (empty: do not)
@@ -23,7 +23,7 @@ struct BenchOptions {
 /// @brief The benchmark's default shapes: square 1024, 2048, 4096 and the ragged
 /// 4095×1023×4097, 3000×256×7000, 1000×1000×1 (a matrix-vector product) and 1000×1×1000
 /// (an outer product).
-std::vector<ProblemShape> default_bench_shapes();
+std::vector<ProductSizes> default_bench_shapes();
 
 /// @brief Times every approach and cuBLAS SGEMM (fp32, TF32 off) on each shape, checks
 /// each result against cuBLAS's with a relative tolerance, prints the Markdown table.
@@ -47,4 +47,4 @@ int run_shape_benchmark(const BenchOptions& options);
 /// @return 0 when the checked kernel is right (the unchecked one is expected to be wrong)
 int run_unchecked_demo(bool exact_allocation);
 
-}  // namespace step4
+}  // namespace course::step4

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 constexpr int kMaxTraceSize = 1024;
@@ -38,8 +38,8 @@ TileLoad classify(char matrix, int thread_row, int thread_col, int row, int col,
     load.actual_col = static_cast<int>(load.linear % cols);
   }
   // The checks test the row first; name the clause that fails.
-  const char* row_limit = matrix == 'M' ? "I" : "J";
-  const char* col_limit = matrix == 'M' ? "J" : "K";
+  const char* row_limit = matrix == 'A' ? "rows" : "inner";
+  const char* col_limit = matrix == 'A' ? "inner" : "cols";
   std::ostringstream reason;
   reason << check << " (";
   if (row >= rows) {
@@ -72,7 +72,7 @@ struct Grid {
   int shown_cols = 0;
   int rows = 0;
   int cols = 0;
-  char name = 'M';
+  char name = 'A';
 };
 
 constexpr int kCell = 86;
@@ -141,7 +141,7 @@ void draw_store(std::ostringstream& svg, const Grid& grid, const PStore& store) 
       << "' fill-opacity='0.85'/>\n";
   svg << "<text x='" << x + kCell / 2 << "' y='" << y + 18
       << "' text-anchor='middle' font-size='13'>"
-      << (store.valid ? element_name('P', store.row, store.col) : std::string("no P"))
+      << (store.valid ? element_name('C', store.row, store.col) : std::string("no C"))
       << "</text>\n";
   svg << "<text x='" << x + kCell / 2 << "' y='" << y + 36
       << "' text-anchor='middle' font-size='12' fill='#1f4e9e'>t(" << store.thread_row << ","
@@ -156,8 +156,8 @@ void draw_legend(std::ostringstream& svg, int x, int y) {
       {"#cfe8cf", "valid load"},
       {"#ffd08a", "past the end of a row: silently reads a later row's element (dashed)"},
       {"#f3a0a0", "past the end of the array: out of bounds"},
-      {"#cfdff5", "P element the thread computes"},
-      {"#e4e4e4", "thread with no P element (it still loads)"},
+      {"#cfdff5", "C element the thread computes"},
+      {"#e4e4e4", "thread with no C element (it still loads)"},
   };
   int line = 0;
   for (const auto& entry : entries) {
@@ -176,9 +176,9 @@ void validate_trace_config(const TraceConfig& config) {
     const char* name;
     int value;
     int max;
-  } limits[] = {{"I", config.rows, kMaxTraceSize},
-                {"J", config.inner, kMaxTraceSize},
-                {"K", config.cols, kMaxTraceSize},
+  } limits[] = {{"rows", config.rows, kMaxTraceSize},
+                {"inner", config.inner, kMaxTraceSize},
+                {"cols", config.cols, kMaxTraceSize},
                 {"tile width", config.tile, kMaxTraceTile}};
   for (const auto& limit : limits) {
     if (limit.value < 1 || limit.value > limit.max) {
@@ -222,16 +222,16 @@ PhaseTrace trace_phase(const TraceConfig& config, int block_row, int block_col, 
   trace.phase = phase;
   for (int thread_row = 0; thread_row < tile; ++thread_row) {
     for (int thread_col = 0; thread_col < tile; ++thread_col) {
-      const int p_row = block_row * tile + thread_row;
-      const int p_col = block_col * tile + thread_col;
-      // The index formulas of tiled_checked.cuh: M(row, ph·T + tx) and N(ph·T + ty, col).
-      trace.m_loads.push_back(classify('M', thread_row, thread_col, p_row,
+      const int c_row = block_row * tile + thread_row;
+      const int c_col = block_col * tile + thread_col;
+      // The index formulas of tiled_checked.cuh: A(row, ph·T + tx) and B(ph·T + ty, col).
+      trace.a_loads.push_back(classify('A', thread_row, thread_col, c_row,
                                        phase * tile + thread_col, config.rows, config.inner,
-                                       "check 1, M tile load"));
-      trace.n_loads.push_back(classify('N', thread_row, thread_col, phase * tile + thread_row,
-                                       p_col, config.inner, config.cols, "check 2, N tile load"));
-      trace.p_stores.push_back(
-          {thread_row, thread_col, p_row, p_col, p_row < config.rows && p_col < config.cols});
+                                       "check 1, A tile load"));
+      trace.b_loads.push_back(classify('B', thread_row, thread_col, phase * tile + thread_row,
+                                       c_col, config.inner, config.cols, "check 2, B tile load"));
+      trace.c_stores.push_back(
+          {thread_row, thread_col, c_row, c_col, c_row < config.rows && c_col < config.cols});
     }
   }
   return trace;
@@ -283,31 +283,31 @@ std::string describe_phase(const TraceConfig& config, const PhaseTrace& trace, b
   const int tile = config.tile;
   text << "block (" << trace.block_row << "," << trace.block_col << "), phase " << trace.phase
        << "\n";
-  text << "  M tile: rows " << trace.block_row * tile << ".." << trace.block_row * tile + tile - 1
+  text << "  A tile: rows " << trace.block_row * tile << ".." << trace.block_row * tile + tile - 1
        << ", columns " << trace.phase * tile << ".." << trace.phase * tile + tile - 1 << "\n";
-  for (const TileLoad& load : trace.m_loads) {
+  for (const TileLoad& load : trace.a_loads) {
     if (!only_invalid || load.kind != AccessKind::valid) {
       text << "    " << describe_load(load) << "\n";
     }
   }
-  text << "  N tile: rows " << trace.phase * tile << ".." << trace.phase * tile + tile - 1
+  text << "  B tile: rows " << trace.phase * tile << ".." << trace.phase * tile + tile - 1
        << ", columns " << trace.block_col * tile << ".." << trace.block_col * tile + tile - 1
        << "\n";
-  for (const TileLoad& load : trace.n_loads) {
+  for (const TileLoad& load : trace.b_loads) {
     if (!only_invalid || load.kind != AccessKind::valid) {
       text << "    " << describe_load(load) << "\n";
     }
   }
-  text << "  P:\n";
-  for (const PStore& store : trace.p_stores) {
+  text << "  C:\n";
+  for (const PStore& store : trace.c_stores) {
     if (only_invalid && store.valid) {
       continue;
     }
     text << "    thread (" << store.thread_row << "," << store.thread_col << ") computes "
-         << element_name('P', store.row, store.col)
+         << element_name('C', store.row, store.col)
          << (store.valid ? ": valid"
-                         : ": does not exist; stopped by check 3, P store (row >= I or "
-                           "column >= K), but the thread still loads its tile elements")
+                         : ": does not exist; stopped by check 3, C store (row >= rows or "
+                           "column >= cols), but the thread still loads its tile elements")
          << "\n";
   }
   return text.str();
@@ -316,24 +316,24 @@ std::string describe_phase(const TraceConfig& config, const PhaseTrace& trace, b
 std::string render_svg(const TraceConfig& config, const PhaseTrace& trace) {
   validate_trace_config(config);
   const int tile = config.tile;
-  const int shown_i = round_up_int(config.rows, tile);
-  const int shown_j = round_up_int(config.inner, tile);
-  const int shown_k = round_up_int(config.cols, tile);
+  const int shown_rows = round_up_int(config.rows, tile);
+  const int shown_inner = round_up_int(config.inner, tile);
+  const int shown_cols = round_up_int(config.cols, tile);
   const int margin = 30;
   const int gap = 50;
   const int title_height = 84;
-  Grid m_grid{margin, 0, shown_i, shown_j, config.rows, config.inner, 'M'};
-  Grid n_grid{margin + shown_j * kCell + gap,
+  Grid a_grid{margin, 0, shown_rows, shown_inner, config.rows, config.inner, 'A'};
+  Grid b_grid{margin + shown_inner * kCell + gap,
               title_height,
-              shown_j,
-              shown_k,
+              shown_inner,
+              shown_cols,
               config.inner,
               config.cols,
-              'N'};
-  m_grid.y = title_height + shown_j * kCell + gap;
-  Grid p_grid{n_grid.x, m_grid.y, shown_i, shown_k, config.rows, config.cols, 'P'};
-  const int legend_y = m_grid.y + shown_i * kCell + 30;
-  const int width = std::max(n_grid.x + shown_k * kCell + margin, 640);
+              'B'};
+  a_grid.y = title_height + shown_inner * kCell + gap;
+  Grid c_grid{b_grid.x, a_grid.y, shown_rows, shown_cols, config.rows, config.cols, 'C'};
+  const int legend_y = a_grid.y + shown_rows * kCell + 30;
+  const int width = std::max(b_grid.x + shown_cols * kCell + margin, 640);
   const int height = legend_y + 5 * 22 + 20;
 
   std::ostringstream svg;
@@ -344,28 +344,28 @@ std::string render_svg(const TraceConfig& config, const PhaseTrace& trace) {
       << "<rect width='100%' height='100%' fill='#ffffff'/>\n";
   svg << "<text x='" << margin << "' y='24' font-size='17' font-weight='bold'>Block ("
       << trace.block_row << "," << trace.block_col << "), phase " << trace.phase
-      << ": I=" << config.rows << ", J=" << config.inner << ", K=" << config.cols << ", tile width "
-      << tile << "</text>\n";
+      << ": rows=" << config.rows << ", inner=" << config.inner << ", cols=" << config.cols
+      << ", tile width " << tile << "</text>\n";
   svg << "<text x='" << margin << "' y='44' font-size='13' fill='#444'>t(ty,tx) = thread "
       << "(threadIdx.y, threadIdx.x); dashed cells lie outside the matrix</text>\n";
-  draw_grid(svg, m_grid);
-  draw_grid(svg, n_grid);
-  draw_grid(svg, p_grid);
-  for (const TileLoad& load : trace.m_loads) {
-    draw_load(svg, m_grid, load);
+  draw_grid(svg, a_grid);
+  draw_grid(svg, b_grid);
+  draw_grid(svg, c_grid);
+  for (const TileLoad& load : trace.a_loads) {
+    draw_load(svg, a_grid, load);
   }
-  for (const TileLoad& load : trace.n_loads) {
-    draw_load(svg, n_grid, load);
+  for (const TileLoad& load : trace.b_loads) {
+    draw_load(svg, b_grid, load);
   }
-  for (const PStore& store : trace.p_stores) {
-    draw_store(svg, p_grid, store);
+  for (const PStore& store : trace.c_stores) {
+    draw_store(svg, c_grid, store);
   }
-  draw_tile_frame(svg, m_grid, trace.block_row * tile, trace.phase * tile, tile);
-  draw_tile_frame(svg, n_grid, trace.phase * tile, trace.block_col * tile, tile);
-  draw_tile_frame(svg, p_grid, trace.block_row * tile, trace.block_col * tile, tile);
+  draw_tile_frame(svg, a_grid, trace.block_row * tile, trace.phase * tile, tile);
+  draw_tile_frame(svg, b_grid, trace.phase * tile, trace.block_col * tile, tile);
+  draw_tile_frame(svg, c_grid, trace.block_row * tile, trace.block_col * tile, tile);
   draw_legend(svg, margin, legend_y);
   svg << "</svg>\n";
   return svg.str();
 }
 
-}  // namespace step4
+}  // namespace course::step4

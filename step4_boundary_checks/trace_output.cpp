@@ -4,16 +4,16 @@
 
 #include <ostream>
 
-namespace step4 {
+namespace course::step4 {
 namespace {
 
 // The longest line of each kind with every index at its largest (sizes up to 1024, tile
 // up to 32: indices of 4 digits, offsets of 7), rounded up. tests/test_tracer.cpp checks
 // that the real output never exceeds the estimate built from them.
-constexpr std::uint64_t kPhaseHeaderBytes = 144;   // "block (..), phase ..", two tile lines, "P:"
-constexpr std::uint64_t kValidLoadBytes = 48;      // "    thread (31,31) loads M1055,1055: valid"
+constexpr std::uint64_t kPhaseHeaderBytes = 144;   // "block (..), phase ..", two tile lines, "C:"
+constexpr std::uint64_t kValidLoadBytes = 48;      // "    thread (31,31) loads A1055,1055: valid"
 constexpr std::uint64_t kInvalidLoadBytes = 224;   // "... INVALID, past the end of row ..."
-constexpr std::uint64_t kValidStoreBytes = 48;     // "    thread (31,31) computes P..: valid"
+constexpr std::uint64_t kValidStoreBytes = 48;     // "    thread (31,31) computes C..: valid"
 constexpr std::uint64_t kInvalidStoreBytes = 160;  // "... does not exist; stopped by check 3 .."
 
 }  // namespace
@@ -29,19 +29,19 @@ TraceOutputEstimate estimate_trace_output(const TraceConfig& config, bool only_i
   const std::uint64_t threads = static_cast<std::uint64_t>(config.tile) * config.tile;
   TraceOutputEstimate estimate;
   estimate.phases = static_cast<std::uint64_t>(block_rows) * block_cols * phases;
-  const std::uint64_t per_kind = estimate.phases * threads;  // loads of M, of N, P elements
-  // Each valid element is loaded once per block that needs it: every block column for M,
-  // every block row for N; each P element is listed once per phase.
-  const std::uint64_t valid_m = static_cast<std::uint64_t>(block_cols) * rows * inner;
-  const std::uint64_t valid_n = static_cast<std::uint64_t>(block_rows) * inner * cols;
-  const std::uint64_t valid_p = static_cast<std::uint64_t>(phases) * rows * cols;
-  const std::uint64_t invalid_loads = 2 * per_kind - valid_m - valid_n;
-  const std::uint64_t invalid_p = per_kind - valid_p;
-  const std::uint64_t valid_loads = only_invalid ? 0 : valid_m + valid_n;
-  const std::uint64_t valid_stores = only_invalid ? 0 : valid_p;
-  estimate.lines = estimate.phases * 5 + invalid_loads + invalid_p + valid_loads + valid_stores;
+  const std::uint64_t per_kind = estimate.phases * threads;  // loads of A, of B, C elements
+  // Each valid element is loaded once per block that needs it: every block column for A,
+  // every block row for B; each C element is listed once per phase.
+  const std::uint64_t valid_a = static_cast<std::uint64_t>(block_cols) * rows * inner;
+  const std::uint64_t valid_b = static_cast<std::uint64_t>(block_rows) * inner * cols;
+  const std::uint64_t valid_c = static_cast<std::uint64_t>(phases) * rows * cols;
+  const std::uint64_t invalid_loads = 2 * per_kind - valid_a - valid_b;
+  const std::uint64_t invalid_c = per_kind - valid_c;
+  const std::uint64_t valid_loads = only_invalid ? 0 : valid_a + valid_b;
+  const std::uint64_t valid_stores = only_invalid ? 0 : valid_c;
+  estimate.lines = estimate.phases * 5 + invalid_loads + invalid_c + valid_loads + valid_stores;
   estimate.bytes = estimate.phases * kPhaseHeaderBytes + invalid_loads * kInvalidLoadBytes +
-                   invalid_p * kInvalidStoreBytes + valid_loads * kValidLoadBytes +
+                   invalid_c * kInvalidStoreBytes + valid_loads * kValidLoadBytes +
                    valid_stores * kValidStoreBytes;
   return estimate;
 }
@@ -62,4 +62,4 @@ void print_every_phase(const TraceConfig& config, bool only_invalid, std::ostrea
   }
 }
 
-}  // namespace step4
+}  // namespace course::step4

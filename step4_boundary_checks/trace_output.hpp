@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <iosfwd>
 
-namespace step4 {
+namespace course::step4 {
 
 /// @brief The size of the report that print_every_phase() would write.
 struct TraceOutputEstimate {
@@ -23,8 +23,8 @@ struct TraceOutputEstimate {
 };
 
 /// @brief Counts the lines of the full trace from the sizes alone (no tracing): over all
-/// blocks and phases, the valid M loads are ceil(K/T)·I·J, the valid N loads ceil(I/T)·J·K
-/// and the valid P elements ceil(J/T)·I·K; the rest are invalid.
+/// blocks and phases, the valid A loads are ceil(cols/T)·rows·inner, the valid B loads
+/// ceil(rows/T)·inner·cols and the valid C elements ceil(inner/T)·rows·cols; the rest are invalid.
 /// @param config validated sizes
 /// @param only_invalid whether only the invalid loads and stores are listed
 /// @return the count of phases and lines and a bound on the bytes
@@ -37,4 +37,4 @@ TraceOutputEstimate estimate_trace_output(const TraceConfig& config, bool only_i
 /// @param out where the report goes
 void print_every_phase(const TraceConfig& config, bool only_invalid, std::ostream& out);
 
-}  // namespace step4
+}  // namespace course::step4

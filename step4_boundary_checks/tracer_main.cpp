@@ -1,6 +1,6 @@
 /// @file tracer_main.cpp
 /// @brief step4_tile_tracer: prints, block by block and phase by phase, which thread of the
-/// tiled kernel loads which element of M and N, which loads are invalid and which check
+/// tiled kernel loads which element of A and B, which loads are invalid and which check
 /// stops them; optionally writes an SVG picture of one block and phase.
 ///
 /// Example (the note's walk-through): `step4_tile_tracer --size 3 --tile 2 --only-invalid`
@@ -19,9 +19,10 @@
 namespace {
 
 /// Refuses a full trace that would print more than @p max_output_mb MiB, with its size.
-void check_output_size(const step4::TraceConfig& config, bool only_invalid,
+void check_output_size(const course::step4::TraceConfig& config, bool only_invalid,
                        long long max_output_mb) {
-  const step4::TraceOutputEstimate output = step4::estimate_trace_output(config, only_invalid);
+  const course::step4::TraceOutputEstimate output =
+      course::step4::estimate_trace_output(config, only_invalid);
   const std::uint64_t limit = static_cast<std::uint64_t>(max_output_mb) << 20;
   if (output.bytes > limit) {
     throw course::UsageError(
@@ -47,14 +48,16 @@ int run(int argc, char** argv) {
   std::string svg_path;
   course::ArgParser parser(
       "step4_tile_tracer",
-      "Traces the memory accesses of the tiled matrix product P = M.N (M is IxJ, N is JxK) "
+      "Traces the memory accesses of the tiled matrix product C = A.B (A is rows x inner, B is "
+      "inner x cols) "
       "as the unchecked kernel would make them. Thread (ty,tx) = (threadIdx.y, threadIdx.x). "
       "Lists every block and phase, or one of them with --block-row/--block-col/--phase, "
       "and writes an SVG of that one with --svg.");
-  parser.add_integer("--size", &size, 1, 1024, "I = J = K (instead of --rows/--inner/--cols)");
-  parser.add_integer("--rows", &rows, 1, 1024, "I, rows of M and P");
-  parser.add_integer("--inner", &inner, 1, 1024, "J, columns of M and rows of N");
-  parser.add_integer("--cols", &cols, 1, 1024, "K, columns of N and P");
+  parser.add_integer("--size", &size, 1, 1024,
+                     "rows = inner = cols (instead of --rows/--inner/--cols)");
+  parser.add_integer("--rows", &rows, 1, 1024, "rows of A and C");
+  parser.add_integer("--inner", &inner, 1, 1024, "columns of A and rows of B");
+  parser.add_integer("--cols", &cols, 1, 1024, "columns of B and C");
   parser.add_integer("--tile", &tile, 1, 32, "tile width T (blocks of TxT threads)");
   parser.add_integer("--block-row", &block_row, -1, 1023, "trace only this block row (by)");
   parser.add_integer("--block-col", &block_col, -1, 1023, "trace only this block column (bx)");
@@ -71,10 +74,10 @@ int run(int argc, char** argv) {
   if (parser.given("--size")) {
     rows = inner = cols = size;
   }
-  const step4::TraceConfig config{static_cast<int>(rows), static_cast<int>(inner),
-                                  static_cast<int>(cols), static_cast<int>(tile)};
+  const course::step4::TraceConfig config{static_cast<int>(rows), static_cast<int>(inner),
+                                          static_cast<int>(cols), static_cast<int>(tile)};
   try {
-    step4::validate_trace_config(config);
+    course::step4::validate_trace_config(config);
   } catch (const std::invalid_argument& error) {
     throw course::UsageError(error.what());
   }
@@ -87,23 +90,24 @@ int run(int argc, char** argv) {
         "--svg needs the block and phase to draw (--block-row, "
         "--block-col, --phase)");
   }
-  std::cout << "Tile trace: I=" << rows << " J=" << inner << " K=" << cols << ", tile width "
-            << tile << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
+  std::cout << "Tile trace: rows=" << rows << " inner=" << inner << " cols=" << cols
+            << ", tile width " << tile
+            << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
   if (chosen && parser.given("--max-output-mb")) {
     throw course::UsageError("--max-output-mb applies only to the full trace (one phase is short)");
   }
   if (chosen) {
-    step4::PhaseTrace trace;
+    course::step4::PhaseTrace trace;
     try {
-      trace = step4::trace_phase(config, static_cast<int>(block_row), static_cast<int>(block_col),
-                                 static_cast<int>(phase));
+      trace = course::step4::trace_phase(config, static_cast<int>(block_row),
+                                         static_cast<int>(block_col), static_cast<int>(phase));
     } catch (const std::invalid_argument& error) {
       throw course::UsageError(error.what());
     }
-    std::cout << step4::describe_phase(config, trace, only_invalid);
+    std::cout << course::step4::describe_phase(config, trace, only_invalid);
     if (!svg_path.empty()) {
       std::ofstream file(svg_path);
-      file << step4::render_svg(config, trace);
+      file << course::step4::render_svg(config, trace);
       if (!file) {
         throw std::runtime_error("cannot write the SVG to '" + svg_path + "'");
       }
@@ -112,7 +116,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   check_output_size(config, only_invalid, max_output_mb);
-  step4::print_every_phase(config, only_invalid, std::cout);
+  course::step4::print_every_phase(config, only_invalid, std::cout);
   return 0;
 }
 

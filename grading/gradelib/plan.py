@@ -77,7 +77,7 @@ GRADED = {
     "step4": [
         Graded("step 4 kernels are right one below and at and one above each tile edge", 3,
                (MEMCHECK, RACECHECK, SYNCCHECK)),
-        Graded("step 4 kernels handle K = 1 and single rows and single columns", 3, PLAIN),
+        Graded("step 4 kernels handle inner = 1 and single rows and single columns", 3, PLAIN),
         Graded("step 4 kernels are right on large ragged shapes", 2, slow=True),
         Graded("step 4 kernels match the CPU reference on every shape up to 40", 2, slow=True),
         Graded("the checked kernel with the note's tile width 2 matches on every shape up to 20",

@@ -11,12 +11,12 @@
 
 namespace {
 
-using step4::FastConfig;
-using step4::FastVariant;
-using step4::TileFacts;
+using course::step4::FastConfig;
+using course::step4::FastVariant;
+using course::step4::TileFacts;
 
-step4::DeviceFacts h100() {
-  step4::DeviceFacts device;
+course::step4::DeviceFacts h100() {
+  course::step4::DeviceFacts device;
   device.multiprocessors = 132;
   device.flops_per_second = 2.0 * 128 * 1.98e9 * 132;
   device.bytes_per_second = 3.35e12;
@@ -32,7 +32,8 @@ std::vector<TileFacts> tiles() {
 }
 
 FastConfig choose(int rows, int inner, int cols) {
-  return step4::choose_fast_config(step4::validate_shape(rows, inner, cols), h100(), tiles());
+  return course::step4::choose_fast_config(course::step4::validate_shape(rows, inner, cols), h100(),
+                                           tiles());
 }
 
 }  // namespace
@@ -52,14 +53,14 @@ TEST_CASE("small outputs with a long inner dimension are split to fill the GPU",
     INFO(shape[0] << "x" << shape[1] << "x" << shape[2]);
     const FastConfig config = choose(shape[0], shape[1], shape[2]);
     CHECK(config.splits >= 16);
-    CHECK(config.splits <= shape[1] / step4::kMinSplitDepth);
+    CHECK(config.splits <= shape[1] / course::step4::kMinSplitDepth);
   }
 }
 
 TEST_CASE("short inner dimensions and tiny problems are never split", "[step4][config]") {
   CHECK(choose(1, 1, 1).splits == 1);
   CHECK(choose(100, 100, 100).splits == 1);
-  CHECK(choose(3000, 255, 7000).splits == 1);  // one split must keep 256 of J
+  CHECK(choose(3000, 255, 7000).splits == 1);  // one split must keep 256 of inner
 }
 
 TEST_CASE("a short output dimension takes a tile of 64 along it", "[step4][config]") {
@@ -71,12 +72,13 @@ TEST_CASE("a short output dimension takes a tile of 64 along it", "[step4][confi
 
 TEST_CASE("the candidate splits stay within the inner tiles and the workspace limit",
           "[step4][config]") {
-  const auto shape = step4::validate_shape(4000, 500000, 4000);  // 64 MB per partial product
+  const auto shape =
+      course::step4::validate_shape(4000, 500000, 4000);  // 64 MB per partial product
   for (const TileFacts& tile : tiles()) {
-    for (int splits : step4::candidate_splits(shape, h100(), tile)) {
+    for (int splits : course::step4::candidate_splits(shape, h100(), tile)) {
       CHECK(splits >= 1);
       CHECK(splits <= (500000 + tile.depth - 1) / tile.depth);
-      CHECK(4.0 * splits * 4000 * 4000 <= step4::kMaxWorkspaceBytes);
+      CHECK(4.0 * splits * 4000 * 4000 <= course::step4::kMaxWorkspaceBytes);
     }
   }
 }
@@ -85,7 +87,7 @@ TEST_CASE("effective_splits never leaves a split empty", "[step4][config]") {
   for (int inner = 1; inner <= 300; inner += 7) {
     for (int splits = 1; splits <= 50; ++splits) {
       const int tiles = (inner + 7) / 8;
-      const int real = step4::effective_splits(inner, 8, splits);
+      const int real = course::step4::effective_splits(inner, 8, splits);
       const int per_split = (tiles + splits - 1) / splits;
       CHECK(real >= 1);
       CHECK(real <= tiles);
@@ -96,28 +98,36 @@ TEST_CASE("effective_splits never leaves a split empty", "[step4][config]") {
 
 TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[step4][config]") {
   std::istringstream good("# squares\n4096 4096 4096\n\n  3 100000 5  # tiny\n");
-  const auto shapes = step4::parse_shapes(good, "list");
+  const auto shapes = course::step4::parse_shapes(good, "list");
   REQUIRE(shapes.size() == 2);
   CHECK(shapes[1].inner == 100000);
   std::istringstream bad("1 2 3\n4 5\n");
-  CHECK_THROWS_WITH(step4::parse_shapes(bad, "list"), Catch::Contains("list line 2"));
+  CHECK_THROWS_WITH(course::step4::parse_shapes(bad, "list"), Catch::Contains("list line 2"));
   std::istringstream zero("0 5 5\n");
-  CHECK_THROWS_WITH(step4::parse_shapes(zero, "list"), Catch::Contains("line 1"));
+  CHECK_THROWS_WITH(course::step4::parse_shapes(zero, "list"), Catch::Contains("line 1"));
   std::istringstream extra("1 2 3 4\n");
-  CHECK_THROWS_WITH(step4::parse_shapes(extra, "list"), Catch::Contains("three whole numbers"));
+  CHECK_THROWS_WITH(course::step4::parse_shapes(extra, "list"),
+                    Catch::Contains("three whole numbers"));
   std::istringstream empty("# nothing\n");
-  CHECK_THROWS_WITH(step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
+  CHECK_THROWS_WITH(course::step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
 }
 
-TEST_CASE("P with at most 8 rows or columns takes a thin path and is split to fill the GPU",
+TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fill the GPU",
           "[step4][config]") {
-  CHECK(step4::thin_variant(step4::validate_shape(3, 100000, 5)) == FastVariant::thin_rows);
-  CHECK(step4::thin_variant(step4::validate_shape(4096, 4096, 1)) == FastVariant::thin_cols);
-  CHECK(step4::thin_variant(step4::validate_shape(9, 100, 9)) == FastVariant::automatic);
-  // 1x4096x4096: 16 blocks of 256 columns; 16 chunks of J, so at most 16 splits.
-  CHECK(step4::thin_splits(step4::validate_shape(1, 4096, 4096), h100(), 16) == 16);
+  // Both sides thin: the lanes walk the inner dimension (thin_cols).
+  CHECK(course::step4::thin_variant(course::step4::validate_shape(3, 100000, 5)) ==
+        FastVariant::thin_cols);
+  CHECK(course::step4::thin_variant(course::step4::validate_shape(3, 100000, 9)) ==
+        FastVariant::thin_rows);
+  CHECK(course::step4::thin_variant(course::step4::validate_shape(4096, 4096, 1)) ==
+        FastVariant::thin_cols);
+  CHECK(course::step4::thin_variant(course::step4::validate_shape(9, 100, 9)) ==
+        FastVariant::automatic);
+  // 1x4096x4096: 16 blocks of 256 columns; 16 chunks of inner, so at most 16 splits.
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(1, 4096, 4096), h100(), 16) == 16);
   // Plenty of blocks already: no split.
-  CHECK(step4::thin_splits(step4::validate_shape(50000, 1000, 1), h100(), 6250) == 1);
-  // J shorter than one chunk: never split.
-  CHECK(step4::thin_splits(step4::validate_shape(2, 200, 2), h100(), 1) == 1);
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(50000, 1000, 1), h100(), 6250) ==
+        1);
+  // inner shorter than one chunk: never split.
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 200, 2), h100(), 1) == 1);
 }

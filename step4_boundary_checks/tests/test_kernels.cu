@@ -18,44 +18,48 @@
 
 namespace {
 
-using Launch = std::function<void(const float*, const float*, float*, int, int, int)>;
+using Launch = std::function<void(const float*, const float*, float*, const course::ProductSizes&)>;
 
 /// A kernel under test with the tile sizes whose edges it must survive.
 struct Kernel {
   std::string name;
   Launch launch;
-  int tile_rows;   // rows of P per block
-  int tile_depth;  // J per phase
-  int tile_cols;   // columns of P per block
+  int tile_rows;   // rows of C per block
+  int tile_depth;  // inner per phase
+  int tile_cols;   // columns of C per block
 };
 
 std::vector<Kernel> kernels_under_test() {
   // One workspace shared by every call: shapes change between calls, so this also checks
   // that the padding is re-zeroed whenever the padded shape changes.
-  auto workspace = std::make_shared<step4::PaddedWorkspace>();
-  using step4::FastVariant;
+  auto workspace = std::make_shared<course::step4::PaddedWorkspace>();
+  using course::step4::FastVariant;
   auto fast = [](FastVariant variant) {
-    return [variant](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-      step4::matmul_fast(m, n, p, rows, inner, cols, variant);
+    return [variant](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+      course::step4::launch_fast(a, b, c, sizes, nullptr, variant);
     };
   };
   return {
       {"tiled checked 32",
-       [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-         step4::matmul_tiled_checked(m, n, p, rows, inner, cols, 32);
+       [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+         course::step4::launch_tiled_checked(a, b, c, sizes, nullptr, 32);
        },
        32, 32, 32},
       {"tiled checked 16",
-       [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-         step4::matmul_tiled_checked(m, n, p, rows, inner, cols, 16);
+       [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+         course::step4::launch_tiled_checked(a, b, c, sizes, nullptr, 16);
        },
        16, 16, 16},
       {"padded",
-       [workspace](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-         step4::matmul_padded(m, n, p, rows, inner, cols, *workspace);
+       [workspace](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+         course::step4::launch_padded(a, b, c, sizes, nullptr, *workspace);
        },
        32, 32, 32},
-      {"rect tiles", step4::matmul_rect_tiles, 64, 16, 64},
+      {"rect tiles",
+       [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+         course::step4::launch_rect_tiles(a, b, c, sizes);
+       },
+       64, 16, 64},
       {"fast 128x128x8", fast(FastVariant::bm128_bn128_bk8), 128, 8, 128},
       {"fast 128x128x16", fast(FastVariant::bm128_bn128_bk16), 128, 16, 128},
       {"fast 128x64x8", fast(FastVariant::bm128_bn64_bk8), 128, 8, 64},
@@ -68,8 +72,8 @@ std::vector<Kernel> kernels_under_test() {
 void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint64_t seed) {
   INFO(kernel.name << " on " << rows << "x" << inner << "x" << cols << ", seed " << seed);
   course::ProductOperands operands(rows, inner, cols, seed);
-  kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(), rows,
-                inner, cols);
+  kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(),
+                {rows, inner, cols});
   const course::HostMatrix<float> got = operands.device_c.to_host();
   const course::CompareResult result =
       course::compare_with_reference(got, course::matmul_reference(operands.a, operands.b),
@@ -78,39 +82,39 @@ void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint6
   CHECK(result.ok());
 }
 
-/// Every shape with I, J, K in 1..@p limit. The inputs are prefixes of two random pools of
-/// small integers, uploaded once (a contiguous I×J matrix is just the first I·J values), so
-/// each shape costs one memset, one launch and one copy back; small integers make every
+/// Every shape with rows, inner, cols in 1..@p limit. The inputs are prefixes of two random pools
+/// of small integers, uploaded once (a contiguous rows×inner matrix is just the first rows·inner
+/// values), so each shape costs one memset, one launch and one copy back; small integers make every
 /// product exact, so the comparison is exact too.
 void sweep_all_shapes(const Kernel& kernel, int limit) {
   const std::uint64_t seed = course::fresh_seed();
   INFO(kernel.name << ", seed " << seed);
   const std::size_t pool_size = static_cast<std::size_t>(limit) * limit;
-  std::vector<float> m_pool(pool_size);
-  std::vector<float> n_pool(pool_size);
-  course::fill_small_integers(m_pool.data(), pool_size, seed);
-  course::fill_small_integers(n_pool.data(), pool_size, seed + 1);
-  course::DeviceBuffer<float> m_device(pool_size);
-  course::DeviceBuffer<float> n_device(pool_size);
-  course::DeviceBuffer<float> p_device(pool_size);
-  m_device.upload(m_pool);
-  n_device.upload(n_pool);
+  std::vector<float> a_pool(pool_size);
+  std::vector<float> b_pool(pool_size);
+  course::fill_small_integers(a_pool.data(), pool_size, seed);
+  course::fill_small_integers(b_pool.data(), pool_size, seed + 1);
+  course::DeviceBuffer<float> a_device(pool_size);
+  course::DeviceBuffer<float> b_device(pool_size);
+  course::DeviceBuffer<float> c_device(pool_size);
+  a_device.upload(a_pool);
+  b_device.upload(b_pool);
 
   std::size_t failed_shapes = 0;
   std::string first_failure;
   for (int rows = 1; rows <= limit; ++rows) {
     for (int inner = 1; inner <= limit; ++inner) {
-      course::HostMatrix<float> m_host(rows, inner);
-      std::copy(m_pool.begin(), m_pool.begin() + m_host.size(), m_host.data());
+      course::HostMatrix<float> a_host(rows, inner);
+      std::copy(a_pool.begin(), a_pool.begin() + a_host.size(), a_host.data());
       for (int cols = 1; cols <= limit; ++cols) {
-        course::HostMatrix<float> n_host(inner, cols);
-        std::copy(n_pool.begin(), n_pool.begin() + n_host.size(), n_host.data());
-        p_device.poison();
-        kernel.launch(m_device.data(), n_device.data(), p_device.data(), rows, inner, cols);
+        course::HostMatrix<float> b_host(inner, cols);
+        std::copy(b_pool.begin(), b_pool.begin() + b_host.size(), b_host.data());
+        c_device.poison();
+        kernel.launch(a_device.data(), b_device.data(), c_device.data(), {rows, inner, cols});
         course::HostMatrix<float> got(rows, cols);
-        p_device.download(got.data(), got.size());
+        c_device.download(got.data(), got.size());
         const course::CompareResult result = course::compare_with_reference(
-            got, course::matmul_reference(m_host, n_host), course::Tolerance::exact());
+            got, course::matmul_reference(a_host, b_host), course::Tolerance::exact());
         if (!result.ok()) {
           if (failed_shapes == 0) {
             first_failure = std::to_string(rows) + "x" + std::to_string(inner) + "x" +
@@ -148,11 +152,12 @@ TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[st
 
 TEST_CASE("the checked kernel with the note's tile width 2 matches on every shape up to 20",
           "[step4][gpu][sweep]") {
-  const Kernel tile2{"tiled checked 2",
-                     [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-                       step4::matmul_tiled_checked(m, n, p, rows, inner, cols, 2);
-                     },
-                     2, 2, 2};
+  const Kernel tile2{
+      "tiled checked 2",
+      [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+        course::step4::launch_tiled_checked(a, b, c, sizes, nullptr, 2);
+      },
+      2, 2, 2};
   sweep_all_shapes(tile2, 20);
 }
 
@@ -170,7 +175,7 @@ TEST_CASE("step 4 kernels are right one below and at and one above each tile edg
   }
 }
 
-TEST_CASE("step 4 kernels handle K = 1 and single rows and single columns", "[step4][gpu]") {
+TEST_CASE("step 4 kernels handle inner = 1 and single rows and single columns", "[step4][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   const int shapes[][3] = {{1, 1, 1},       {1, 1000, 1}, {1, 777, 1031}, {1000, 777, 1},
                            {1000, 1, 1031}, {517, 1, 1},  {1, 1, 613},    {300, 2, 5}};
@@ -192,36 +197,36 @@ TEST_CASE("step 4 kernels are right on large ragged shapes", "[step4][gpu]") {
 }
 
 TEST_CASE("the fast kernel falls back to scalar loads for misaligned matrices", "[step4][gpu]") {
-  // J and K are multiples of 4, but the matrices start one float past a 16-byte boundary:
+  // inner and cols are multiples of 4, but the matrices start one float past a 16-byte boundary:
   // float4 loads would be misaligned, so the launcher must choose the scalar path.
   const std::uint64_t seed = course::fresh_seed();
   const int rows = 203;
   const int inner = 132;
   const int cols = 260;
   INFO("seed " << seed);
-  course::HostMatrix<float> m_host(rows, inner);
-  course::HostMatrix<float> n_host(inner, cols);
-  course::fill_uniform(m_host, seed);
-  course::fill_uniform(n_host, seed + 1);
-  course::DeviceBuffer<float> m_device(m_host.size() + 1);
-  course::DeviceBuffer<float> n_device(n_host.size() + 1);
-  course::DeviceBuffer<float> p_device(static_cast<std::size_t>(rows) * cols + 1);
-  CUDA_CHECK(cudaMemcpy(m_device.data() + 1, m_host.data(), m_host.size() * sizeof(float),
+  course::HostMatrix<float> a_host(rows, inner);
+  course::HostMatrix<float> b_host(inner, cols);
+  course::fill_uniform(a_host, seed);
+  course::fill_uniform(b_host, seed + 1);
+  course::DeviceBuffer<float> a_device(a_host.size() + 1);
+  course::DeviceBuffer<float> b_device(b_host.size() + 1);
+  course::DeviceBuffer<float> c_device(static_cast<std::size_t>(rows) * cols + 1);
+  CUDA_CHECK(cudaMemcpy(a_device.data() + 1, a_host.data(), a_host.size() * sizeof(float),
                         cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(n_device.data() + 1, n_host.data(), n_host.size() * sizeof(float),
+  CUDA_CHECK(cudaMemcpy(b_device.data() + 1, b_host.data(), b_host.size() * sizeof(float),
                         cudaMemcpyHostToDevice));
-  for (step4::FastVariant variant :
-       {step4::FastVariant::bm128_bn128_bk8, step4::FastVariant::bm128_bn128_bk16,
-        step4::FastVariant::bm128_bn64_bk8}) {
-    INFO("variant " << step4::fast_variant_name(variant));
-    p_device.poison();
-    step4::matmul_fast(m_device.data() + 1, n_device.data() + 1, p_device.data() + 1, rows, inner,
-                       cols, variant);
+  for (course::step4::FastVariant variant :
+       {course::step4::FastVariant::bm128_bn128_bk8, course::step4::FastVariant::bm128_bn128_bk16,
+        course::step4::FastVariant::bm128_bn64_bk8}) {
+    INFO("variant " << course::step4::fast_variant_name(variant));
+    c_device.poison();
+    course::step4::launch_fast(a_device.data() + 1, b_device.data() + 1, c_device.data() + 1,
+                               {rows, inner, cols}, nullptr, variant);
     course::HostMatrix<float> got(rows, cols);
-    CUDA_CHECK(cudaMemcpy(got.data(), p_device.data() + 1, got.size() * sizeof(float),
+    CUDA_CHECK(cudaMemcpy(got.data(), c_device.data() + 1, got.size() * sizeof(float),
                           cudaMemcpyDeviceToHost));
     const course::CompareResult result = course::compare_with_reference(
-        got, course::matmul_reference(m_host, n_host), course::Tolerance::fp32_accumulation(inner));
+        got, course::matmul_reference(a_host, b_host), course::Tolerance::fp32_accumulation(inner));
     INFO(result.summary());
     CHECK(result.ok());
   }
@@ -231,14 +236,14 @@ TEST_CASE("the unchecked kernel is right when every size is a multiple of its ti
           "[step4][gpu]") {
   const Kernel unchecked32{
       "unchecked 32",
-      [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-        step4::matmul_tiled_unchecked(m, n, p, rows, inner, cols, 32);
+      [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+        course::step4::launch_tiled_unchecked(a, b, c, sizes, nullptr, 32);
       },
       32, 32, 32};
   const Kernel unchecked2{
       "unchecked 2",
-      [](const float* m, const float* n, float* p, int rows, int inner, int cols) {
-        step4::matmul_tiled_unchecked(m, n, p, rows, inner, cols, 2);
+      [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
+        course::step4::launch_tiled_unchecked(a, b, c, sizes, nullptr, 2);
       },
       2, 2, 2};
   const std::uint64_t seed = course::fresh_seed();
@@ -252,28 +257,29 @@ TEST_CASE("the unchecked kernel on the note's 3x3 example gets the product wrong
   // value standing for another array's data: the result must differ from the CPU's.
   const int size = 3;
   const std::size_t reach = 16;
-  std::vector<float> m_values(reach, 100.0f);
-  std::vector<float> n_values(reach, 100.0f);
-  course::HostMatrix<float> m_host(size, size);
-  course::HostMatrix<float> n_host(size, size);
+  std::vector<float> a_values(reach, 100.0f);
+  std::vector<float> b_values(reach, 100.0f);
+  course::HostMatrix<float> a_host(size, size);
+  course::HostMatrix<float> b_host(size, size);
   for (int index = 0; index < size * size; ++index) {
-    m_host.data()[index] = m_values[index] = static_cast<float>(index + 1);
-    n_host.data()[index] = n_values[index] = static_cast<float>(index % 4);
+    a_host.data()[index] = a_values[index] = static_cast<float>(index + 1);
+    b_host.data()[index] = b_values[index] = static_cast<float>(index % 4);
   }
-  course::DeviceBuffer<float> m_device(reach);
-  course::DeviceBuffer<float> n_device(reach);
-  course::DeviceBuffer<float> p_device(reach);
-  m_device.upload(m_values);
-  n_device.upload(n_values);
-  p_device.poison();
-  step4::demo_unchecked_tile2(m_device.data(), n_device.data(), p_device.data(), size, size, size);
+  course::DeviceBuffer<float> a_device(reach);
+  course::DeviceBuffer<float> b_device(reach);
+  course::DeviceBuffer<float> c_device(reach);
+  a_device.upload(a_values);
+  b_device.upload(b_values);
+  c_device.poison();
+  course::step4::launch_unchecked_tile2_demo(a_device.data(), b_device.data(), c_device.data(),
+                                             {size, size, size});
   course::HostMatrix<float> got(size, size);
-  p_device.download(got.data(), got.size());
+  c_device.download(got.data(), got.size());
   const course::CompareResult result = course::compare_with_reference(
-      got, course::matmul_reference(m_host, n_host), course::Tolerance::exact());
+      got, course::matmul_reference(a_host, b_host), course::Tolerance::exact());
   INFO(result.summary());
   CHECK_FALSE(result.ok());
-  // P0,0 only meets M0,3 (really M1,0 = 4) times N3,0 (slack, 100): 4 * 100 too much.
+  // C0,0 only meets A0,3 (really A1,0 = 4) times B3,0 (slack, 100): 4 * 100 too much.
   const double expected_00 = 1.0 * 0 + 2.0 * 3 + 3.0 * 2;
   CHECK(got(0, 0) == Approx(expected_00 + 4.0 * 100.0));
 }

@@ -1,5 +1,5 @@
 // Split-K of the fast kernel against the CPU reference: splits that do not divide the inner
-// tiles, more splits than tiles, J = 1, single rows and columns, a long inner dimension with
+// tiles, more splits than tiles, inner = 1, single rows and columns, a long inner dimension with
 // exact sums (a lost or doubled partial product shows), and bitwise determinism.
 #include <catch2/catch.hpp>
 
@@ -15,9 +15,9 @@
 
 namespace {
 
+using course::step4::FastConfig;
+using course::step4::FastVariant;
 using course::testing::Shape;
-using step4::FastConfig;
-using step4::FastVariant;
 
 const std::vector<FastVariant> kTiles = {FastVariant::bm128_bn128_bk16,
                                          FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn64_bk8,
@@ -25,16 +25,17 @@ const std::vector<FastVariant> kTiles = {FastVariant::bm128_bn128_bk16,
 
 void check_config(const Shape& shape, const FastConfig& config, course::InputKind kind) {
   course::testing::check_launch(
-      step4::fast_config_name(config), shape, kind, [&](const float* m, const float* n, float* p) {
-        step4::matmul_fast(m, n, p, shape.rows, shape.inner, shape.cols, config);
+      course::step4::fast_config_name(config), shape, kind,
+      [&](const float* a, const float* b, float* c) {
+        course::step4::launch_fast(a, b, c, {shape.rows, shape.inner, shape.cols}, nullptr, config);
       });
 }
 
 }  // namespace
 
 TEST_CASE("split-K is right when the split does not divide the inner tiles", "[step4][gpu]") {
-  // J = 203: 26 tiles of depth 8 or 13 of depth 16; 3, 5 and 7 splits leave a short last one,
-  // and J itself ends in a ragged tile.
+  // inner = 203: 26 tiles of depth 8 or 13 of depth 16; 3, 5 and 7 splits leave a short last one,
+  // and inner itself ends in a ragged tile.
   for (FastVariant tile : kTiles) {
     for (int splits : {2, 3, 5, 7}) {
       check_config({67, 203, 45}, FastConfig{tile, splits}, course::InputKind::uniform);
@@ -46,12 +47,12 @@ TEST_CASE("split-K is right when the split does not divide the inner tiles", "[s
 TEST_CASE("split-K with more splits than inner tiles runs one split per tile", "[step4][gpu]") {
   for (FastVariant tile : kTiles) {
     check_config({33, 40, 17}, FastConfig{tile, 1000}, course::InputKind::uniform);
-    CHECK(step4::effective_splits(40, 8, 1000) == 5);
-    CHECK(step4::effective_splits(40, 16, 1000) == 3);
+    CHECK(course::step4::effective_splits(40, 8, 1000) == 5);
+    CHECK(course::step4::effective_splits(40, 16, 1000) == 3);
   }
 }
 
-TEST_CASE("split-K handles J = 1 and single rows and single columns", "[step4][gpu]") {
+TEST_CASE("split-K handles inner = 1 and single rows and single columns", "[step4][gpu]") {
   for (FastVariant tile : kTiles) {
     for (int splits : {1, 4}) {
       const FastConfig config{tile, splits};
@@ -67,7 +68,7 @@ TEST_CASE("split-K handles J = 1 and single rows and single columns", "[step4][g
 TEST_CASE("split-K over a long inner dimension loses and doubles no partial product",
           "[step4][gpu]") {
   // Small integers make every sum exact in fp32 in any order, so the check is bit-exact: a
-  // split left out or added twice changes P by a whole partial product.
+  // split left out or added twice changes C by a whole partial product.
   for (FastVariant tile : kTiles) {
     for (int splits : {3, 16, 61}) {
       check_config({5, 100003, 7}, FastConfig{tile, splits}, course::InputKind::small_integers);
@@ -89,29 +90,29 @@ TEST_CASE("the automatic configuration is right on long-inner and skinny and tin
   }
 }
 
-TEST_CASE("split-K gives bitwise the same P on every run", "[step4][gpu]") {
+TEST_CASE("split-K gives bitwise the same C on every run", "[step4][gpu]") {
   const int rows = 70;
   const int inner = 50001;
   const int cols = 90;
   course::ProductOperands operands(rows, inner, cols, course::fresh_seed());
   for (FastVariant tile : {FastVariant::bm128_bn128_bk16, FastVariant::bm64_bn64_bk8}) {
     const FastConfig config{tile, 37};
-    INFO(step4::fast_config_name(config));
-    step4::matmul_fast(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(),
-                       rows, inner, cols, config);
+    INFO(course::step4::fast_config_name(config));
+    course::step4::launch_fast(operands.device_a.data(), operands.device_b.data(),
+                               operands.device_c.data(), {rows, inner, cols}, nullptr, config);
     const course::HostMatrix<float> first = operands.device_c.to_host();
     for (int run = 0; run < 3; ++run) {
       operands.device_c.poison();
-      step4::matmul_fast(operands.device_a.data(), operands.device_b.data(),
-                         operands.device_c.data(), rows, inner, cols, config);
+      course::step4::launch_fast(operands.device_a.data(), operands.device_b.data(),
+                                 operands.device_c.data(), {rows, inner, cols}, nullptr, config);
       const course::HostMatrix<float> again = operands.device_c.to_host();
       CHECK(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)) == 0);
     }
   }
 }
 
-TEST_CASE("the thin paths are right when P has at most 8 rows or 8 columns", "[step4][gpu]") {
-  for (int thin = 1; thin <= step4::kThinMax; ++thin) {
+TEST_CASE("the thin paths are right when C has at most 8 rows or 8 columns", "[step4][gpu]") {
+  for (int thin = 1; thin <= course::step4::kThinMax; ++thin) {
     for (int splits : {1, 3, 100}) {
       for (int inner : {1, 255, 257, 1000}) {
         check_config({thin, inner, 301}, FastConfig{FastVariant::thin_rows, splits},
@@ -126,16 +127,19 @@ TEST_CASE("the thin paths are right when P has at most 8 rows or 8 columns", "[s
                course::InputKind::small_integers);
   check_config({5, 100003, 3}, FastConfig{FastVariant::thin_cols, 0},
                course::InputKind::small_integers);
+  // Both sides thin, chosen automatically (thin_cols), exact sums over a long inner dimension.
+  check_config({3, 100003, 5}, FastConfig{}, course::InputKind::small_integers);
+  check_config({8, 4099, 8}, FastConfig{}, course::InputKind::small_integers);
   check_config({1, 4096, 4096}, FastConfig{}, course::InputKind::uniform);
   check_config({4096, 4096, 1}, FastConfig{}, course::InputKind::uniform);
 }
 
-TEST_CASE("a thin path refuses a P that is not thin", "[step4]") {
+TEST_CASE("a thin path refuses a C that is not thin", "[step4]") {
   float dummy = 0.0f;  // never read: the refusal comes before any launch
-  CHECK_THROWS_WITH(
-      step4::matmul_fast(&dummy, &dummy, &dummy, 9, 10, 9, FastConfig{FastVariant::thin_rows, 1}),
-      Catch::Contains("at most 8 rows"));
-  CHECK_THROWS_WITH(
-      step4::matmul_fast(&dummy, &dummy, &dummy, 9, 10, 9, FastConfig{FastVariant::thin_cols, 1}),
-      Catch::Contains("at most 8 columns"));
+  CHECK_THROWS_WITH(course::step4::launch_fast(&dummy, &dummy, &dummy, {9, 10, 9}, nullptr,
+                                               FastConfig{FastVariant::thin_rows, 1}),
+                    Catch::Contains("at most 8 rows"));
+  CHECK_THROWS_WITH(course::step4::launch_fast(&dummy, &dummy, &dummy, {9, 10, 9}, nullptr,
+                                               FastConfig{FastVariant::thin_cols, 1}),
+                    Catch::Contains("at most 8 columns"));
 }

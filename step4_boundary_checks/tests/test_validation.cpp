@@ -15,12 +15,13 @@ float kDummyOut[4] = {};
 }  // namespace
 
 TEST_CASE("sizes below 1 or above 2^30 are refused by name", "[step4][validation]") {
-  CHECK_THROWS_WITH(step4::validate_shape(0, 5, 5),
-                    Catch::Contains("I (rows of M and P) must be from 1 to 1073741824, got 0"));
-  CHECK_THROWS_WITH(step4::validate_shape(5, -2, 5), Catch::Contains("J") && Catch::Contains("-2"));
-  CHECK_THROWS_WITH(step4::validate_shape(5, 5, (1LL << 30) + 1),
-                    Catch::Contains("K (columns of N and P) must be from 1 to 1073741824"));
-  const step4::ProblemShape shape = step4::validate_shape(3, 4, 5);
+  CHECK_THROWS_WITH(course::step4::validate_shape(0, 5, 5),
+                    Catch::Contains("rows (rows of A and C) must be from 1 to 1073741824, got 0"));
+  CHECK_THROWS_WITH(course::step4::validate_shape(5, -2, 5),
+                    Catch::Contains("inner") && Catch::Contains("-2"));
+  CHECK_THROWS_WITH(course::step4::validate_shape(5, 5, (1LL << 30) + 1),
+                    Catch::Contains("cols (columns of B and C) must be from 1 to 1073741824"));
+  const course::ProductSizes shape = course::step4::validate_shape(3, 4, 5);
   CHECK(shape.rows == 3);
   CHECK(shape.inner == 4);
   CHECK(shape.cols == 5);
@@ -28,54 +29,57 @@ TEST_CASE("sizes below 1 or above 2^30 are refused by name", "[step4][validation
 }
 
 TEST_CASE("matrices beyond the int index limit are refused", "[step4][validation]") {
-  CHECK_THROWS_WITH(step4::validate_shape(50000, 50000, 1), Catch::Contains("M (I x J)") &&
-                                                                Catch::Contains("INT_MAX") &&
-                                                                Catch::Contains("2147483647"));
-  CHECK_THROWS_WITH(step4::validate_shape(1, 50000, 50000), Catch::Contains("N (J x K)"));
-  CHECK_THROWS_WITH(step4::validate_shape(50000, 1, 50000), Catch::Contains("P (I x K)"));
-  CHECK_NOTHROW(step4::validate_shape(46340, 1, 46340));
+  CHECK_THROWS_WITH(course::step4::validate_shape(50000, 50000, 1),
+                    Catch::Contains("A (rows x inner)") && Catch::Contains("INT_MAX") &&
+                        Catch::Contains("2147483647"));
+  CHECK_THROWS_WITH(course::step4::validate_shape(1, 50000, 50000),
+                    Catch::Contains("B (inner x cols)"));
+  CHECK_THROWS_WITH(course::step4::validate_shape(50000, 1, 50000),
+                    Catch::Contains("C (rows x cols)"));
+  CHECK_NOTHROW(course::step4::validate_shape(46340, 1, 46340));
 }
 
 TEST_CASE("grids taller than CUDA's limit are refused", "[step4][validation]") {
-  const step4::ProblemShape tall = step4::validate_shape(65535 * 2 + 1, 1, 1);
-  CHECK_THROWS_WITH(step4::validate_grid_rows(tall, 2, "test kernel"),
+  const course::ProductSizes tall = course::step4::validate_shape(65535 * 2 + 1, 1, 1);
+  CHECK_THROWS_WITH(course::step4::validate_grid_rows(tall, 2, "test kernel"),
                     Catch::Contains("gridDim.y") && Catch::Contains("65535"));
-  CHECK_NOTHROW(step4::validate_grid_rows(tall, 32, "test kernel"));
+  CHECK_NOTHROW(course::step4::validate_grid_rows(tall, 32, "test kernel"));
 }
 
 TEST_CASE("padding that would pass the index limit is refused", "[step4][validation]") {
   // 46337^2 fits in int, but padded to 46368^2 it does not.
-  const step4::ProblemShape shape = step4::validate_shape(46337, 1, 46337);
+  const course::ProductSizes shape = course::step4::validate_shape(46337, 1, 46337);
   CHECK_THROWS_WITH(
-      step4::PaddedWorkspace::padded_shape(shape),
+      course::step4::PaddedWorkspace::padded_sizes(shape),
       Catch::Contains("padding 46337x1x46337 to multiples of 32") && Catch::Contains("INT_MAX"));
-  const step4::ProblemShape padded =
-      step4::PaddedWorkspace::padded_shape(step4::validate_shape(3, 33, 64));
+  const course::ProductSizes padded =
+      course::step4::PaddedWorkspace::padded_sizes(course::step4::validate_shape(3, 33, 64));
   CHECK(padded.rows == 32);
   CHECK(padded.inner == 64);
   CHECK(padded.cols == 64);
-  CHECK(step4::PaddedWorkspace::padded_bytes(step4::validate_shape(3, 33, 64)) ==
+  CHECK(course::step4::PaddedWorkspace::padded_bytes(course::step4::validate_shape(3, 33, 64)) ==
         (32u * 64 + 64u * 64 + 32u * 64) * sizeof(float));
 }
 
 TEST_CASE("launchers refuse bad sizes and tiles and pointers before launching",
           "[step4][validation]") {
   CHECK_THROWS_WITH(
-      step4::matmul_tiled_unchecked(kDummy, kDummy, kDummyOut, 3, 3, 3, 2),
+      course::step4::launch_tiled_unchecked(kDummy, kDummy, kDummyOut, {3, 3, 3}, nullptr, 2),
       Catch::Contains("multiples of the tile width 2") && Catch::Contains("no boundary checks"));
-  CHECK_THROWS_WITH(step4::matmul_tiled_checked(kDummy, kDummy, kDummyOut, 3, 3, 3, 7),
-                    Catch::Contains("tile width must be 2, 16 or 32, got 7"));
-  CHECK_THROWS_WITH(step4::matmul_fast(nullptr, kDummy, kDummyOut, 3, 3, 3),
+  CHECK_THROWS_WITH(
+      course::step4::launch_tiled_checked(kDummy, kDummy, kDummyOut, {3, 3, 3}, nullptr, 7),
+      Catch::Contains("tile width must be 2, 16 or 32, got 7"));
+  CHECK_THROWS_WITH(course::step4::launch_fast(nullptr, kDummy, kDummyOut, {3, 3, 3}),
                     Catch::Contains("not null"));
-  CHECK_THROWS_WITH(step4::matmul_rect_tiles(kDummy, kDummy, kDummyOut, 3, 0, 3),
-                    Catch::Contains("J (columns of M, rows of N) must be from 1"));
-  CHECK_THROWS_WITH(step4::matmul_padded(kDummy, kDummy, kDummyOut, 50000, 1, 50000),
+  CHECK_THROWS_WITH(course::step4::launch_rect_tiles(kDummy, kDummy, kDummyOut, {3, 0, 3}),
+                    Catch::Contains("inner (columns of A, rows of B) must be from 1"));
+  CHECK_THROWS_WITH(course::step4::launch_padded(kDummy, kDummy, kDummyOut, {50000, 1, 50000}),
                     Catch::Contains("INT_MAX"));
 }
 
 TEST_CASE("approach numbers outside 1..4 are refused", "[step4][validation]") {
-  CHECK(step4::approach_from_number(4) == step4::Approach::fast);
-  CHECK_THROWS_WITH(step4::approach_from_number(5),
+  CHECK(course::step4::approach_from_number(4) == course::step4::Approach::fast);
+  CHECK_THROWS_WITH(course::step4::approach_from_number(5),
                     Catch::Contains("approach must be 1") && Catch::Contains("got 5"));
-  CHECK(step4::all_approaches().size() == 4u);
+  CHECK(course::step4::all_approaches().size() == 4u);
 }
