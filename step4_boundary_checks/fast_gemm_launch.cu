@@ -6,6 +6,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
+#include "common/matrix.hpp"
 #include "step4_boundary_checks/fast_gemm.cuh"
 #include "step4_boundary_checks/split_k_reduce.cuh"
 #include "step4_boundary_checks/thin_products.cuh"
@@ -97,21 +98,6 @@ const TileFacts& tile_facts(FastVariant variant) {
   throw std::invalid_argument("fast kernel: no compiled tile " + fast_variant_name(variant));
 }
 
-/// Device memory of the stream-ordered pool: cudaMallocAsync reuses freed blocks without a
-/// synchronisation, so a workspace per call costs about a microsecond, not a cudaMalloc.
-void keep_pool_memory() {
-  static const bool done = [] {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    cudaMemPool_t pool = nullptr;
-    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-    std::uint64_t keep_all = UINT64_MAX;  // never hand freed blocks back to the driver
-    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
-    return true;
-  }();
-  (void)done;
-}
-
 template <typename Tiling, bool VECTOR_A, bool VECTOR_BC>
 void launch_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
                    int splits, int group_rows, cudaStream_t stream) {
@@ -195,7 +181,7 @@ void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t 
     throw std::invalid_argument("fast kernel: at most 65535 splits (gridDim.z), got " +
                                 std::to_string(splits));
   }
-  keep_pool_memory();
+  course::keep_pool_memory();  // the split-K workspace comes from the stream-ordered pool
   const std::size_t bytes = static_cast<std::size_t>(splits) * sizes.rows * sizes.cols * 4;
   course::require_device_memory(bytes, "the split-K workspace (" + std::to_string(splits) +
                                            " partial products of " + sizes.text() + ")");

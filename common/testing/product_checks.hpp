@@ -14,10 +14,6 @@
 /// test main): checks of launchers and of the DEBUG check, command lines, program runs.
 namespace course::testing {
 
-/// @brief The former name of course::ProductSizes in the tests, kept only until the tests of
-/// steps 4 and 5 use ProductSizes (docs/glossary.md).
-using Shape = course::ProductSizes;
-
 /// @brief Runs @p launch on fresh random inputs (course::fresh_seed, named in the failure
 /// message with @p what and the sizes) with a poisoned output, and CHECKs the result against
 /// course::matmul_reference: bit-exact for small integers, the fp32 accumulation tolerance

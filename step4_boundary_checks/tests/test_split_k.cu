@@ -17,18 +17,17 @@ namespace {
 
 using course::step4::FastConfig;
 using course::step4::FastVariant;
-using course::testing::Shape;
 
 const std::vector<FastVariant> kTiles = {FastVariant::bm128_bn128_bk16,
                                          FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn64_bk8,
                                          FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8};
 
-void check_config(const Shape& shape, const FastConfig& config, course::InputKind kind) {
-  course::testing::check_launch(
-      course::step4::fast_config_name(config), shape, kind,
-      [&](const float* a, const float* b, float* c) {
-        course::step4::launch_fast(a, b, c, {shape.rows, shape.inner, shape.cols}, nullptr, config);
-      });
+void check_config(const course::ProductSizes& shape, const FastConfig& config,
+                  course::InputKind kind) {
+  course::testing::check_launch(course::step4::fast_config_name(config), shape, kind,
+                                [&](const float* a, const float* b, float* c) {
+                                  course::step4::launch_fast(a, b, c, shape, nullptr, config);
+                                });
 }
 
 }  // namespace
@@ -80,12 +79,12 @@ TEST_CASE("split-K over a long inner dimension loses and doubles no partial prod
 
 TEST_CASE("the automatic configuration is right on long-inner and skinny and tiny shapes",
           "[step4][gpu]") {
-  for (const Shape& shape : std::vector<Shape>{{3, 100000, 5},
-                                               {256, 32768, 256},
-                                               {777, 12345, 555},
-                                               {64, 4096, 3001},
-                                               {1, 1, 1},
-                                               {2049, 257, 2049}}) {
+  for (const course::ProductSizes& shape : std::vector<course::ProductSizes>{{3, 100000, 5},
+                                                                             {256, 32768, 256},
+                                                                             {777, 12345, 555},
+                                                                             {64, 4096, 3001},
+                                                                             {1, 1, 1},
+                                                                             {2049, 257, 2049}}) {
     check_config(shape, FastConfig{}, course::InputKind::uniform);
   }
 }
