@@ -149,15 +149,15 @@ MemoryEstimate sampled_product_estimate(std::uint64_t rows, std::uint64_t cols, 
   constexpr std::uint64_t kHalf = 2;
   const Bytes a = array_bytes(rows, inner, kHalf);
   const Bytes b = array_bytes(cols, inner, kHalf);
-  estimate.host("A (M x K halves)", a);
-  estimate.host("B (N x K halves)", b);
+  estimate.host("A (rows x inner halves)", a);
+  estimate.host("B (cols x inner halves)", b);
   if (source == SamplingSource::random_mask) {
     estimate.host("S drawn at random (positions, sort scratch, COO)", mask_generation_bytes(nnz));
   } else {
     estimate.host("S read from the file (entries and their sorted COO)", array_bytes(nnz, 2, 12));
   }
-  estimate.device("A (M x K halves)", a);
-  estimate.device("B (N x K halves)", b);
+  estimate.device("A (rows x inner halves)", a);
+  estimate.device("B (cols x inner halves)", b);
   estimate.device("S on the device (COO)", array_bytes(nnz, 1, 12));
   estimate.device("P (a float per nonzero)", array_bytes(nnz, 1, sizeof(float)));
   if (verify) {

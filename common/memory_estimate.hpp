@@ -91,7 +91,7 @@ class MemoryEstimate {
   /// @brief One allocation.
   struct Item {
     MemorySide side;   ///< host or device
-    std::string what;  ///< its name in messages, e.g. "A (M x K halves)"
+    std::string what;  ///< its name in messages, e.g. "A (rows x inner halves)"
     Bytes bytes;       ///< its size (saturated)
   };
 

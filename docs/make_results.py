@@ -436,6 +436,8 @@ def horizontal_bars(ax, cases, series, colors, log=True):
 def sddmm_plots(plotter, headers, rows, header, stem):
     """Step 5 benchmark: per family of matrices (the note's shapes, the K sweep, real
     matrices), kernel time, speedup over cuSPARSE and preprocessing / kernel time."""
+    # Tables before the glossary named the sizes M, N, K; later ones rows, cols, inner.
+    headers = [{"rows": "M", "cols": "N", "inner": "K"}.get(name, name) for name in headers]
     col = {name: i for i, name in enumerate(headers)}
     if any(n not in col for n in ["matrix", "K", "approach", "sddmm"]):
         return []

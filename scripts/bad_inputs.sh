@@ -31,7 +31,7 @@ printf '%s\n3 3 2\n1 1 1.0\n' "$header" > "$scratch/too_few.mtx"
 printf '%s\n3 3 1\n4 1 1.0\n' "$header" > "$scratch/out_of_range.mtx"
 printf '%s\n3 3 1\n1 x 1.0\n' "$header" > "$scratch/non_numeric.mtx"
 printf 'hello\n' > "$scratch/bad_header.mtx"
-# Valid, but its sizes cannot fit: A alone (M x K halves) is hundreds of GB.
+# Valid, but its sizes cannot fit: A alone (rows x inner halves) is hundreds of GB.
 printf '%s\n2000000000 2000000000 1\n1 1 1.0\n' "$header" > "$scratch/huge_2e9.mtx"
 # A 64 MiB line compressed to a few hundred KiB: must be refused at the line limit.
 {
@@ -125,8 +125,8 @@ if [[ -x "$build_path/$s5" ]]; then
     "1;;non_numeric.mtx:3: non-numeric column index;;$s5 --matrix $scratch/non_numeric.mtx"
     "1;;long_line.mtx.gz:3: line is longer than 1048576 bytes;;$s5 --matrix $scratch/long_line.mtx.gz"
     "1;;approach 2 stores the dense product;;$s5 --m 916000 --n 916000 --nnz 5000000 --approach 2"
-    "1;;$mem.*A \\(M x K halves\\);;$s5 --matrix $scratch/huge_2e9.mtx --k 64"
-    "1;;$mem.*A \\(M x K halves\\);;$s5 --m 2000000000 --n 2 --k 65536 --nnz 1"
+    "1;;$mem.*A \\(rows x inner halves\\);;$s5 --matrix $scratch/huge_2e9.mtx --k 64"
+    "1;;$mem.*A \\(rows x inner halves\\);;$s5 --m 2000000000 --n 2 --k 65536 --nnz 1"
     "1;;$mem;;$s5 --m 2147483647 --n 2147483647 --k 16 --nnz 2147483647"
   )
 fi

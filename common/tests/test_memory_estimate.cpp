@@ -44,7 +44,7 @@ TEST_CASE("the dense product estimate gives known bytes for known sizes", "[comm
 TEST_CASE("a run that does not fit is refused with its largest items and total and limit",
           "[common][memory]") {
   course::MemoryEstimate estimate;
-  estimate.host("A (M x K halves)", course::array_bytes(2000000000, 65536, 2));
+  estimate.host("A (rows x inner halves)", course::array_bytes(2000000000, 65536, 2));
   estimate.host("S values", 4);
   estimate.device("A", 1 << 20);
   CHECK_NOTHROW(estimate.require_fits(course::MemorySide::device, 1 << 20, "free", "x"));
@@ -56,7 +56,7 @@ TEST_CASE("a run that does not fit is refused with its largest items and total a
     const std::string message = error.what();
     CHECK(message.find("not enough host memory") != std::string::npos);
     CHECK(message.find("needs 238.42 TiB") != std::string::npos);
-    CHECK(message.find("A (M x K halves) 238.42 TiB, S values 4 B") != std::string::npos);
+    CHECK(message.find("A (rows x inner halves) 238.42 TiB, S values 4 B") != std::string::npos);
     CHECK(message.find("available host memory is 16.00 GiB") != std::string::npos);
     CHECK(message.find("use a smaller --k or --m") != std::string::npos);
   }
@@ -86,13 +86,13 @@ TEST_CASE("MemAvailable is read from /proc/meminfo's text", "[common][memory]") 
 
 TEST_CASE("an oversized run is refused on the real device by name before any allocation",
           "[common][memory][gpu]") {
-  // The issue's case: A of M x K halves with M = 2e9 and K = 65536.
+  // The issue's case: A of rows x inner halves with rows = 2e9 and inner = 65536.
   course::MemoryEstimate estimate;
-  estimate.device("A (M x K halves)", course::array_bytes(2000000000, 65536, 2));
+  estimate.device("A (rows x inner halves)", course::array_bytes(2000000000, 65536, 2));
   estimate.device("P", 4);
   CHECK_THROWS_WITH(course::require_device_fits(estimate, "use a smaller --k or --m"),
                     Catch::Contains("not enough device memory") &&
-                        Catch::Contains("A (M x K halves) 238.42 TiB") &&
+                        Catch::Contains("A (rows x inner halves) 238.42 TiB") &&
                         Catch::Contains("free memory of this GPU"));
   // require_memory runs both checks on a machine with a GPU.
   CHECK_THROWS_AS(course::require_memory(estimate, "x"), course::OutOfMemoryError);
@@ -112,7 +112,7 @@ TEST_CASE("the SDDMM estimate gives known bytes and names A for the issue's size
   // --m 2000000000 --n 2 --k 65536: A alone is 2e9 x 65536 halves, 238 TiB.
   const course::MemoryEstimate huge = course::sampled_product_estimate(
       2000000000, 2, 65536, 1, course::SamplingSource::random_mask, false);
-  CHECK(huge.largest(course::MemorySide::host, 1) == "A (M x K halves) 238.42 TiB");
+  CHECK(huge.largest(course::MemorySide::host, 1) == "A (rows x inner halves) 238.42 TiB");
   const course::MemoryEstimate file =
       course::sampled_product_estimate(10, 10, 8, 100, course::SamplingSource::file, false);
   CHECK(file.largest(course::MemorySide::host, 1) ==

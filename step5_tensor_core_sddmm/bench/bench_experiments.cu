@@ -33,7 +33,7 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
     const course::step5::DenseOperands operands{sampling.rows, sampling.cols, inner, a.data(),
                                                 inner,         bt.data(),     inner};
     const course::step5::DevicePattern pattern(sampling);
-    course::DeviceBuffer<float> output(sampling.nnz(), "P");
+    course::DeviceBuffer<float> output(sampling.nnz(), "C");
     course::DeviceBuffer<float> check_output(sampling.nnz(), "P check");
     try {
       const auto started = std::chrono::steady_clock::now();

@@ -50,7 +50,7 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::
           const course::step5::Plan plan(approach, pattern, inner, settings.options);
         },
         1, settings.other_repeats);
-    std::cerr << bench_case.name << " K=" << inner << " approach " << number << ": other min "
+    std::cerr << bench_case.name << " inner=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
     const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
@@ -92,7 +92,7 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::
     return with_note("refused: out of memory");
   } catch (const std::length_error& error) {
     std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
-    return with_note("refused: dense M x N too large");
+    return with_note("refused: dense rows x cols too large");
   } catch (const std::invalid_argument& error) {
     std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
     return with_note("refused: see log");
@@ -121,9 +121,9 @@ std::vector<float> our_result(const course::step5::DevicePattern& pattern,
 
 std::vector<std::string> table_columns() {
   return {"matrix",
-          "M",
-          "N",
-          "K",
+          "rows",
+          "cols",
+          "inner",
           "nnz",
           "approach",
           "sddmm",
@@ -220,7 +220,7 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     inputs.ours = {};
   }
 
-  course::DeviceBuffer<float> output(csr.nnz(), "P");
+  course::DeviceBuffer<float> output(csr.nnz(), "C");
   for (const course::step5::Approach approach : settings.approaches) {
     std::vector<std::string> row = {bench_case.name,           std::to_string(rows),
                                     std::to_string(cols),      std::to_string(inner),
@@ -230,7 +230,7 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     row.insert(row.end(), cells.begin(), cells.end());
     table.add_row(row);
   }
-  std::cerr << bench_case.name << " K=" << inner << " done in " << seconds_since(started) << " s\n";
+  std::cerr << bench_case.name << " inner=" << inner << " done in " << seconds_since(started) << " s\n";
 }
 
 }  // namespace course::step5::bench

@@ -47,7 +47,7 @@ course::CompareResult verify(const std::vector<float>& got, const std::vector<fl
 
 CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
   CaseRatios ratios;
-  ratios.case_label = inputs.bench_case.name + " K=" + std::to_string(inputs.bench_case.inner);
+  ratios.case_label = inputs.bench_case.name + " inner=" + std::to_string(inputs.bench_case.inner);
   ratios.attention = inputs.bench_case.attention;
   const auto over = [ms](const BaselineRun& baseline) -> std::optional<double> {
     return baseline.ms ? std::optional<double>(*baseline.ms / ms) : std::nullopt;

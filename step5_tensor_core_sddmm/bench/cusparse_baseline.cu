@@ -58,7 +58,7 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
             course::step5::CusparseSddmm prepared(handle, csr, a_input, b, inner, layout, dense_type);
           },
           1, settings.other_repeats);
-      std::cerr << case_name << " K=" << inner << " cuSPARSE " << precision << ": other min "
+      std::cerr << case_name << " inner=" << inner << " cuSPARSE " << precision << ": other min "
                 << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
                 << " ms\n";
       course::step5::CusparseSddmm reference(handle, csr, a_input, b, inner, layout, dense_type);

@@ -87,7 +87,7 @@ int run(int argc, char** argv) {
       "sddmm_bench",
       "Times the step 5 SDDMM approaches against cuSPARSE's SDDMM (CSR) with fp16 and with fp32 "
       "A and B, and against a dense cuBLAS fp16 product sampled at the nonzeros, on the note's "
-      "shapes (uniform masks, K=256), a K sweep, real Matrix Market matrices and attention "
+      "shapes (uniform masks, inner=256), an inner sweep, real Matrix Market matrices and attention "
       "masks; verifies every result against cuSPARSE fp16 and every baseline against ours. "
       "Prints Markdown; --csv writes the table.");
   parser.add_text("--shapes", &shapes, "note (the note's 17 shapes) or none");
@@ -107,7 +107,7 @@ int run(int argc, char** argv) {
   parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");
   parser.add_integer(
       "--group-lanes", &group_lanes, 0, 32,
-      "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to K=256, doubling with K)");
+      "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to inner=256, doubling with inner)");
   parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
                      "approach 2: refuse dense products above 2^this elements");
   parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
@@ -182,10 +182,10 @@ int run(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 1 << 16);
   settings.copy_bandwidth = course::step5::bench::measure_copy_bandwidth();
   std::cout << course::benchmark_header() << "\n\n"
-            << "SDDMM P = S o (A*B): A MxK and B KxN in fp16 (B stored as Bt, N x K row-major), "
-               "P fp32. Baselines on the same values: cuSPARSE with fp16 A and B (the reference "
+            << "SDDMM C = S o (A*B): A rows x inner and B inner x cols in fp16 (B stored as Bt, "
+               "cols x inner row-major), C fp32. Baselines on the same values: cuSPARSE with fp16 A and B (the reference "
                "of 'vs cuSPARSE'), cuSPARSE with fp32 A and B, and dense then sample (cuBLAS "
-               "fp16 GEMM of M x N, then a gather). Times in ms.\n\n"
+               "fp16 GEMM of rows x cols, then a gather). Times in ms.\n\n"
             << "Device-to-device copy bandwidth (read + write, best of 20 copies of 512 MiB): "
             << course::format_fixed(settings.copy_bandwidth / 1e9, 1)
             << " GB/s; the speed of light (x SOL) moves the least bytes at this rate.\n\n";

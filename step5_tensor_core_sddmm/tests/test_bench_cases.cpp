@@ -47,7 +47,7 @@ TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
   course::step5::bench::BenchCase huge{"huge", nullptr, 65536, 1, 2000000000, 2, false, ""};
   CHECK_THAT(course::step5::bench::skip_reason(huge, settings),
              Catch::StartsWith("skipped: not enough host memory") &&
-                 Catch::Contains("A (M x K halves) 238.42 TiB"));
+                 Catch::Contains("A (rows x inner halves) 238.42 TiB"));
 }
 
 TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256", "[step5][bench]") {
