@@ -177,14 +177,14 @@ enum class SamplingSource {
   file          ///< read from a Matrix Market file (the entries and their sorted copy)
 };
 
-/// @brief The allocations of an SDDMM P = S ∘ (A·B) as step 5 makes it: A (M×K) and Bᵀ
-/// (N×K) in half precision on the host and the device, S on the host (as @p source makes
-/// it) and on the device (COO, 12 B per nonzero), P on the device (a float per nonzero) and,
-/// with @p verify, P copied back and the double-precision reference (value and magnitude).
+/// @brief The allocations of an SDDMM C = S ∘ (A·B) as step 5 makes it: A (rows×inner) and
+/// Bᵀ (cols×inner) in half precision on the host and the device, S on the host (as @p source
+/// makes it) and on the device (COO, 12 B per nonzero), C on the device (a float per nonzero)
+/// and, with @p verify, C copied back and the double-precision reference (value and magnitude).
 /// An approach's own workspace is added by the caller.
-/// @param rows M
-/// @param cols N
-/// @param inner K
+/// @param rows rows of S and A
+/// @param cols columns of S, rows of Bᵀ
+/// @param inner columns of A and Bᵀ
 /// @param nnz nonzeros of S (for a symmetric file: the bound after expansion)
 /// @param source where S comes from
 /// @param verify whether the DEBUG check runs

@@ -11,7 +11,7 @@ class KernelNames(unittest.TestCase):
             template <int TILE>
             __global__ void tiled_checked_kernel(const float* m, int rows) {}
             __global__ void __launch_bounds__(Tiling::kThreads)
-                rect_tiles_kernel(const float* m_matrix) {}
+                rect_tiles_kernel(const float* a) {}
             __device__ float helper(float x) { return x; }
             __global__ void renamed_by_the_student (float* p);
             """

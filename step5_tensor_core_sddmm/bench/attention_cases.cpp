@@ -3,7 +3,7 @@
 /// @file attention_cases.cpp
 /// @brief The attention masks the benchmark runs: the masks of issue 17's table (block-sparse,
 /// sliding window with global rows and columns, BigBird-style) and their like from 4096² to
-/// 32768², causal ones among them, each at the head dimensions K = 64, 128 and 256.
+/// 32768², causal ones among them, each at the head dimensions inner = 64, 128 and 256.
 #include "bench/bench.hpp"
 
 #include "common/attention_masks.hpp"

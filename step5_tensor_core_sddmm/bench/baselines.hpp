@@ -4,7 +4,7 @@
 /// @brief The benchmark's baselines on one case, all on the same inputs: cuSPARSE's SDDMM with
 /// fp16 A and B (the reference every speedup is quoted against), cuSPARSE with fp32 A and B
 /// (cusparse_baseline.cu), "dense then sample", a cuBLAS fp16 Tensor Core GEMM of the whole
-/// M×N product and a gather at the nonzeros (dense_then_sample.cu), and the speed of light:
+/// rows×cols product and a gather at the nonzeros (dense_then_sample.cu), and the speed of light:
 /// the least bytes the SDDMM must move at the device's measured copy bandwidth
 /// (speed_of_light.cu).
 #pragma once
@@ -54,9 +54,9 @@ enum class CusparseInputs {
 /// @param settings repeats and layouts
 /// @param handle the cuSPARSE handle
 /// @param csr S
-/// @param a A (M×K half, device)
-/// @param b_transposed Bᵀ (N×K half, device)
-/// @param inner K
+/// @param a A (rows×inner half, device)
+/// @param b_transposed Bᵀ (cols×inner half, device)
+/// @param inner columns of A and Bᵀ (the dot products' length)
 /// @param inputs fp16 or fp32 A and B
 /// @return the times and results
 BaselineRun time_cusparse(const std::string& case_name, const Settings& settings,
@@ -65,16 +65,16 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
                           const course::DeviceBuffer<__half>& b_transposed, int inner,
                           CusparseInputs inputs);
 
-/// @brief Why dense then sample cannot run here (its M×N float product and cuBLAS's work
+/// @brief Why dense then sample cannot run here (its rows×cols float product and cuBLAS's work
 /// space do not fit in the free device memory, with a margin), naming the figures; empty when
 /// it can.
-/// @param rows M
-/// @param cols N
+/// @param rows rows of S and A
+/// @param cols columns of S (rows of Bᵀ)
 /// @return the reason, or empty
 std::string dense_then_sample_skip(int rows, int cols);
 
 /// @brief Times dense then sample: cublasGemmEx (fp16 A and B, fp32 output and compute,
-/// Tensor Cores) of the whole M×N product into a float buffer, then a gather kernel that
+/// Tensor Cores) of the whole rows×cols product into a float buffer, then a gather kernel that
 /// reads it at S's nonzeros (times S's values unless S is a pattern). The time is both
 /// launches together; a product that does not fit is skipped with the reason in the note.
 /// @param settings repeats
@@ -93,9 +93,9 @@ double measure_copy_bandwidth();
 
 /// @brief The least bytes an SDDMM on CSR must move: A and Bᵀ once in fp16, S's row offsets
 /// and column indices (and its values unless S is a pattern), and the nnz fp32 outputs.
-/// @param rows M
-/// @param cols N
-/// @param inner K
+/// @param rows rows of S and A
+/// @param cols columns of S (rows of Bᵀ)
+/// @param inner columns of A and Bᵀ (the dot products' length)
 /// @param nnz nonzeros of S
 /// @param with_values whether S's values must be read (S is not a pattern)
 /// @return bytes

@@ -30,14 +30,14 @@
 /// @brief The step 5 benchmark's parts (sddmm_bench).
 namespace course::step5::bench {
 
-/// @brief One matrix of the benchmark: a name, how to make S, and K.
+/// @brief One matrix of the benchmark: a name, how to make S, and inner.
 struct BenchCase {
   std::string name;                         ///< the matrix's name in the table
   std::function<course::CooMatrix()> make;  ///< makes (or reads) S
-  int inner = 256;                          ///< K
+  int inner = 256;                          ///< inner
   std::size_t expected_nnz = 0;             ///< nonzeros of S (a file: from its size line)
-  int rows = 0;                             ///< M (a file: from its size line)
-  int cols = 0;                             ///< N (a file: from its size line)
+  int rows = 0;                             ///< rows of S (a file: from its size line)
+  int cols = 0;                             ///< columns of S (a file: from its size line)
   bool from_file = false;                   ///< S is read from a Matrix Market file
   std::string problem;     ///< why the case cannot run (a malformed file); empty when it can
   bool attention = false;  ///< an attention mask (its ratios get a table of their own)
@@ -48,15 +48,16 @@ struct BenchCase {
 /// @return an odd seed
 std::uint64_t case_seed(const std::string& name);
 
-/// @brief The note's 17 shapes as uniform random masks of exactly its M, N and nnz, K = 256.
+/// @brief The note's 17 shapes as uniform random masks of exactly its rows, cols and nnz, inner =
+/// 256.
 /// @return the cases
 std::vector<BenchCase> note_cases();
 
-/// @brief K = 32 .. 1024 on the note's 37000² mask with 368 000 nonzeros.
+/// @brief inner = 32 .. 1024 on the note's 37000² mask with 368 000 nonzeros.
 /// @return the cases
 std::vector<BenchCase> k_sweep_cases();
 
-/// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, K = 256; throws
+/// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, inner = 256; throws
 /// course::UsageError when it is not a directory.
 /// Each file's header and size line are read here (not its entries), so that a case knows
 /// its sizes and nonzeros before it runs (for --max-nnz and the memory check); a file whose
@@ -66,7 +67,7 @@ std::vector<BenchCase> k_sweep_cases();
 std::vector<BenchCase> matrix_cases(const std::string& directory);
 
 /// @brief The public attention set (`--attention`): block-sparse, sliding-window and
-/// BigBird-style masks from 4096² to 32768², each at K = 64, 128 and 256.
+/// BigBird-style masks from 4096² to 32768², each at inner = 64, 128 and 256.
 /// @return the cases
 std::vector<BenchCase> attention_cases();
 
@@ -83,11 +84,11 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
 /// @brief The command line's choices that a case's run needs.
 struct Settings {
   std::vector<course::step5::Approach> approaches;  ///< approaches to run
-  int repeats = 10;                         ///< timed kernel launches (median reported)
-  int other_repeats = 21;                   ///< timed preprocessings (median reported)
-  long long max_nnz = 0;                    ///< skip matrices above this nnz (0: none)
+  int repeats = 10;                                 ///< timed kernel launches (median reported)
+  int other_repeats = 21;                           ///< timed preprocessings (median reported)
+  long long max_nnz = 0;                            ///< skip matrices above this nnz (0: none)
   course::step5::Options options;                   ///< the approaches' tuning
-  std::string cusparse_layout = "auto";     ///< auto, col or row
+  std::string cusparse_layout = "auto";             ///< auto, col or row
   bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
   double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
 };
@@ -95,7 +96,7 @@ struct Settings {
 /// @brief One approach's ratios on one case: each baseline's time / ours (median kernel
 /// times), and ours as a multiple of the speed of light.
 struct CaseRatios {
-  std::string case_label;          ///< the case's name and K
+  std::string case_label;          ///< the case's name and inner
   bool attention = false;          ///< an attention mask
   std::optional<double> vs_fp16;   ///< over cuSPARSE with fp16 A and B (the reference)
   std::optional<double> vs_fp32;   ///< over cuSPARSE with fp32 A and B
@@ -137,7 +138,7 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 /// @brief Runs one case: the baselines' rows (each checked against our approach 4), then one
 /// row per approach of @p settings, each result verified against cuSPARSE fp16's (or, where
 /// that failed, fp32's); adds the rows to @p result_table and the figures to @p summary.
-/// @param bench_case the matrix and K
+/// @param bench_case the matrix and inner
 /// @param settings the command line's choices
 /// @param libraries the cuSPARSE and cuBLAS handles
 /// @param result_table the benchmark's table

@@ -1,7 +1,7 @@
 // Step 5, the benchmark (lesson Part 3): which matrices it runs.
 // Read first: bench.hpp.
 /// @file bench_cases.cpp
-/// @brief The benchmark's matrices: the note's 17 shapes, the K sweep and a directory of
+/// @brief The benchmark's matrices: the note's 17 shapes, the inner sweep and a directory of
 /// Matrix Market files; and why a case cannot run (skip_reason).
 #include "bench/bench.hpp"
 
@@ -23,7 +23,7 @@ struct NoteShape {
   std::size_t nnz;
 };
 
-// The note's shapes (M, N, nnz; K = 256).
+// The note's shapes (rows, cols, nnz; inner = 256).
 const std::vector<NoteShape> kNoteShapes = {
     {3000, 7000, 313110},      {2000, 12000, 746000},     {300000, 103000, 69000000},
     {35000, 35000, 422000},    {549000, 549000, 926000},  {426000, 426000, 1000000},

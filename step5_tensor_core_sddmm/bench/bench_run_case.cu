@@ -105,11 +105,13 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::
 
 /// Approach 4's result, untimed: what each baseline is checked against (empty if refused).
 std::vector<float> our_result(const course::step5::DevicePattern& pattern,
-                              const course::step5::DenseOperands& operands, const Settings& settings) {
+                              const course::step5::DenseOperands& operands,
+                              const Settings& settings) {
   try {
     course::DeviceBuffer<float> output(static_cast<std::size_t>(pattern.nnz()), "P (check)");
     output.poison();
-    course::step5::sddmm(course::step5::Approach::hybrid, pattern, operands, output.data(), settings.options);
+    course::step5::sddmm(course::step5::Approach::hybrid, pattern, operands, output.data(),
+                         settings.options);
     return output.to_vector();
   } catch (const std::exception& error) {
     std::cerr << "approach 4 for the baselines' check: " << error.what() << "\n";
@@ -222,15 +224,16 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
 
   course::DeviceBuffer<float> output(csr.nnz(), "C");
   for (const course::step5::Approach approach : settings.approaches) {
-    std::vector<std::string> row = {bench_case.name,           std::to_string(rows),
-                                    std::to_string(cols),      std::to_string(inner),
-                                    std::to_string(csr.nnz()), course::step5::approach_name(approach)};
+    std::vector<std::string> row = {
+        bench_case.name,       std::to_string(rows),      std::to_string(cols),
+        std::to_string(inner), std::to_string(csr.nnz()), course::step5::approach_name(approach)};
     const std::vector<std::string> cells =
         time_approach(inputs, approach, settings, output, summary);
     row.insert(row.end(), cells.begin(), cells.end());
     table.add_row(row);
   }
-  std::cerr << bench_case.name << " inner=" << inner << " done in " << seconds_since(started) << " s\n";
+  std::cerr << bench_case.name << " inner=" << inner << " done in " << seconds_since(started)
+            << " s\n";
 }
 
 }  // namespace course::step5::bench

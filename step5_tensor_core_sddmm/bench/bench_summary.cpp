@@ -100,8 +100,8 @@ void print_summary(const Summary& summary, std::ostream& out) {
       if (cases.empty()) {
         continue;
       }
-      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number)) << " | "
-          << (attention ? "attention" : "matrices") << " | "
+      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number))
+          << " | " << (attention ? "attention" : "matrices") << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp16; }) << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp32; }) << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_dense; }) << " | "
@@ -122,8 +122,8 @@ void print_summary(const Summary& summary, std::ostream& out) {
                "|---|---|---|---|---|---|---|\n";
         header = true;
       }
-      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number)) << " | "
-          << ratios.case_label << " | " << optional_text(ratios.vs_fp16) << " | "
+      out << "| " << course::step5::approach_name(static_cast<course::step5::Approach>(number))
+          << " | " << ratios.case_label << " | " << optional_text(ratios.vs_fp16) << " | "
           << optional_text(ratios.vs_fp32) << " | " << optional_text(ratios.vs_dense) << " | "
           << optional_text(vs_better(ratios)) << " | "
           << course::format_fixed(ratios.sol_multiple, 2) << " |\n";

@@ -19,16 +19,16 @@ namespace course::step5::bench {
 
 /// @brief What every row of one case shares: S, its operands, the baselines and the checks.
 struct CaseInputs {
-  const BenchCase& bench_case;           ///< the matrix and K
-  const course::CsrMatrix& csr;          ///< S in CSR
+  const BenchCase& bench_case;                   ///< the matrix and inner
+  const course::CsrMatrix& csr;                  ///< S in CSR
   course::step5::PatternValues pattern_values;   ///< whether S is a pattern (all ones)
   const course::step5::DenseOperands& operands;  ///< A and Bᵀ on the device
-  const std::vector<float>& magnitude;   ///< Σ|a||b||s| per nonzero, for the tolerance
-  BaselineRun fp16;                      ///< cuSPARSE with fp16 A and B
-  BaselineRun fp32;                      ///< cuSPARSE with fp32 A and B
-  BaselineRun dense;                     ///< dense then sample
-  double sol_ms = 0.0;                   ///< the speed-of-light time
-  std::vector<float> ours;               ///< approach 4's result, for the baselines' checks
+  const std::vector<float>& magnitude;           ///< Σ|a||b||s| per nonzero, for the tolerance
+  BaselineRun fp16;                              ///< cuSPARSE with fp16 A and B
+  BaselineRun fp32;                              ///< cuSPARSE with fp32 A and B
+  BaselineRun dense;                             ///< dense then sample
+  double sol_ms = 0.0;                           ///< the speed-of-light time
+  std::vector<float> ours;                       ///< approach 4's result, for the baselines' checks
 };
 
 /// @brief The result our rows are checked against: cuSPARSE fp16's, or fp32's where it failed.
@@ -40,7 +40,7 @@ const std::vector<float>& reference_result(const CaseInputs& inputs);
 /// @p magnitude (the scale of each sampled value's rounding).
 /// @param got the result to check
 /// @param expected the result it must agree with
-/// @param inputs the case (magnitudes, S for the rows named, K for the tolerance)
+/// @param inputs the case (magnitudes, S for the rows named, inner for the tolerance)
 /// @return the comparison
 course::CompareResult verify(const std::vector<float>& got, const std::vector<float>& expected,
                              const CaseInputs& inputs);
@@ -59,7 +59,7 @@ std::vector<std::string> ratio_cells(const CaseRatios& ratios);
 
 /// @brief GFLOP/s of an SDDMM with @p nnz nonzeros and inner dimension @p inner in @p ms.
 /// @param nnz nonzeros
-/// @param inner K
+/// @param inner columns of A and Bᵀ (the dot products' length)
 /// @param ms kernel time
 /// @return GFLOP/s
 double gflops(std::size_t nnz, int inner, double ms);

@@ -55,7 +55,8 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
       }
       const course::TimingStats other = course::time_host(
           [&] {
-            course::step5::CusparseSddmm prepared(handle, csr, a_input, b, inner, layout, dense_type);
+            course::step5::CusparseSddmm prepared(handle, csr, a_input, b, inner, layout,
+                                                  dense_type);
           },
           1, settings.other_repeats);
       std::cerr << case_name << " inner=" << inner << " cuSPARSE " << precision << ": other min "
@@ -72,8 +73,8 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
         baseline.result = reference.results(csr);
       }
     } catch (const std::exception& error) {
-      std::cerr << case_name << ": cuSPARSE " << precision << " with " << course::step5::layout_name(layout)
-                << " failed: " << error.what() << "\n";
+      std::cerr << case_name << ": cuSPARSE " << precision << " with "
+                << course::step5::layout_name(layout) << " failed: " << error.what() << "\n";
       baseline.note = "cuSPARSE failed: see log";
       cudaGetLastError();  // clear a sticky launch error, if any, for the next attempt
     }

@@ -27,14 +27,14 @@ std::size_t aligned(std::size_t bytes) {
 /// @brief What the cuSPARSE reference keeps between calls: handle, descriptors, buffers.
 struct CusparseSddmm::State {
   cusparseHandle_t handle = nullptr;  ///< cuSPARSE library handle
-  cusparseDnMatDescr_t a = nullptr;   ///< dense A (M×K, fp16 or fp32)
-  cusparseDnMatDescr_t b = nullptr;   ///< dense B (K×N, fp16 or fp32, either layout)
+  cusparseDnMatDescr_t a = nullptr;   ///< dense A (rows×inner, fp16 or fp32)
+  cusparseDnMatDescr_t b = nullptr;   ///< dense B (inner×cols, fp16 or fp32, either layout)
   cusparseSpMatDescr_t c = nullptr;   ///< sparse result in CSR with S's pattern
   /// CSR offsets, columns and C's values in one allocation; stream-ordered pool memory, as
   /// step 5's own plans use, so that both sides of the comparison allocate the same way
   course::DeviceBuffer<unsigned char> structure;
   course::DeviceBuffer<unsigned char> buffer;  ///< cuSPARSE's work buffer (same pool)
-  int* offsets = nullptr;                      ///< CSR row offsets (M + 1), inside structure
+  int* offsets = nullptr;                      ///< CSR row offsets (rows + 1), inside structure
   int* columns = nullptr;                      ///< CSR column indices (nnz), inside structure
   float* values = nullptr;                     ///< C's values (nnz), inside structure
   float alpha = 1.0f;                          ///< scale of A·B

@@ -17,8 +17,8 @@ namespace course::step5 {
 
 /// @brief How B is handed to cuSPARSE.
 enum class CusparseBLayout {
-  column_major,  ///< the bytes of Bᵀ (N×K row-major) as a column-major K×N matrix
-  row_major      ///< an explicit K×N row-major copy
+  column_major,  ///< the bytes of Bᵀ (cols×inner row-major) as a column-major inner×cols matrix
+  row_major      ///< an explicit inner×cols row-major copy
 };
 
 /// @brief Name of a layout for tables.
@@ -38,9 +38,9 @@ class CusparseSddmm {
   /// @brief Prepares the SDDMM.
   /// @param handle a cuSPARSE handle (created once by the caller, not timed)
   /// @param sampling S, sorted row-major (its order is CSR order)
-  /// @param a A, M×K row-major, device, of @p dense_type
-  /// @param b B in @p layout (K×N), device, of @p dense_type
-  /// @param inner K
+  /// @param a A, rows×inner row-major, device, of @p dense_type
+  /// @param b B in @p layout (inner×cols), device, of @p dense_type
+  /// @param inner columns of A and Bᵀ (the dot products' length)
   /// @param layout how @p b is stored
   /// @param dense_type CUDA_R_16F or CUDA_R_32F: the type of A and B
   CusparseSddmm(cusparseHandle_t handle, const course::CsrMatrix& sampling, const void* a,

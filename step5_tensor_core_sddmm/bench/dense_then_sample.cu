@@ -1,7 +1,7 @@
 // Step 5, the benchmark (lesson Part 3): the baseline a user would write for a dense-ish mask.
 // Read first: baselines.hpp.
 /// @file dense_then_sample.cu
-/// @brief Dense then sample: cuBLAS's fp16 Tensor Core GEMM of the whole M×N product, then a
+/// @brief Dense then sample: cuBLAS's fp16 Tensor Core GEMM of the whole rows×cols product, then a
 /// gather at S's nonzeros.
 #include "bench/baselines.hpp"
 #include "bench/bench.hpp"
@@ -74,9 +74,9 @@ BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t hand
   const float* values = pattern.unit_values() ? nullptr : pattern.values();
   const auto blocks = static_cast<unsigned>((pattern.nnz() + kGatherThreads - 1) / kGatherThreads);
   const auto work = [&] {
-    // Row-major C (M×N) is column-major Cᵀ (N×M) = B·Aᵀ seen column-major: Bᵀ's bytes
-    // (N×K row-major) are a column-major K×N matrix, used transposed (N×K); A's bytes
-    // (M×K row-major) are a column-major K×M matrix, used as is.
+    // Row-major C (rows×cols) is column-major Cᵀ (cols×rows) = Bᵀ·Aᵀ seen column-major: Bᵀ's bytes
+    // (cols×inner row-major) are a column-major inner×cols matrix, used transposed; A's bytes
+    // (rows×inner row-major) are a column-major inner×rows matrix, used as is.
     CUBLAS_CHECK(cublasGemmEx(
         handle, CUBLAS_OP_T, CUBLAS_OP_N, operands.cols, operands.rows, operands.inner, &alpha,
         operands.b_transposed, CUDA_R_16F, operands.ldb, operands.a, CUDA_R_16F, operands.lda,

@@ -2,13 +2,13 @@
 // Read first: step5_launchers.hpp (the API it times), then bench.hpp (its parts).
 /// @file sddmm_bench.cu
 /// @brief Benchmark of every step 5 approach against three baselines on the same inputs, on
-/// the note's shapes (uniform random masks of exactly the note's M, N, nnz), a K sweep, the
-/// real matrices of a directory and the attention masks (`--attention`).
+/// the note's shapes (uniform random masks of exactly the note's rows, cols, nnz), an inner sweep,
+/// the real matrices of a directory and the attention masks (`--attention`).
 ///
 /// The baselines, each a row of its own before ours: cuSPARSE's SDDMM with fp16 A and B (fp32
 /// output and compute; the reference every speedup is quoted against, since it reads the same
 /// bytes as our kernels); cuSPARSE with fp32 A and B (the same values, twice the bytes); and
-/// "dense then sample", cuBLAS's fp16 Tensor Core GEMM of the whole M×N product and a gather
+/// "dense then sample", cuBLAS's fp16 Tensor Core GEMM of the whole rows×cols product and a gather
 /// at the nonzeros (skipped, with the reason, where the product does not fit on the device).
 /// Each baseline's result is checked against our approach 4's (`agrees with ours`), so a
 /// baseline that computes something else is caught.
@@ -26,7 +26,7 @@
 /// (cudaMallocAsync, kept after the warm-up). The dense A and B uploads are in neither side's
 /// "other"; dense then sample has no "other" (nothing depends on S before its kernels).
 /// `prep` = our preprocessing alone (S already on the device); `total` = sddmm + other;
-/// GFLOP/s = 2·nnz·K / sddmm; `vs cuSPARSE` = cuSPARSE fp16's sddmm time / this sddmm time;
+/// GFLOP/s = 2·nnz·inner / sddmm; `vs cuSPARSE` = cuSPARSE fp16's sddmm time / this sddmm time;
 /// `vs cuSPARSE fp32` and `vs dense then sample` likewise; `x SOL` = this sddmm time / the
 /// speed-of-light time: the least bytes that must move (A and Bᵀ once in fp16, S's offsets
 /// and columns, its values unless a pattern, the nnz fp32 outputs) at the device-to-device
@@ -87,7 +87,8 @@ int run(int argc, char** argv) {
       "sddmm_bench",
       "Times the step 5 SDDMM approaches against cuSPARSE's SDDMM (CSR) with fp16 and with fp32 "
       "A and B, and against a dense cuBLAS fp16 product sampled at the nonzeros, on the note's "
-      "shapes (uniform masks, inner=256), an inner sweep, real Matrix Market matrices and attention "
+      "shapes (uniform masks, inner=256), an inner sweep, real Matrix Market matrices and "
+      "attention "
       "masks; verifies every result against cuSPARSE fp16 and every baseline against ours. "
       "Prints Markdown; --csv writes the table.");
   parser.add_text("--shapes", &shapes, "note (the note's 17 shapes) or none");
@@ -183,7 +184,8 @@ int run(int argc, char** argv) {
   settings.copy_bandwidth = course::step5::bench::measure_copy_bandwidth();
   std::cout << course::benchmark_header() << "\n\n"
             << "SDDMM C = S o (A*B): A rows x inner and B inner x cols in fp16 (B stored as Bt, "
-               "cols x inner row-major), C fp32. Baselines on the same values: cuSPARSE with fp16 A and B (the reference "
+               "cols x inner row-major), C fp32. Baselines on the same values: cuSPARSE with fp16 "
+               "A and B (the reference "
                "of 'vs cuSPARSE'), cuSPARSE with fp32 A and B, and dense then sample (cuBLAS "
                "fp16 GEMM of rows x cols, then a gather). Times in ms.\n\n"
             << "Device-to-device copy bandwidth (read + write, best of 20 copies of 512 MiB): "

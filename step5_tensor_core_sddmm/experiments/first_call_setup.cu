@@ -6,7 +6,7 @@
 /// mode 0 nothing; mode 1 the stream-ordered pool grown by 512 MiB beforehand; mode 2 every
 /// preprocessing and SDDMM kernel loaded beforehand (a plan and a run on a small blocky S);
 /// mode 3 both. Run each mode also with CUDA_MODULE_LOADING=EAGER to see module loading.
-/// S is the 8192² block-sparse attention mask (64×64 blocks, 10 %), K = 64; calls 1 and 2
+/// S is the 8192² block-sparse attention mask (64×64 blocks, 10 %), inner = 64; calls 1 and 2
 /// preprocess a second mask of the same size (twice). Prints one line per call.
 #include "common/attention_masks.hpp"
 #include "common/cli.hpp"
@@ -24,7 +24,7 @@
 
 namespace {
 
-/// The side of S and the head dimension K.
+/// The side of S and the head dimension inner.
 constexpr int kSize = 8192;
 constexpr int kInner = 64;
 
@@ -89,8 +89,8 @@ int run(int argc, char** argv) {
   course::step5::fill_random_half(a.data(), kSize, kInner, kInner, 1);
   course::step5::fill_random_half(b_transposed.data(), kSize, kInner, kInner, 2);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const course::step5::DenseOperands operands{kSize, kSize, kInner, a.data(), kInner, b_transposed.data(),
-                                      kInner};
+  const course::step5::DenseOperands operands{
+      kSize, kSize, kInner, a.data(), kInner, b_transposed.data(), kInner};
   const double warm_up_ms = warm_up(mode, operands, output.data());
   const char* loading = std::getenv("CUDA_MODULE_LOADING");
   for (int call = 0; call < 3; ++call) {
