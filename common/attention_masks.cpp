@@ -318,4 +318,37 @@ AttentionKind attention_kind_from_name(const std::string& name) {
       name + "'");
 }
 
+AttentionMaskSpec block_sparse_spec(int rows, int cols, int block_size, double density, bool causal,
+                                    std::uint64_t seed) {
+  AttentionMaskSpec spec;
+  spec.kind = AttentionKind::block_sparse;
+  spec.rows = rows;
+  spec.cols = cols;
+  spec.block_size = block_size;
+  spec.block_density = density;
+  spec.causal = causal;
+  spec.seed = seed;
+  return spec;
+}
+
+AttentionMaskSpec sliding_window_spec(int rows, int cols, int half_width, int global, bool causal) {
+  AttentionMaskSpec spec;
+  spec.kind = AttentionKind::sliding_window;
+  spec.rows = rows;
+  spec.cols = cols;
+  spec.half_width = half_width;
+  spec.global = global;
+  spec.causal = causal;
+  return spec;
+}
+
+AttentionMaskSpec bigbird_spec(int rows, int cols, int half_width, int global, int random_per_row,
+                               std::uint64_t seed) {
+  AttentionMaskSpec spec = sliding_window_spec(rows, cols, half_width, global, false);
+  spec.kind = AttentionKind::bigbird;
+  spec.random_per_row = random_per_row;
+  spec.seed = seed;
+  return spec;
+}
+
 }  // namespace course

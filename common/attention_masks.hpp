@@ -37,6 +37,39 @@ struct AttentionMaskSpec {
   std::uint64_t seed = 1;      ///< block_sparse, bigbird: the random choice
 };
 
+/// @brief A block-sparse spec: blocks of @p block_size × @p block_size, @p density of them.
+/// @param rows rows of S
+/// @param cols columns of S
+/// @param block_size side of a block
+/// @param density share of the blocks kept, in (0, 1]
+/// @param causal drop every entry above the diagonal
+/// @param seed the random choice of blocks
+/// @return the spec (not yet checked: attention_mask checks it)
+AttentionMaskSpec block_sparse_spec(int rows, int cols, int block_size, double density, bool causal,
+                                    std::uint64_t seed = 1);
+
+/// @brief A sliding-window spec: |row - col| <= @p half_width, plus @p global whole rows and
+/// columns.
+/// @param rows rows of S
+/// @param cols columns of S
+/// @param half_width the band's half-width
+/// @param global the first rows and columns kept whole
+/// @param causal drop every entry above the diagonal
+/// @return the spec (not yet checked)
+AttentionMaskSpec sliding_window_spec(int rows, int cols, int half_width, int global, bool causal);
+
+/// @brief A BigBird-style spec: a sliding window with global rows and columns, plus
+/// @p random_per_row random columns in each other row.
+/// @param rows rows of S
+/// @param cols columns of S
+/// @param half_width the band's half-width
+/// @param global the first rows and columns kept whole
+/// @param random_per_row random columns added to each non-global row
+/// @param seed the random choice of columns
+/// @return the spec (not yet checked)
+AttentionMaskSpec bigbird_spec(int rows, int cols, int half_width, int global, int random_per_row,
+                               std::uint64_t seed = 1);
+
 /// @brief Checks @p spec; throws std::invalid_argument naming the first bad parameter and its
 /// allowed range (sizes from 1; block size from 1 to max(rows, cols); block density in
 /// (0, 1]; half-width from 0 to max(rows, cols) - 1; global from 0 to min(rows, cols);

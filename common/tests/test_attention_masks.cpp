@@ -52,27 +52,12 @@ bool in_window(const AttentionMaskSpec& spec, int row, int col) {
 }
 
 AttentionMaskSpec window(int rows, int cols, int half_width, int global, bool causal) {
-  AttentionMaskSpec spec;
-  spec.kind = AttentionKind::sliding_window;
-  spec.rows = rows;
-  spec.cols = cols;
-  spec.half_width = half_width;
-  spec.global = global;
-  spec.causal = causal;
-  return spec;
+  return course::sliding_window_spec(rows, cols, half_width, global, causal);
 }
 
 AttentionMaskSpec blocks(int rows, int cols, int size, double density, bool causal,
                          std::uint64_t seed = 5) {
-  AttentionMaskSpec spec;
-  spec.kind = AttentionKind::block_sparse;
-  spec.rows = rows;
-  spec.cols = cols;
-  spec.block_size = size;
-  spec.block_density = density;
-  spec.causal = causal;
-  spec.seed = seed;
-  return spec;
+  return course::block_sparse_spec(rows, cols, size, density, causal, seed);
 }
 
 }  // namespace

@@ -12,32 +12,15 @@ namespace course::step5::bench {
 namespace {
 
 course::AttentionMaskSpec block_mask(int size, int block, double density, bool causal) {
-  course::AttentionMaskSpec spec;
-  spec.kind = course::AttentionKind::block_sparse;
-  spec.rows = size;
-  spec.cols = size;
-  spec.block_size = block;
-  spec.block_density = density;
-  spec.causal = causal;
-  return spec;
+  return course::block_sparse_spec(size, size, block, density, causal);
 }
 
 course::AttentionMaskSpec window_mask(int size, int half_width, int global, bool causal) {
-  course::AttentionMaskSpec spec;
-  spec.kind = course::AttentionKind::sliding_window;
-  spec.rows = size;
-  spec.cols = size;
-  spec.half_width = half_width;
-  spec.global = global;
-  spec.causal = causal;
-  return spec;
+  return course::sliding_window_spec(size, size, half_width, global, causal);
 }
 
 course::AttentionMaskSpec bigbird_mask(int size, int half_width, int global, int random) {
-  course::AttentionMaskSpec spec = window_mask(size, half_width, global, false);
-  spec.kind = course::AttentionKind::bigbird;
-  spec.random_per_row = random;
-  return spec;
+  return course::bigbird_spec(size, size, half_width, global, random);
 }
 
 }  // namespace
