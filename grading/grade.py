@@ -27,19 +27,10 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, grading, kernels, plan, report, scoring  # noqa: E402
-from gradelib.arguments import positive  # noqa: E402
+from gradelib.arguments import (add_cmake_arg, add_seed, add_time_limits,  # noqa: E402
+                                 positive)
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def seed_value(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if not 0 <= value < 2 ** 64:
-        raise argparse.ArgumentTypeError(f"must be in 0..2^64-1, got {text}")
-    return value
 
 
 def make_parser():
@@ -59,22 +50,16 @@ def make_parser():
     parser.add_argument("--name", default="grades",
                         help="file name (without extension) of the Markdown and JSON reports")
     parser.add_argument("--title", default="", help="heading of the report")
-    parser.add_argument("--seed", type=seed_value, default=None,
-                        help="seed of the tests' inputs (default: a fresh one, printed)")
+    add_seed(parser)
     parser.add_argument("--source", default=str(REPO_ROOT), help="course source tree")
     parser.add_argument("--generator", default="", help="CMake generator (e.g. Ninja)")
-    parser.add_argument("--cmake-arg", action="append", default=[],
-                        help="extra configure argument, e.g. -DCMAKE_CUDA_ARCHITECTURES=90 "
-                             "(repeatable)")
+    add_cmake_arg(parser)
     parser.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 2,
                         help="build jobs")
     parser.add_argument("--test-jobs", dest="test_jobs", type=positive(int),
                         default=max(2, (os.cpu_count() or 2) // 2),
                         help="test processes run side by side")
-    parser.add_argument("--timeout", type=positive(float), default=300,
-                        help="seconds per plain test run")
-    parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
-                        help="seconds per compute-sanitizer run")
+    add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     parser.add_argument("--configure-timeout", type=positive(float), default=300,
                         help="seconds for the configure step")
     parser.add_argument("--build-timeout", type=positive(float), default=1800,

@@ -24,7 +24,7 @@ import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import plan, report, runner  # noqa: E402
-from gradelib.arguments import positive  # noqa: E402
+from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -37,21 +37,17 @@ def make_parser():
                         help="where the lanes' build directories go (default <out>/work)")
     parser.add_argument("--lanes", type=positive(int), default=3,
                         help="students graded side by side, each lane with its own build")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of every student's tests (default: a fresh one)")
+    add_seed(parser, "seed of every student's tests (default: a fresh one)")
     parser.add_argument("--student-timeout", type=positive(float), default=2400,
                         help="seconds a student's whole grading may take")
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
-    parser.add_argument("--timeout", type=positive(float), default=300,
-                        help="seconds per plain test run (grade.py --timeout)")
-    parser.add_argument("--sanitizer-timeout", type=positive(float), default=600,
-                        help="seconds per compute-sanitizer run")
+    add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     parser.add_argument("--course-tests", choices=("once", "each"), default="once",
                         help="run the course tests (no points; they do not run the student's "
                              "files) once, with the first student, or for each student")
     parser.add_argument("--generator", default="Ninja" if shutil_which("ninja") else "")
-    parser.add_argument("--cmake-arg", action="append", default=[])
+    add_cmake_arg(parser)
     parser.add_argument("--title", default="Class grades")
     return parser
 

@@ -37,7 +37,8 @@ import time
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import grading, kernels, plan, scoring  # noqa: E402
-from gradelib.arguments import positive  # noqa: E402
+from gradelib.arguments import (add_cmake_arg, add_seed, add_time_limits,  # noqa: E402
+                                 positive)
 from mutations import MUTATIONS, PENDING_MUTATIONS  # noqa: E402
 
 TEST_PROGRAMS = {step.folder: step.program for step in plan.STEPS}
@@ -357,19 +358,13 @@ def main():
                         help="also run the PENDING (step 4 and 5) mutations")
     parser.add_argument("--only-pending", action="store_true",
                         help="run only the PENDING (step 4 and 5) mutations")
-    parser.add_argument("--cmake-arg", action="append", default=[],
-                        help="extra configure argument (repeatable), e.g. "
-                             "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90")
+    add_cmake_arg(parser)
     parser.add_argument("--jobs", type=positive(int), default=1, help="steps checked in parallel")
     parser.add_argument("--build-jobs", type=positive(int), default=os.cpu_count() or 2)
-    parser.add_argument("--timeout", type=positive(float), default=180,
-                        help="seconds per plain test run")
-    parser.add_argument("--sanitizer-timeout", type=positive(float), default=300,
-                        help="seconds per compute-sanitizer run")
+    add_time_limits(parser, timeout=180, sanitizer_timeout=300)
     parser.add_argument("--test-jobs", type=positive(int), default=4,
                         help="test processes of one step run side by side")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the tests' inputs (default: a fresh one, printed)")
+    add_seed(parser)
     parser.add_argument("--sanitizer", default=os.environ.get("COMPUTE_SANITIZER",
                                                               "compute-sanitizer"))
     parser.add_argument("--dry-run", action="store_true",

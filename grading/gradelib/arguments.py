@@ -13,3 +13,34 @@ def positive(kind):
             raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
         return value
     return parse
+
+
+def seed_value(text):
+    """An argparse type: a seed of the tests' inputs, a whole number in 0..2^64-1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if not 0 <= value < 2 ** 64:
+        raise argparse.ArgumentTypeError(f"must be in 0..2^64-1, got {text}")
+    return value
+
+
+def add_seed(parser, help_text="seed of the tests' inputs (default: a fresh one, printed)"):
+    """--seed, the same for every grading script."""
+    parser.add_argument("--seed", type=seed_value, default=None, help=help_text)
+
+
+def add_cmake_arg(parser):
+    """--cmake-arg, repeatable, handed to CMake's configure step."""
+    parser.add_argument("--cmake-arg", action="append", default=[],
+                        help="extra configure argument (repeatable), e.g. "
+                             "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90")
+
+
+def add_time_limits(parser, timeout, sanitizer_timeout):
+    """--timeout and --sanitizer-timeout: seconds per plain and per compute-sanitizer run."""
+    parser.add_argument("--timeout", type=positive(float), default=timeout,
+                        help="seconds per plain test run")
+    parser.add_argument("--sanitizer-timeout", type=positive(float), default=sanitizer_timeout,
+                        help="seconds per compute-sanitizer run")
