@@ -112,14 +112,83 @@ def numeric_column(rows, index):
     return bool(cells) and sum(number(c) is not None for c in cells) * 2 >= len(cells)
 
 
+# The book's text column is 974 px wide at the 1280 px window that
+# scripts/check_rendering.py uses (docs/course.css: tables in 13 px type, headers at 110 %).
+# A table cannot be narrower than the sum of its columns' narrowest widths (the longest word
+# of a header or a text cell; a whole right-aligned cell, which course.css keeps on one
+# line); wider than the column, it would be cut at the right. The estimate is generous (a
+# wide glyph, the padding and border) and the budget leaves a margin.
+TABLE_BUDGET_PX = 930
+BODY_CHAR_PX = 7.6
+HEAD_CHAR_PX = 9.6
+CELL_PADDING_PX = 16
+# Columns that name a row: a table split into parts repeats them in every part.
+KEY_COLUMNS = {"approach", "K", "inner", "matrix", "mask"}
+
+
+def words(cell):
+    return re.split(r"\s+", cell or "")
+
+
+def min_column_px(header, align, cells):
+    """Narrowest width a column can take: its longest run of text without a break
+    opportunity (a whole cell where the column is right-aligned, course.css's nowrap)."""
+    head = max((len(word) for word in words(header)), default=1) * HEAD_CHAR_PX
+    right = align.strip().endswith(":") and not align.strip().startswith(":")
+    body = max((len((cell or "").strip()) if right else
+                max((len(word) for word in words(cell)), default=1) for cell in cells),
+               default=1) * BODY_CHAR_PX
+    return max(head, body) + CELL_PADDING_PX
+
+
+def column_groups(headers, align, rows):
+    """Splits the columns of a table too wide for the page into parts that fit: lists of
+    column indices, each starting with the columns that name a row (the first column, and
+    any of KEY_COLUMNS). One part, all columns, when the table fits."""
+    widths = [min_column_px(h, align[i], [r[i] if i < len(r) else "" for r in rows])
+              for i, h in enumerate(headers)]
+    if sum(widths) <= TABLE_BUDGET_PX or len(headers) <= 2:
+        return [list(range(len(headers)))]
+    keys = [0] + [i for i, h in enumerate(headers) if i > 0 and h in KEY_COLUMNS]
+    key_width = sum(widths[i] for i in keys)
+    groups, current, width = [], [], key_width
+    for i in range(len(headers)):
+        if i in keys:
+            continue
+        if current and width + widths[i] > TABLE_BUDGET_PX:
+            groups.append(keys + current)
+            current, width = [], key_width
+        current.append(i)
+        width += widths[i]
+    if current:
+        groups.append(keys + current)
+    return groups
+
+
+def table_text(headers, align, rows):
+    """Markdown of one table from cells already escaped; a table too wide for the page is
+    split into parts that repeat the columns naming each row (column_groups)."""
+    groups = column_groups(headers, align, rows)
+    parts = []
+    for number_, group in enumerate(groups):
+        lines = []
+        if len(groups) > 1:
+            lines += ["*Part %d of %d of the table (columns %s):*" % (
+                number_ + 1, len(groups), ", ".join(headers[i] for i in group)), ""]
+        lines += ["| " + " | ".join(headers[i] for i in group) + " |",
+                  "|" + "|".join(align[i] for i in group) + "|"]
+        for row in rows:
+            lines.append("| " + " | ".join(row[i] if i < len(row) else "" for i in group)
+                         + " |")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def markdown_table(headers, rows):
     align = ["---:" if numeric_column(rows, i) else ":---" for i in range(len(headers))]
-    lines = ["| " + " | ".join(escape_cell(h) for h in headers) + " |",
-             "|" + "|".join(align) + "|"]
-    for row in rows:
-        cells = list(row) + [""] * (len(headers) - len(row))
-        lines.append("| " + " | ".join(escape_cell(c) for c in cells[:len(headers)]) + " |")
-    return "\n".join(lines)
+    cells = [[escape_cell(c) for c in (list(row) + [""] * (len(headers) - len(row)))[:len(headers)]]
+             for row in rows]
+    return table_text([escape_cell(h) for h in headers], align, cells)
 
 
 def find_header(lines):
@@ -172,24 +241,51 @@ def split_markdown(lines):
     return preamble, sections
 
 
+def is_rule_row(cells):
+    return bool(cells) and all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells)
+
+
+def render_table_lines(table_lines):
+    """Re-emits one Markdown table of a program's output: cells escaped, split into parts
+    when too wide for the page. A table the program printed with no rows (its header and rule
+    only) becomes a sentence: Doxygen would show the bare header as text."""
+    rows = [[c for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]] for line in table_lines]
+    if len(rows) >= 2 and is_rule_row(rows[1]):
+        headers, align, body = rows[0], [c.strip() for c in rows[1]], rows[2:]
+        headers = [escape_cell(c.replace("\\|", "|")) for c in headers]
+        if not body:
+            return ["The program printed this table with no rows (columns: %s)."
+                    % ", ".join(headers)]
+        body = [[escape_cell(c.replace("\\|", "|")) for c in row] for row in body]
+        align = (align + ["---"] * len(headers))[:len(headers)]
+        return table_text(headers, align, body).split("\n")
+    return ["| " + " | ".join(escape_cell(c.replace("\\|", "|")) for c in row) + " |"
+            for row in rows]
+
+
+def heading_text(heading):
+    """A heading of a program's output for a Doxygen heading: no code spans (Doxygen shows
+    their markup as text in a heading)."""
+    return escape_prose(heading.replace("`", ""))
+
+
 def render_markdown_lines(lines):
-    """Re-emits Markdown output of a program: tables escaped cell by cell, prose escaped,
-    benchmark header lines dropped (they are shown as provenance)."""
-    out = []
-    for line in lines:
+    """Re-emits Markdown output of a program: tables escaped cell by cell (and split when too
+    wide for the page), prose escaped, benchmark header lines dropped (they are shown as
+    provenance)."""
+    out, table = [], []
+    for line in lines + [""]:
         stripped = line.strip()
         if GPU_LINE.match(stripped.strip("`")) or stripped.startswith("CSV written to") \
                 or PROGRESS_LINE.search(stripped):
             continue
         if stripped.startswith("|"):
-            cells = [c for c in re.split(r"(?<!\\)\|", stripped)[1:-1]]
-            if cells and all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells):
-                out.append("|" + "|".join(c.strip() for c in cells) + "|")
-            else:
-                out.append("| " + " | ".join(escape_cell(c.replace("\\|", "|")) for c in cells)
-                           + " |")
-        else:
-            out.append(escape_prose(line.rstrip()))
+            table.append(stripped)
+            continue
+        if table:
+            out += render_table_lines(table)
+            table = []
+        out.append(escape_prose(line.rstrip()))
     text = "\n".join(out).strip("\n")
     return re.sub(r"\n{3,}", "\n\n", text)
 
@@ -618,7 +714,7 @@ def render_csv(repo, csv_path, plotter, stem_prefix):
         if notes_text:
             parts += ["Notes printed by the benchmark:", "", notes_text, ""]
         for heading, lines in sections:
-            parts += ["### %s" % escape_prose(heading), "", render_markdown_lines(lines), ""]
+            parts += ["### %s" % heading_text(heading), "", render_markdown_lines(lines), ""]
     return parts
 
 
@@ -644,7 +740,7 @@ def render_text_result(repo, path, stem_prefix):
     if text:
         parts += [text, ""]
     for heading, body in sections:
-        parts += ["### %s" % escape_prose(heading), "", render_markdown_lines(body), ""]
+        parts += ["### %s" % heading_text(heading), "", render_markdown_lines(body), ""]
     return parts
 
 
@@ -725,7 +821,7 @@ def fill_fragment_deep_dive(repo, docs):
         _, sections = split_markdown(contents[layout])
         body = []
         for heading, lines in sections:
-            body += ["#### %s" % escape_prose(heading), "", render_markdown_lines(lines), ""]
+            body += ["#### %s" % heading_text(heading), "", render_markdown_lines(lines), ""]
         layout_text = sourced(layout, "\n".join(body))
     else:
         layout_text = ("**No measurement is committed yet.** Run `fragment_layout > "

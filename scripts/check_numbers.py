@@ -28,6 +28,7 @@ Report mode (the default, what CI runs for now) prints the untraced figures per 
 their line and exits 0; --strict exits 1 when there is one.
 """
 import argparse
+import csv
 import pathlib
 import re
 import sys
@@ -146,7 +147,14 @@ class NumberIndex:
     def numbers(self, path):
         if path not in self.cache:
             text = path.read_text(encoding="utf-8", errors="replace")
-            self.cache[path] = set(FILE_NUMBER.findall(text.replace(",", "")))
+            if path.suffix == ".csv":
+                # A CSV's commas separate cells: drop only the grouping commas inside a cell
+                # (removing every comma would join the numbers of neighbouring cells).
+                text = "\n".join(" ".join(cell.replace(",", "") for cell in row)
+                                 for row in csv.reader(text.splitlines()))
+            else:
+                text = text.replace(",", "")
+            self.cache[path] = set(FILE_NUMBER.findall(text))
         return self.cache[path]
 
     def traces(self, value, paths):

@@ -1,6 +1,10 @@
 /// @file padded.cuh
-/// @brief The notes' "simple" solution: pad A, B and C with zeros up to multiples of the
-/// tile width and run the unchecked step-3 kernel, which then never leaves its matrices.
+/// @brief Padding, the course's measured alternative to the boundary checks: pad A, B and C
+/// with zeros up to multiples of the tile width and run the unchecked step-3 kernel, which
+/// then never leaves its matrices.
+///
+/// The note's "simple" solution is not this but zero-fill on load (tiled_checked.cuh): an
+/// out-of-range thread writes 0 into the shared-memory tile, so the inner loop needs no test.
 ///
 /// What it costs: three extra device arrays (the padded copies), two 2-D copies in and
 /// one out per product, and the arithmetic on the zero padding. The benchmark measures
