@@ -644,15 +644,22 @@ def summary_table(kind, headers, rows):
                 "`-` = not measured or wrong)", table) if table else None
     if kind == "sddmm":
         def keys(row, col):
-            name = row[col["matrix"]] + ("" if row[col["K"]] == "256" else ", K=" + row[col["K"]])
+            # Tables before the glossary name the inner size K, later ones inner.
+            inner = "inner" if "inner" in col else "K"
+            size = row[col[inner]]
+            name = row[col["matrix"]] + ("" if size == "256" else f", {inner}={size}")
             approach = row[col["approach"]]
-            return name, "cuSPARSE" if approach.lower().startswith("cusparse") else approach
+            if not approach.lower().startswith("cusparse"):
+                return name, approach
+            # Both cuSPARSE precisions have a column of their own (fp32 must not overwrite fp16).
+            precision = next((p for p in ("fp16", "fp32") if p in approach), "")
+            return name, f"cuSPARSE {precision}".strip()
         check = headers.index("check") if "check" in headers else None
         kept = [r for r in rows if check is None or check >= len(r)
                 or not r[check].startswith("skipped")]
         table = pivot(headers, kept, "matrix", "approach", "vs cuSPARSE", keys)
         return ("Speedup over cuSPARSE per matrix and approach (cuSPARSE time / kernel time; "
-                "K = 256 unless stated)", table) if table else None
+                "inner = 256 unless stated)", table) if table else None
     return None
 
 
