@@ -11,8 +11,10 @@ The convention (see also docs/results.md, "How a quoted number is traced"):
 
 * A *measured figure* is a number with a decimal point (0.841, 2.75, 21.48), or a whole
   number with a unit of time, rate or ratio (100 s, 448 ms, 95 %, 5×). Sizes and counts
-  (4096×4096, K = 256, 132 SMs), numbers inside code (`--size 2048`, code blocks) and
-  version numbers (CUDA 12.4, compute capability 9.0, PMPP section 4.5) are not figures.
+  (4096×4096, K = 256, 132 SMs), numbers inside code (`--size 2048`, code blocks, Doxygen
+  @verbatim blocks) and version numbers (CUDA 12.4, compute capability 9.0, PMPP section
+  4.5) are not figures. Configured limits and computed sizes are written as code (a `300` s
+  time limit) so that they are not taken for measurements.
 * A block of text (a paragraph, a list item, a table, a heading) *cites* a file when it
   links to it (`[text](results/bench_h200.csv)`), names it in code (`results/bench_h200.md`,
   relative to the page's folder or to the repository root), or carries a comment
@@ -24,8 +26,8 @@ The convention (see also docs/results.md, "How a quoted number is traced"):
 * A block after `<!-- quoted: note 002 -->` (or any other outside work) holds figures quoted
   from that work, not measured by the course; they are listed as quoted, not as untraced.
 
-Report mode (the default, what CI runs for now) prints the untraced figures per file with
-their line and exits 0; --strict exits 1 when there is one.
+Report mode (the default) prints the untraced figures per file with their line and exits 0;
+--strict (what CI runs) exits 1 when there is one.
 """
 import argparse
 import csv
@@ -55,7 +57,7 @@ HEADING = re.compile(r"^(#{1,6})\s")
 def blocks_of(text):
     """Splits Markdown into blocks: (first line number, kind, text, level). A heading's level
     is its number of #; a text block's is -1 when it is the next item of the same list (no
-    blank line before it), else 0. Fenced code blocks are dropped; each list item is a block
+    blank line before it), else 0. Fenced code blocks (``` or Doxygen's @verbatim) are dropped; each list item is a block
     of its own; table rows stay together."""
     blocks, current, start, fence = [], [], 0, False
     lines = text.split("\n")
@@ -69,8 +71,10 @@ def blocks_of(text):
         joined[0] = next_joined
 
     for number, line in enumerate(lines, 1):
-        if line.lstrip().startswith("```"):
-            flush()
+        if line.lstrip().startswith("```") or (
+                line.strip() in ("@verbatim", "@endverbatim") and
+                fence == (line.strip() == "@endverbatim")):
+            flush()  # a code block, Markdown's or Doxygen's (the results pages' raw logs)
             fence = not fence
             continue
         if fence:
