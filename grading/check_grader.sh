@@ -7,7 +7,7 @@
 #
 # Usage: grading/check_grader.sh OUT_DIR [CMake arguments...]
 #   e.g. grading/check_grader.sh grading/results -DCMAKE_CUDA_ARCHITECTURES=90
-# Environment: WORK (scratch folder, default /tmp/course-grading), LANES (default 3),
+# Environment: WORK (scratch folder, default /tmp/course-grading), LANES (default 2),
 # SKIP_MUTATIONS=1 (class run only), MUTATION_STEPS (comma-separated step folders).
 # Exit status 0 only when the reference grades 100, the exercise 0 and every mutant loses
 # points.
@@ -26,7 +26,7 @@ say() { echo "[$SECONDS s] $*" | tee -a "$work/check_grader.log"; }
 say "example class"
 rm -rf "$work/class"
 python3 grading/make_class_example.py "$work/class" > /dev/null || exit 1
-grading/run_all.sh "$work/class" "$work/class-grades" --lanes "${LANES:-3}" \
+grading/run_all.sh "$work/class" "$work/class-grades" --lanes "${LANES:-2}" \
   --title "Class run: the example class (grading/make_class_example.py)" \
   "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 || status=1
 cp "$work/class-grades/class_grades.md" "$out/class_run.md"

@@ -15,13 +15,18 @@
 # Environment: PART (all, class or mutations; default all: both side by side, which needs
 # a larger machine than 16 cores to fit 9 minutes: on the H100 machine run PART=class and
 # PART=mutations as two commands), SHARD (K/N: the mutation check's K-th of N parts), BUDGET
-# (seconds for the class run and the mutation check, default 450; 480 fits a 10-minute command), LANES (class lanes,
-# default 5), SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots
-# graded side by side, default 10), WORK (scratch, default /tmp/course-evidence), SKIP_DIAG=1
+# (seconds for the class run and the mutation check, default 450; 480 fits a 10-minute
+# command), LANES (class lanes, default 2: grade_class.py divides the cores between them),
+# SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots graded side by
+# side, default 10), WORK (scratch, default /tmp/course-evidence), SKIP_DIAG=1
 # (no initcheck filter check); for trials: STUDENTS (the class folders to keep, e.g.
 # "01-reference 02-exercise"), MATCH (mutation_check.py --match), MUTANTS_PER_SLOT (4),
 # MUTATION_TEST_JOBS (2). CLASS_PART=K/N grades the K-th of N parts of the class (one
 # command each); grading/merge_class_runs.py joins their results/ folders into one table.
+# On the 16-core H100 machine a 10-minute command fits 5 students of the example class, not
+# 10 (one student alone takes about 65 s of tests beside the build, see results/sequential/):
+# run CLASS_PART=1/2 and 2/2. The class run's log (class.log: each lane's build, each
+# student's start and grade) comes back as OUT_DIR/class.log and in the archive.
 # Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
 # and every mutant is caught.
 set -uo pipefail
@@ -94,9 +99,11 @@ if [ "$run_mutations" = 1 ]; then
   pids+=($!)
 fi
 if [ "$run_class" = 1 ]; then
-  say "class run (${LANES:-5} lanes)"
+  # Per test 200 s: step 4's largest sweep takes 64 s alone, and a kernel that hangs
+  # (09-hangs) holds its lane that long.
+  say "class run (${LANES:-2} lanes)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --lanes "${LANES:-5}" --timeout 360 --sanitizer-timeout 300 --student-timeout 450 \
+    --lanes "${LANES:-2}" --timeout 200 --sanitizer-timeout 200 --student-timeout 400 \
     --title "Class run: the example class (grading/make_class_example.py)" \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
   pids+=($!)
@@ -125,10 +132,15 @@ if [ "$run_class" = 1 ]; then
 
   # Why initcheck instruments every kernel: the same initcheck runs of the reference with
   # the student-kernel filter (as grading used it) and without (as it does now).
+  # The reference as the lane was prebuilt (a student's folder: only the files that include
+  # the kernels are compiled again; COURSE_KERNELS=reference would compile steps 4 and 5's
+  # libraries again).
   lane="$grades/work/lane-0"
   if [ -f "$lane/CMakeCache.txt" ] && [ "${SKIP_DIAG:-0}" != 1 ]; then
     say "initcheck with and without the kernel filter (reference, lane 0)"
-    cmake -S "$root" -B "$lane" -DCOURSE_KERNELS=reference >> "$log" 2>&1 &&
+    cmake -S "$root" -B "$lane" -DCOURSE_KERNELS="$grades/work/prebuild-kernels" \
+      "-DCOURSE_STEPS=$(ls -d step[0-9]_*/ | tr -d / | paste -sd ';')" \
+      >> "$log" 2>&1 &&
       cmake --build "$lane" --target test_step4 test_step5 -j "$(nproc)" >> "$log" 2>&1
     diag="$results/initcheck_filter"
     mkdir -p "$diag"
@@ -192,13 +204,19 @@ if [ "$run_mutations" = 1 ]; then
 fi
 
 cp "$work/class.log" "$work/mutation.log" "$results/" 2>/dev/null
+if [ "$run_class" = 1 ]; then
+  cp "$work/class.log" "$out/class.log" 2>/dev/null
+  { echo "--- class.log"; cat "$work/class.log"; } >> "$log" 2>/dev/null
+  mkdir -p "$results/lanes"
+  cp "$work/class-grades/work"/lane-*.log "$results/lanes/" 2>/dev/null
+fi
 mkdir -p "$results/students"
 for folder in "$work/class-grades/students"/*/; do
   [ -d "$folder" ] || continue
   name="$(basename "$folder")"
   mkdir -p "$results/students/$name"
-  cp "$folder"/grades.md "$folder"/grades.json "$folder"/grade.log "$results/students/$name/" \
-    2>/dev/null
+  cp "$folder"/grades.md "$folder"/grades.json "$folder"/grade.log "$folder"/configure.log \
+    "$folder"/build.log "$results/students/$name/" 2>/dev/null
 done
 grep -h "per student\|seconds" "$results/class_run.md" 2>/dev/null | head -3 >> "$log"
 say "done, status $status"

@@ -26,7 +26,7 @@ import shlex
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, grading, kernels, plan, report, scoring  # noqa: E402
+from gradelib import build, grading, kernels, plan, report, runner, scoring  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_seed, add_time_limits,  # noqa: E402
                                  positive)
 
@@ -144,6 +144,7 @@ def main():
     parser = make_parser()
     args = parser.parse_args()
     check_arguments(parser, args)
+    runner.stop_children_on_term()  # a grader stopped from outside leaves no test running
     args.out_dir.mkdir(parents=True, exist_ok=True)
     print(f"seed {args.seed}", file=sys.stderr)
     steps = args.step_list

@@ -2,28 +2,27 @@
 """Grades a folder of student folders into one class table (Markdown and CSV).
 
 Everything that is not a student's is built once: each lane (a build directory graded
-students go through one after another) is first built with the reference kernels; a
-student then costs a reconfigure, the compilation of the files behind their kernels, the
-links and the test runs (grade.py). Lanes run side by side. A student whose grading breaks
-(does not configure or compile, hangs, crashes) gets what grade.py gave them, or 0 with a
-note when grade.py itself had to be stopped; the class run always goes on.
+students go through one after another) is first built with the reference kernels, given as
+a student's folder (so that every compile command stays the same for the students that
+follow, see prebuild); a student then costs a reconfigure, the compilation of the files
+that include their kernels, the links and the test runs (grade.py). Lanes share the cores
+(gradelib/lanes.py); the class table is rewritten after every student. A student whose
+grading breaks (does not configure or compile, hangs, crashes) gets what grade.py gave
+them, or 0 with a note when grade.py itself had to be stopped; the class run always goes on.
 
-    grading/grade_class.py STUDENTS OUT_DIR [--lanes 3] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
+    grading/grade_class.py STUDENTS OUT_DIR [--lanes 2] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
 """
 import argparse
-import concurrent.futures
 import json
 import os
 import pathlib
-import queue
 import random
 import sys
-import threading
 import time
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import plan, report, runner  # noqa: E402
+from gradelib import build, lanes, plan, report, runner  # noqa: E402
 from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -35,8 +34,11 @@ def make_parser():
     parser.add_argument("out_dir", help="where the class table and the students' reports go")
     parser.add_argument("--work-dir", default="",
                         help="where the lanes' build directories go (default <out>/work)")
-    parser.add_argument("--lanes", type=positive(int), default=3,
-                        help="students graded side by side, each lane with its own build")
+    parser.add_argument("--lanes", type=positive(int), default=2,
+                        help="students graded side by side, each lane with its own build and "
+                             "its share of the cores")
+    parser.add_argument("--cores", type=positive(int), default=os.cpu_count() or 2,
+                        help="cores the lanes share (default: this machine's)")
     add_seed(parser, "seed of every student's tests (default: a fresh one)")
     parser.add_argument("--student-timeout", type=positive(float), default=2400,
                         help="seconds a student's whole grading may take")
@@ -57,31 +59,53 @@ def shutil_which(name):
                for folder in os.environ.get("PATH", "").split(os.pathsep) if folder)
 
 
-def prebuild(lane_dir, args, jobs, log_path):
-    """Configures and builds a lane's tree with the reference kernels (the test programs
-    and all they link)."""
-    command = ["cmake", "-S", str(HERE.parent), "-B", str(lane_dir), "-DCOURSE_KERNELS=reference"]
+def prebuild(lane_dir, args, jobs, log_path, kernels, cancel=None):
+    """Configures and builds a lane's tree (the test programs and all they link) with the
+    reference kernels copied into the student folder @p kernels. Why not
+    COURSE_KERNELS=reference: a student's folder adds the generated forwarding headers to
+    the include path of each step's kernel library, which changes the compile command of
+    every file in it (in steps 4 and 5 some twenty course files), so a tree built with
+    'reference' is built again for the first student of every lane. Built from a student's
+    folder, the compile commands stay the same and a student recompiles only the files
+    that include their kernels. Stops (returns False) when the threading.Event @p cancel
+    is set: every student has a lane by then."""
+    command = ["cmake", "-S", str(HERE.parent), "-B", str(lane_dir), f"-DCOURSE_KERNELS={kernels}",
+               "-DCOURSE_STEPS=" + ";".join(step.folder for step in plan.STEPS)]
     if args.generator and not (lane_dir / "CMakeCache.txt").exists():
         command += ["-G", args.generator]
-    configured = runner.run_limited(command + args.cmake_arg, 600, log_path=log_path)
-    if configured.status != 0:
+    started = time.monotonic()
+    try:
+        configured = runner.run_limited(command + args.cmake_arg, 600, log_path=log_path,
+                                        cancel=cancel)
+        if configured.status != 0:
+            return False
+        targets = [step.program for step in plan.STEPS]
+        built = runner.run_limited(["cmake", "--build", str(lane_dir), "-j", str(jobs),
+                                    "--target", *targets], 3600, log_path=log_path,
+                                   cancel=cancel)
+    except runner.Cancelled:
+        say(f"{lane_dir.name}: build stopped, every student has a lane")
         return False
-    # The test programs are all grading runs (their libraries: common, every step's).
-    targets = [step.program for step in plan.STEPS]
-    built = runner.run_limited(["cmake", "--build", str(lane_dir), "-j", str(jobs), "--target",
-                                *targets], 3600, log_path=log_path)
+    say(f"{lane_dir.name} built with {jobs} jobs in {time.monotonic() - started:.0f} s "
+        f"(status {built.status})")
     return built.status == 0
 
 
+def say(text):
+    """A line of progress on stderr, at once (the class run's log)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
 def grade_student(folder, lane_dir, args, jobs, out_dir, graded_only=False):
-    """Runs grade.py on one student; returns (name, grade or None, seconds, note, link)."""
+    """Runs grade.py on one student with @p jobs = (build jobs, test processes); returns
+    (name, grade or None, seconds, note, link)."""
     name = folder.name
     student_out = out_dir / "students" / name
     student_out.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, str(HERE / "grade.py"), "--kernels", str(folder),
                "--build-dir", str(lane_dir), "--out-dir", str(student_out), "--name", "grades",
-               "--title", f"Grades of {name}", "--seed", str(args.seed), "--jobs", str(jobs),
-               "--test-jobs", str(jobs), "--timeout", str(args.timeout),
+               "--title", f"Grades of {name}", "--seed", str(args.seed), "--jobs", str(jobs[0]),
+               "--test-jobs", str(jobs[1]), "--timeout", str(args.timeout),
                "--sanitizer-timeout", str(args.sanitizer_timeout),
                "--configure-timeout", "120", "--build-timeout", "600"]
     if args.generator:
@@ -93,6 +117,7 @@ def grade_student(folder, lane_dir, args, jobs, out_dir, graded_only=False):
     if grade_file.exists():
         grade_file.unlink()  # never read an earlier run's grade
     started = time.monotonic()
+    say(f"{name}: grading in {lane_dir.name}")
     result = runner.run_limited(command, args.student_timeout,
                                 log_path=student_out / "grade.log")
     seconds = time.monotonic() - started
@@ -105,9 +130,7 @@ def grade_student(folder, lane_dir, args, jobs, out_dir, graded_only=False):
         note = f"grade.py failed (exit {result.status}): see grade.log"
     link = urllib.parse.quote(f"students/{name}/grades.md") if grade else urllib.parse.quote(
         f"students/{name}/grade.log")
-    print(f"[{time.strftime('%H:%M:%S')}] {name}: "
-          f"{grade['total_points'] if grade else 0}/100 in {seconds:.0f} s {note}",
-          file=sys.stderr, flush=True)
+    say(f"{name}: {grade['total_points'] if grade else 0}/100 in {seconds:.0f} s {note}")
     return name, grade, seconds, note, link
 
 
@@ -127,48 +150,59 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(2 ** 63)
-    jobs = max(1, (os.cpu_count() or 2) // args.lanes)
-    lanes = [work / f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
+    lane_dirs = [work / f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
+    jobs = lanes.lane_jobs(args.cores, len(lane_dirs))
+    kernels = work / "prebuild-kernels"  # the reference, as a student's folder
+    build.copy_submission(HERE.parent, kernels, plan.STEPS)
+    say(f"{len(folders)} students, {len(lane_dirs)} lane(s) on {args.cores} cores: "
+        f"{jobs[0]} build jobs and {jobs[1]} test processes per lane")
+    write_tables([], args, out_dir, f"(in progress, 0 of {len(folders)} graded) ")
     started = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(lanes)) as pool:
-        ready = list(pool.map(lambda lane: prebuild(lane, args, jobs, work / f"{lane.name}.log"),
-                              lanes))
-    prebuild_seconds = time.monotonic() - started
-    if not all(ready):
-        print(f"the course does not build with the reference kernels: see {work}/lane-*.log",
+    finished, built_after = [], {}
+
+    def prebuild_lane(lane, index, nothing_left):
+        # Lane 0 alone, with every core; the others beside the grading, with their share.
+        ready = prebuild(lane, args, args.cores if index == 0 else jobs[0],
+                         work / f"{lane.name}.log", kernels, None if index == 0 else nothing_left)
+        built_after[index] = time.monotonic() - started
+        return ready
+
+    def grade(folder, lane):
+        once = args.course_tests == "once" and folder != folders[0]
+        try:
+            return grade_student(folder, lane, args, jobs, out_dir, once)
+        except Exception as error:  # noqa: BLE001 -- a broken student never stops the class
+            return (folder.name, None, 0.0, f"grading failed: {error}",
+                    urllib.parse.quote(f"students/{folder.name}/grade.log"))
+
+    def graded(result):  # the table so far, so that a run cut short still leaves one
+        finished.append((time.monotonic(), result))
+        write_tables(sorted(row for _, row in finished), args, out_dir,
+                     f"(in progress, {len(finished)} of {len(folders)} graded) ")
+
+    def cut_short():
+        say(f"stopped (SIGTERM) after {time.monotonic() - started:.0f} s, "
+            f"{len(finished)} of {len(folders)} students graded")
+        write_tables(sorted(row for _, row in finished), args, out_dir,
+                     f"(cut short after {time.monotonic() - started:.0f} s, {len(finished)} "
+                     f"of {len(folders)} graded) ")
+
+    runner.stop_children_on_term(cut_short)
+
+    students = lanes.grade_in_lanes(folders, lane_dirs, prebuild_lane, grade, graded)
+    if students is None:
+        print(f"the course does not build with the reference kernels: see {work}/lane-0.log",
               file=sys.stderr)
         return 1
-    free = queue.Queue()
-    for lane in lanes:
-        free.put(lane)
-
-    done, finished = [], []
-    lock = threading.Lock()
-
-    def grade_on_a_free_lane(folder):
-        lane = free.get()
-        try:
-            result = grade_student(folder, lane, args, jobs, out_dir,
-                                   args.course_tests == "once" and folder != folders[0])
-        finally:
-            free.put(lane)
-        with lock:  # the table so far, so that a run cut short still leaves one
-            done.append(result)
-            finished.append(time.monotonic())
-            write_tables(sorted(done), args, out_dir, "(in progress) ")
-        return result
-
-    graded_from = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(lanes)) as pool:
-        students = list(pool.map(grade_on_a_free_lane, folders))
-    grading_seconds = time.monotonic() - graded_from
-    header = (f"{len(students)} students; {len(lanes)} lane(s). Course tree built once per "
-              f"lane in {prebuild_seconds:.0f} s; grading took {grading_seconds:.0f} s, "
-              f"{grading_seconds / len(students):.0f} s per student")
+    seconds = time.monotonic() - started
+    header = (f"{len(students)} students; {len(lane_dirs)} lane(s), {jobs[0]} build jobs and "
+              f"{jobs[1]} test processes each on {args.cores} cores. The run took "
+              f"{seconds:.0f} s (lane 0's course tree built in {built_after[0]:.0f} s), "
+              f"{seconds / len(students):.0f} s per student")
     if len(finished) > 1:
-        after_first = (finished[-1] - finished[0]) / (len(finished) - 1)
+        after_first = (finished[-1][0] - finished[0][0]) / (len(finished) - 1)
         header += (f", {after_first:.0f} s per student after the first (the first finished "
-                   f"after {finished[0] - graded_from:.0f} s)")
+                   f"after {finished[0][0] - started:.0f} s)")
     header += " (the column 'seconds' is each student's own time in a lane)."
     print(write_tables(students, args, out_dir, "", header))
     return 0

@@ -11,7 +11,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import plan  # noqa: E402
+from gradelib import build, plan  # noqa: E402
 from mutations import MUTATIONS  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -19,15 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def copy_solution(student, source="reference"):
     """The student files of every step, from the reference or the exercise folders."""
-    for step in plan.STEPS:
-        origin = ROOT / step.folder / ("exercise" if source == "exercise" else "")
-        target = student / step.folder
-        target.mkdir(parents=True, exist_ok=True)
-        for name in step.student_files:
-            if (origin / name).exists():
-                shutil.copy2(origin / name, target / name)
-            else:  # steps 2 to 5: the course's launcher is given, not part of the exercise
-                shutil.copy2(ROOT / step.folder / name, target / name)
+    build.copy_submission(ROOT, student, plan.STEPS, source)
 
 
 def edit(student, relative, original, replacement):

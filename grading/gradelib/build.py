@@ -6,8 +6,23 @@ student's kernels (the generated wrappers that include them) and relinks; everyt
 (common, the tests, the course's kernels of steps 4 and 5) stays built from the first run.
 """
 import pathlib
+import shutil
 
 from gradelib import runner
+
+
+def copy_submission(source, target, steps, version="reference"):
+    """Writes a student folder at @p target holding the files a student writes of every
+    step in @p steps, copied from the course at @p source: the reference's or the
+    exercise's. Steps 2 to 5's launchers are given (not part of the exercise): the course's."""
+    source, target = pathlib.Path(source), pathlib.Path(target)
+    for step in steps:
+        origin = source / step.folder / ("exercise" if version == "exercise" else "")
+        folder = target / step.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in step.student_files:
+            given = origin / name if (origin / name).exists() else source / step.folder / name
+            shutil.copy2(given, folder / name)
 
 
 def check_submission(kernels, steps):

@@ -5,6 +5,8 @@ import os
 import pathlib
 import signal
 import subprocess
+import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
@@ -25,6 +27,30 @@ class Completed:
         return self.status is None
 
 
+# The process groups of the commands running now (run_limited), for stop_children_on_term.
+_RUNNING = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_children_on_term(on_stop=None):
+    """Makes SIGTERM (e.g. from `timeout`) stop the commands this process runs too: each
+    runs in a process group of its own, which the signal would not reach. Sends them SIGTERM
+    (a grader among them stops its own commands the same way), calls @p on_stop() (e.g. to
+    write what is done so far) and exits with status 143."""
+    def stop(number, _frame):
+        with _RUNNING_LOCK:
+            groups = list(_RUNNING)
+        for group in groups:
+            try:
+                os.killpg(group, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if on_stop is not None:
+            on_stop()
+        os._exit(128 + number)
+    signal.signal(signal.SIGTERM, stop)
+
+
 class Cancelled(Exception):
     """A run stopped because its grading no longer needs it (see grading.grade_programs's
     stop_at_first_loss)."""
@@ -32,35 +58,57 @@ class Cancelled(Exception):
 
 def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None):
     """Runs @p command for at most @p timeout seconds (its process group is killed then);
-    stdout and stderr together. Appends the command and its output to @p log_path. When the
+    stdout and stderr together. Appends the command and its output to @p log_path as the
+    output comes (a run stopped from outside still leaves what it printed). When the
     threading.Event @p cancel is set, the process group is killed and Cancelled raised."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
     started = time.monotonic()
-    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, start_new_session=True) as process:
-        status, raw = None, None
-        while raw is None:
-            left = timeout - (time.monotonic() - started)
+    if log_path is not None:
+        with open(log_path, "a", encoding="utf-8") as log:
+            log.write("$ " + " ".join(str(part) for part in command) + "\n")
+        sink = open(log_path, "a+b")
+    else:
+        sink = tempfile.TemporaryFile()
+    with sink:
+        first_byte = sink.seek(0, os.SEEK_END)
+        with subprocess.Popen(command, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                              start_new_session=True) as process:
+            with _RUNNING_LOCK:
+                _RUNNING.add(process.pid)
             try:
-                # In slices, to look at the cancel flag; output read so far is kept.
-                piece = min(left, 0.5) if cancel is not None else left
-                raw, _ = process.communicate(timeout=max(0.01, piece))
-                status = process.returncode
-            except subprocess.TimeoutExpired:
-                stop = cancel is not None and cancel.is_set()
-                if left <= 0.5 or stop or cancel is None:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    raw, _ = process.communicate()
-                    status = None
-                    if stop:
-                        raise Cancelled() from None
+                status = _wait_limited(process, started, timeout, cancel)
+            finally:
+                with _RUNNING_LOCK:
+                    _RUNNING.discard(process.pid)
+        sink.seek(first_byte)
+        raw = sink.read()
     output = raw.decode("utf-8", errors="replace")
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as log:
-            log.write("$ " + " ".join(str(part) for part in command) + "\n" + output)
+            if output and not output.endswith("\n"):
+                log.write("\n")
             log.write(f"(exit {status if status is not None else f'timeout {timeout} s'})\n")
     return Completed(status, output, time.monotonic() - started)
+
+
+def _wait_limited(process, started, timeout, cancel):
+    """Waits for @p process until @p timeout seconds after @p started; kills its group then
+    (returns None) or when @p cancel is set (raises Cancelled). Returns its exit status."""
+    while True:
+        left = timeout - (time.monotonic() - started)
+        try:
+            # In slices, to look at the cancel flag.
+            piece = min(left, 0.5) if cancel is not None else left
+            return process.wait(timeout=max(0.01, piece))
+        except subprocess.TimeoutExpired:
+            stop = cancel is not None and cancel.is_set()
+            if left <= 0.5 or stop or cancel is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                if stop:
+                    raise Cancelled() from None
+                return None
 
 
 def first_lines(text, count=14, width=160):

@@ -1,7 +1,8 @@
 """A fake `cmake` for the grader's tests: configures and "builds" instantly. A step folder
-whose student file holds COMPILE_ERROR does not build; FAKE_CMAKE=hang-configure or
-hang-build makes that phase hang. The "built" test programs list the plan's graded tests
-of their step and one course test, and pass (FAKE_MODE=fail: the graded ones fail)."""
+whose student file holds COMPILE_ERROR does not build, one holding SLOW_BUILD (in the first
+target's step) takes 15 s to build; FAKE_CMAKE=hang-configure or hang-build makes that
+phase hang. The "built" test programs list the plan's graded tests of their step and one
+course test, and pass (FAKE_MODE=fail: the graded ones fail)."""
 import json
 import pathlib
 import sys
@@ -61,6 +62,10 @@ def build(arguments, mode):
         broken = [] if kernels in ("reference", "exercise") else [
             name for name in step.student_files
             if "COMPILE_ERROR" in (folder / name).read_text(encoding="utf-8")]
+        if kernels not in ("reference", "exercise") and step.program == targets[0] and any(
+                "SLOW_BUILD" in (folder / name).read_text(encoding="utf-8")
+                for name in step.student_files):
+            time.sleep(15)  # once per build
         if broken:
             print(f"{folder}/{broken[0]}(3): error: expected a \";\" (in {step.folder})")
             status = 1

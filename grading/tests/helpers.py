@@ -64,3 +64,34 @@ def environment(**values):
     env = dict(os.environ)
     env.update({key: str(value) for key, value in values.items()})
     return env
+
+
+# A fake compute-sanitizer: records its arguments beside the program, runs it, finds nothing.
+FAKE_SANITIZER_CLEAN = """
+import os, subprocess, sys
+arguments = sys.argv[1:]
+start = next(i for i, a in enumerate(arguments) if os.path.isfile(a))
+with open(os.path.join(os.path.dirname(arguments[start]), "sanitizer-args.txt"), "a") as log:
+    log.write(" ".join(arguments[:start]) + "\\n")
+status = subprocess.run(arguments[start:]).returncode
+print("========= ERROR SUMMARY: 0 errors")
+sys.exit(status)
+"""
+
+
+def fake_course_tools(root):
+    """A folder @p root/bin with a fake `cmake` (fake_course.py, which finds gradelib beside
+    it) and a clean fake compute-sanitizer. Returns (environment with the folder first in
+    PATH and no FAKE_* settings, path of the fake sanitizer)."""
+    bin_dir = pathlib.Path(root) / "bin"
+    bin_dir.mkdir()
+    script(bin_dir / "cmake", f"""
+        import runpy, sys
+        sys.argv[0] = "cmake"
+        runpy.run_path({str(HERE / "fake_course.py")!r}, run_name="__main__")
+        """)
+    sanitizer = script(bin_dir / "fake-sanitizer", FAKE_SANITIZER_CLEAN)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    for name in ("FAKE_CMAKE", "FAKE_MODE"):
+        env.pop(name, None)
+    return env, sanitizer

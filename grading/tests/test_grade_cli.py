@@ -2,46 +2,23 @@
 its arguments, time limits, missing or broken steps and paths with '@', spaces and
 non-ASCII letters."""
 import json
-import os
 import pathlib
 import subprocess
 import sys
 import tempfile
 import unittest
 
-from tests.helpers import GRADING, script
+from tests.helpers import GRADING, fake_course_tools
 from gradelib import plan
 
 GRADE = GRADING / "grade.py"
-FAKE_SANITIZER_CLEAN = """
-import os, subprocess, sys
-arguments = sys.argv[1:]
-start = next(i for i, a in enumerate(arguments) if os.path.isfile(a))
-with open(os.path.join(os.path.dirname(arguments[start]), "sanitizer-args.txt"), "a") as log:
-    log.write(" ".join(arguments[:start]) + "\\n")
-status = subprocess.run(arguments[start:]).returncode
-print("========= ERROR SUMMARY: 0 errors")
-sys.exit(status)
-"""
 
 
 class GradeCommand(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.root = pathlib.Path(self.folder.name)
-        bin_dir = self.root / "bin"
-        bin_dir.mkdir()
-        # The fake cmake runs fake_course.py (which finds gradelib beside it).
-        script(bin_dir / "cmake", f"""
-            import runpy, sys
-            sys.argv[0] = "cmake"
-            runpy.run_path({str(pathlib.Path(__file__).parent / "fake_course.py")!r},
-                           run_name="__main__")
-            """)
-        self.sanitizer = script(bin_dir / "fake-sanitizer", FAKE_SANITIZER_CLEAN)
-        self.env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-        self.env.pop("FAKE_CMAKE", None)
-        self.env.pop("FAKE_MODE", None)
+        self.env, self.sanitizer = fake_course_tools(self.root)
 
     def tearDown(self):
         self.folder.cleanup()
