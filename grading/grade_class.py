@@ -17,12 +17,13 @@ import json
 import os
 import pathlib
 import random
+import shutil
 import sys
 import time
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, lanes, plan, report, runner  # noqa: E402
+from gradelib import build, gpu_share, lanes, plan, report, runner  # noqa: E402
 from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -150,6 +151,11 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(2 ** 63)
+    # The graders of every lane share the GPU: one student's hang must not cost another
+    # student points (gradelib/gpu_share.py). Each grade.py inherits the records' folder.
+    records = work / "gpu-records"
+    shutil.rmtree(records, ignore_errors=True)
+    os.environ[gpu_share.ENVIRONMENT] = str(records)
     lane_dirs = [work / f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
     jobs = lanes.lane_jobs(args.cores, len(lane_dirs))
     kernels = work / "prebuild-kernels"  # the reference, as a student's folder

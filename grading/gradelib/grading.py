@@ -6,6 +6,7 @@ With stop_at_first_loss (the mutation check: it only has to show that a mutant l
 points), a step's remaining runs are stopped as soon as one graded test has lost its
 points; they are marked "stopped" and the row says how many points they could still have
 given (points_at_most)."""
+import argparse
 import concurrent.futures
 import heapq
 import itertools
@@ -13,7 +14,7 @@ import pathlib
 import sys
 import threading
 
-from gradelib import kernels, plan, runner, scoring
+from gradelib import gpu_share, kernels, plan, runner, scoring
 
 # After this many plain runs of a step have timed out (its kernels hang), the step's tests
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
@@ -40,8 +41,9 @@ def list_tests(program, timeout=60):
 class StepTests:
     """The tests of one step, filled in as their runs finish."""
 
-    def __init__(self, step, program, tests, student_kernels=None):
+    def __init__(self, step, program, tests, student_kernels=None, gpu=None):
         self.step = step
+        self.gpu = gpu  # the class run's shared records of long GPU runs (gpu_share), or None
         self.program = pathlib.Path(program)
         # None: check and charge every kernel; else the kernels of the student's files.
         self.student_kernels = student_kernels
@@ -73,10 +75,10 @@ def run_plain(step_tests, test, folder, timeout, seed):
     try:
         result = runner.run_test(step_tests.program, test["name"],
                                  folder / f"{test['index']:02d}.xml", timeout, seed,
-                                 step_tests.cancel)
+                                 step_tests.cancel, step_tests.gpu)
     except runner.Cancelled:
         return "stopped", "stopped: an earlier graded test of the step lost its points", 0.0
-    if result[1].startswith("timed out"):
+    if result[1].startswith("timed out") and not result[1].startswith(runner.DISTURBED):
         step_tests.timed_out += 1
     return result
 
@@ -87,7 +89,8 @@ def run_sanitizer(step_tests, test, tool, options, seed, log):
         return runner.sanitize_test(step_tests.program, test["name"], tool,
                                     options.sanitizer_timeout, seed, log, options.sanitizer,
                                     step_tests.sanitizer_arguments(tool),
-                                    step_tests.student_kernels, step_tests.cancel)
+                                    step_tests.student_kernels, step_tests.cancel,
+                                    step_tests.gpu)
     except runner.Cancelled:
         return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
                 "first_lines": "", "seconds": 0.0}
@@ -117,13 +120,16 @@ def grade_programs(programs, options, out_dir, seed):
     sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
     student_kernels ({label: kernel names of the student's files}; a step not in it checks
     and charges every kernel), stop_at_first_loss and graded_only (course tests are not run:
-    the mutation check of a student's file needs only the points)."""
+    the mutation check of a student's file needs only the points). In a class run (the
+    environment names gpu_share's records), runs that ran out of time beside another
+    submission's hang are run again once the GPU is quiet (gpu_share explains why)."""
+    gpu = gpu_share.GpuRecords.from_environment() or gpu_share.GpuRecords(out_dir / "gpu-runs")
     steps = []
     names = getattr(options, "student_kernels", None) or {}
     for step, program in programs.items():
         try:
             steps.append(StepTests(step, program, list_tests(program),
-                                   names.get(step.label)))
+                                   names.get(step.label), gpu))
         except RuntimeError as error:
             print(f"{step.label}: {error}", file=sys.stderr)
             steps.append(None)
@@ -140,6 +146,52 @@ def grade_programs(programs, options, out_dir, seed):
                 continue
             heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
                                    next(sequence), step_tests, test, folder, None))
+    run_queue(queue, sequence, options, seed, stop_mode)
+    queue = disturbed_runs(filter(None, steps), out_dir, sequence)
+    if queue:
+        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for a "
+              "quiet GPU to run them again, one at a time", file=sys.stderr)
+        gpu.wait_until_quiet()
+        alone = argparse.Namespace(**vars(options))
+        alone.test_jobs = 1
+        alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
+        alone.sanitizer_timeout = min(options.sanitizer_timeout, gpu_share.RETRY_TIMEOUT)
+        run_queue(queue, sequence, alone, seed, stop_mode)
+    graded = {}
+    for step, step_tests in zip(programs, steps):
+        if step_tests is None:
+            graded[step.label] = None
+            continue
+        for test in step_tests.tests:
+            test["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
+            for run in test["sanitizers"]:
+                run.pop("disturbed", None)
+            del test["index"]
+        graded[step.label] = (step_tests.tests, step_tests.stale)
+    return graded
+
+
+def disturbed_runs(steps, out_dir, sequence):
+    """A queue of the runs (plain or sanitizer) that ran out of time beside another long GPU
+    run, their results cleared so that the second run is the one that counts."""
+    queue = []
+    for step_tests in steps:
+        folder = out_dir / f"{step_tests.step.label}-runs"
+        for test in step_tests.tests:
+            if test["message"].startswith(runner.DISTURBED):
+                test.update(outcome="not run", message="", seconds=0.0)
+                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder, None))
+                continue
+            for run in [run for run in test["sanitizers"] if run.get("disturbed")]:
+                test["sanitizers"].remove(run)
+                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder,
+                                       run["tool"]))
+    return queue
+
+
+def run_queue(queue, sequence, options, seed, stop_mode):
+    """Runs the queued runs, test_jobs side by side, the most urgent first; a plain run that
+    passes queues its sanitizer runs."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
         pending = {}
 
@@ -180,16 +232,6 @@ def grade_programs(programs, options, out_dir, seed):
                 if stop_mode and lost_points(test):
                     step_tests.cancel.set()
             start_more()
-    graded = {}
-    for step, step_tests in zip(programs, steps):
-        if step_tests is None:
-            graded[step.label] = None
-            continue
-        for test in step_tests.tests:
-            test["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
-            del test["index"]
-        graded[step.label] = (step_tests.tests, step_tests.stale)
-    return graded
 
 
 def rows_for(steps, programs, notes, options, out_dir, seed):

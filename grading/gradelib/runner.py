@@ -10,7 +10,7 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
-from gradelib import kernels, sanitizer
+from gradelib import gpu_share, kernels, sanitizer
 
 SKIP_RETURN_CODE = 77  # the course test main: every selected test needs a GPU, none found
 
@@ -21,6 +21,7 @@ class Completed:
     status: object
     output: str
     seconds: float
+    disturbed: bool = False  # it ran out of time beside another grader's long run (gpu_share)
 
     @property
     def timed_out(self):
@@ -56,14 +57,16 @@ class Cancelled(Exception):
     stop_at_first_loss)."""
 
 
-def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None):
+def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None, gpu=None):
     """Runs @p command for at most @p timeout seconds (its process group is killed then);
     stdout and stderr together. Appends the command and its output to @p log_path as the
     output comes (a run stopped from outside still leaves what it printed). When the
-    threading.Event @p cancel is set, the process group is killed and Cancelled raised."""
+    threading.Event @p cancel is set, the process group is killed and Cancelled raised.
+    @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None)."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
     started = time.monotonic()
+    watch = _LongRunWatch(gpu)
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as log:
             log.write("$ " + " ".join(str(part) for part in command) + "\n")
@@ -77,10 +80,11 @@ def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)
             try:
-                status = _wait_limited(process, started, timeout, cancel)
+                status = _wait_limited(process, started, timeout, cancel, watch)
             finally:
                 with _RUNNING_LOCK:
                     _RUNNING.discard(process.pid)
+                watch.finish()
         sink.seek(first_byte)
         raw = sink.read()
     output = raw.decode("utf-8", errors="replace")
@@ -89,21 +93,49 @@ def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None
             if output and not output.endswith("\n"):
                 log.write("\n")
             log.write(f"(exit {status if status is not None else f'timeout {timeout} s'})\n")
-    return Completed(status, output, time.monotonic() - started)
+    return Completed(status, output, time.monotonic() - started,
+                     status is None and watch.disturbed())
 
 
-def _wait_limited(process, started, timeout, cancel):
+class _LongRunWatch:
+    """Records a GPU run in the class run's shared records once it has lasted
+    gpu_share.SUSPECT_SECONDS, and says afterwards whether another grader's long run overlapped
+    it. Does nothing without records."""
+
+    def __init__(self, records):
+        self.records = records
+        self.started_at = time.time()
+        self.record = None
+
+    def look(self, elapsed):
+        if self.records is not None and self.record is None \
+                and elapsed >= gpu_share.SUSPECT_SECONDS:
+            self.record = self.records.start_long_run(self.started_at)
+
+    def finish(self):
+        self.ended_at = time.time()
+        if self.record is not None:
+            self.records.end_long_run(self.record, self.ended_at)
+
+    def disturbed(self):
+        return self.records is not None and self.records.disturbed(
+            self.started_at, self.ended_at, self.record)
+
+
+def _wait_limited(process, started, timeout, cancel, watch=None):
     """Waits for @p process until @p timeout seconds after @p started; kills its group then
     (returns None) or when @p cancel is set (raises Cancelled). Returns its exit status."""
+    # In slices, to look at the cancel flag and to record a long GPU run.
+    sliced = cancel is not None or (watch is not None and watch.records is not None)
     while True:
         left = timeout - (time.monotonic() - started)
         try:
-            # In slices, to look at the cancel flag.
-            piece = min(left, 0.5) if cancel is not None else left
-            return process.wait(timeout=max(0.01, piece))
+            return process.wait(timeout=max(0.01, min(left, 0.5) if sliced else left))
         except subprocess.TimeoutExpired:
+            if watch is not None:
+                watch.look(time.monotonic() - started)
             stop = cancel is not None and cancel.is_set()
-            if left <= 0.5 or stop or cancel is None:
+            if left <= 0.5 or stop or not sliced:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
                 if stop:
@@ -147,15 +179,23 @@ def test_environment(seed, scratch):
     return env
 
 
-def run_test(program, name, report_path, timeout, seed, cancel=None):
+# The start of the message of a run that ran out of time beside another grader's long GPU run
+# (gpu_share): grading.py runs it again on a quiet GPU.
+DISTURBED = "timed out beside another long GPU run"
+
+
+def run_test(program, name, report_path, timeout, seed, cancel=None, gpu=None):
     """Runs one test case; returns (outcome, message, seconds), outcome passed, failed or
-    not run. Raises Cancelled when @p cancel is set (run_limited)."""
+    not run. Raises Cancelled when @p cancel is set (run_limited). @p gpu: the class run's
+    shared records (gpu_share), or None."""
     program = pathlib.Path(program)
     command = [str(program), name, "--warn", "NoTests", "-r", "junit", "-o", str(report_path)]
     if report_path.exists():
         report_path.unlink()
     env = test_environment(seed, report_path.with_suffix(".tmp"))
-    result = run_limited(command, timeout, cwd=program.parent, env=env, cancel=cancel)
+    result = run_limited(command, timeout, cwd=program.parent, env=env, cancel=cancel, gpu=gpu)
+    if result.disturbed:
+        return "failed", f"{DISTURBED} (after {timeout} s)", result.seconds
     if result.timed_out:
         return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
             result.seconds
@@ -172,12 +212,13 @@ def run_test(program, name, report_path, timeout, seed, cancel=None):
 
 
 def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer",
-                  extra=(), charged=None, cancel=None):
+                  extra=(), charged=None, cancel=None, gpu=None):
     """Runs one test case under one compute-sanitizer tool (@p extra: more sanitizer
     arguments, e.g. a kernel filter or a print limit). @p charged: the names of the kernels
     whose findings count against the submission (None or empty: every finding). Returns a
     dict: tool, outcome (clean, errors, course errors, timed out, not run), errors, kernels,
-    first lines, seconds."""
+    first lines, seconds; and disturbed: True when it ran out of time beside another grader's
+    long GPU run (@p gpu, as for run_test)."""
     program = pathlib.Path(program)
     extra = list(extra)
     limit = [] if "--print-limit" in extra else ["--print-limit", "10"]
@@ -187,11 +228,14 @@ def sanitize_test(program, name, tool, timeout, seed, log_path, executable="comp
     env = test_environment(seed, log_path.with_suffix(".tmp"))
     try:
         result = run_limited(command, timeout, cwd=program.parent, env=env, log_path=log_path,
-                             cancel=cancel)
+                             cancel=cancel, gpu=gpu)
     except FileNotFoundError:
         return {"tool": tool, "outcome": "not run", "errors": 0, "kernels": [],
                 "first_lines": f"{executable} not found", "seconds": 0.0}
-    return judge_sanitizer_run(tool, result, timeout, charged)
+    entry = judge_sanitizer_run(tool, result, timeout, charged)
+    if result.disturbed:
+        entry["disturbed"] = True
+    return entry
 
 
 def judge_sanitizer_run(tool, result, timeout, charged=None):

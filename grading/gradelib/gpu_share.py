@@ -1,0 +1,117 @@
+"""The GPU that the lanes of a class run share, and what one student's hang does to another.
+
+A test whose kernel never ends keeps running on the GPU until its time limit kills it. The GPU
+time-slices between processes, so while it runs every launch of every other process waits for
+its turn: a test of another student in another lane that makes many small launches (step 4's
+"every shape up to 40") can run out of time too, and that student would lose points for
+somebody else's hang (seen in the H100 class run of 2026-11-24: 08-does-not-compile lost 3.6
+points on step 4 while 09-hangs hung in the other lane).
+
+The same happens inside one submission: a step-1 kernel that hangs slows the same student's
+step-4 test down until it times out, and step 4 would lose points it earned.
+
+So every GPU test run (plain or under a sanitizer) that lasts longer than SUSPECT_SECONDS leaves
+a record in a folder that all the graders of the class share (the environment variable
+ENVIRONMENT names it; grade_class.py sets it, grade.py makes one of its own otherwise): who ran
+it (the grader's process id), when it started and, once it is over, when it ended. A run that
+times out while another long run overlapped it is "disturbed": grading.py runs it again, alone,
+once no long run is going, with at most RETRY_TIMEOUT seconds, and only that second run counts.
+A run that times out with no other long run beside it is a hang of its own and is not run
+again; a hanging kernel also times out alone.
+"""
+import os
+import pathlib
+import time
+import uuid
+
+# No graded test takes this long alone on the GPU machine (the slowest, step 4's shape sweep
+# under racecheck, takes about 30 s; results/sequential/timings_h100.md), so a run past it is
+# either hanging or being slowed down by one that is.
+SUSPECT_SECONDS = 45.0
+ENVIRONMENT = "COURSE_GRADING_GPU_RECORDS"
+# How long a disturbed run waits for the other graders' long runs to end before it runs again
+# anyway (their own time limits end them sooner).
+QUIET_WAIT_SECONDS = 900.0
+# The limit of a disturbed run's second run, alone on a quiet GPU: twice the slowest graded
+# test's time there (see SUSPECT_SECONDS), so that a hanging test costs one more minute.
+RETRY_TIMEOUT = 60.0
+
+
+def _alive(process_id):
+    """Whether the process @p process_id (a grader on this machine) still runs."""
+    try:
+        os.kill(int(process_id), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, ValueError):
+        return True
+    return True
+
+
+class GpuRecords:
+    """The shared folder of long-run records; @p owner is this grader (its process id)."""
+
+    def __init__(self, folder, owner=None):
+        self.folder = pathlib.Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.owner = str(owner if owner is not None else os.getpid())
+
+    @classmethod
+    def from_environment(cls):
+        """The records named by ENVIRONMENT, or None when no class run shares the GPU."""
+        folder = os.environ.get(ENVIRONMENT)
+        return cls(folder) if folder else None
+
+    def start_long_run(self, started_at):
+        """Records a run of this grader that began at @p started_at (time.time()) and is still
+        going; returns the record's path for end_long_run."""
+        path = self.folder / f"{self.owner}-{uuid.uuid4().hex}.run"
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(f"{self.owner} {started_at:.3f}\n", encoding="utf-8")
+        temporary.rename(path)  # whole records only: readers never see half a line
+        return path
+
+    @staticmethod
+    def end_long_run(path, ended_at=None):
+        """Marks the run recorded at @p path as ended (at @p ended_at, default now)."""
+        owner, started = path.read_text(encoding="utf-8").split()[:2]
+        ended = time.time() if ended_at is None else ended_at
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(f"{owner} {started} {ended:.3f}\n", encoding="utf-8")
+        temporary.rename(path)
+
+    def _runs(self, leave_out=None):
+        """(start, end or None) of every long run recorded so far but @p leave_out (a path)."""
+        runs = []
+        for path in self.folder.glob("*.run"):
+            try:
+                fields = path.read_text(encoding="utf-8").split()
+            except OSError:
+                continue
+            if len(fields) < 2 or path == leave_out:
+                continue
+            end = float(fields[2]) if len(fields) > 2 else None
+            if end is None and not _alive(fields[0]):
+                end = path.stat().st_mtime  # its grader was killed before it could say so
+            runs.append((float(fields[1]), end))
+        return runs
+
+    def disturbed(self, started_at, ended_at, own_record=None):
+        """Whether a long run other than @p own_record (this run's record, if it has one)
+        overlapped [@p started_at, @p ended_at]."""
+        return any(start <= ended_at and (end is None or end >= started_at)
+                   for start, end in self._runs(leave_out=own_record))
+
+    def running(self):
+        """Whether a long run is going now."""
+        return any(end is None for _, end in self._runs())
+
+    def wait_until_quiet(self, max_wait=QUIET_WAIT_SECONDS, poll=2.0):
+        """Waits until no long run is going (at most @p max_wait seconds); returns whether the
+        GPU is quiet."""
+        deadline = time.monotonic() + max_wait
+        while self.running():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(poll)
+        return True

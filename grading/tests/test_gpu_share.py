@@ -1,0 +1,117 @@
+"""A hang costs points only where it is: a run that ran out of time while another long GPU run
+went on (another student's in a class run, or another test's of the same submission) is run
+again alone on a quiet GPU (gradelib/gpu_share.py); a run that hangs alone is not."""
+import os
+import pathlib
+import subprocess
+import tempfile
+import threading
+import time
+import types
+import unittest
+from unittest import mock
+
+from tests.helpers import script
+from gradelib import gpu_share, grading, plan, runner
+
+# A test program whose one graded test hangs while the file HANG_FLAG names exists, and counts
+# its runs in RUNS.
+PROGRAM = """
+import os, pathlib, sys, time
+if sys.argv[1] == "--course-list-tests":
+    print("{name}\\tgpu")
+    sys.exit(0)
+with open(os.environ["RUNS"], "a") as runs:
+    runs.write("run\\n")
+while pathlib.Path(os.environ["HANG_FLAG"]).exists():
+    time.sleep(0.05)
+report = sys.argv[sys.argv.index("-o") + 1]
+with open(report, "w") as out:
+    out.write('<testsuites><testsuite><testcase name="x"/></testsuite></testsuites>')
+"""
+
+
+class Records(unittest.TestCase):
+    def test_a_run_overlapping_another_graders_long_run_is_disturbed(self):
+        with tempfile.TemporaryDirectory() as folder:
+            mine = gpu_share.GpuRecords(folder, owner=os.getpid())
+            other = gpu_share.GpuRecords(folder, owner=os.getppid())
+            record = other.start_long_run(100.0)
+            self.assertTrue(mine.running())
+            other.end_long_run(record, 200.0)
+            self.assertFalse(mine.running())
+            self.assertTrue(mine.disturbed(150.0, 300.0))
+            self.assertTrue(mine.disturbed(50.0, 100.0))
+            self.assertFalse(mine.disturbed(201.0, 300.0))
+            self.assertFalse(mine.disturbed(10.0, 99.0))
+            # A run is not disturbed by itself.
+            self.assertFalse(other.disturbed(150.0, 300.0, own_record=record))
+
+    def test_a_killed_graders_open_record_counts_as_ended(self):
+        with tempfile.TemporaryDirectory() as folder:
+            dead = subprocess.Popen(["true"])
+            dead.wait()
+            gpu_share.GpuRecords(folder, owner=dead.pid).start_long_run(time.time())
+            mine = gpu_share.GpuRecords(folder, owner=os.getpid())
+            self.assertFalse(mine.running())
+            self.assertTrue(mine.wait_until_quiet(max_wait=1))
+
+    def test_run_limited_records_only_runs_past_the_suspect_time(self):
+        with tempfile.TemporaryDirectory() as folder:
+            records = gpu_share.GpuRecords(folder, owner=os.getpid())
+            with mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.3):
+                quick = runner.run_limited(["sleep", "0.05"], 5, gpu=records)
+                self.assertEqual(list(pathlib.Path(folder).glob("*.run")), [])
+                slow = runner.run_limited(["sleep", "1"], 5, gpu=records)
+            self.assertEqual((quick.status, slow.status), (0, 0))
+            recorded = list(pathlib.Path(folder).glob("*.run"))
+            self.assertEqual(len(recorded), 1)
+            self.assertEqual(len(recorded[0].read_text().split()), 3)  # ended
+
+
+class Regrading(unittest.TestCase):
+    def grade(self, root, with_other_hang):
+        graded_name = next(iter(plan.graded_tests(plan.STEPS[0].label)))
+        program = script(root / "test_step1", PROGRAM.replace("{name}", graded_name))
+        flag, runs = root / "hang", root / "runs"
+        flag.write_text("")
+        records = root / "records"
+        other = subprocess.Popen(["sleep", "30"])
+        if with_other_hang:  # another lane's student hangs now, and stops hanging after 2 s
+            record = gpu_share.GpuRecords(records, owner=other.pid).start_long_run(time.time())
+
+            def other_ends():
+                time.sleep(2)
+                flag.unlink()
+                gpu_share.GpuRecords.end_long_run(record)
+            threading.Thread(target=other_ends, daemon=True).start()
+        options = types.SimpleNamespace(timeout=1.0, sanitizer_timeout=1, test_jobs=1,
+                                        sanitizer="none", no_sanitizers=True)
+        environment = {gpu_share.ENVIRONMENT: str(records), "HANG_FLAG": str(flag),
+                       "RUNS": str(runs)}
+        try:
+            with mock.patch.dict(os.environ, environment), \
+                    mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.2):
+                graded = grading.grade_programs({plan.STEPS[0]: program}, options, root, 1)
+        finally:
+            other.kill()
+            other.wait()
+        tests, _ = graded["step1"]
+        return tests[0], runs.read_text().count("run")
+
+    def test_a_test_timed_out_beside_another_hang_is_run_again_and_counts_once(self):
+        with tempfile.TemporaryDirectory() as folder:
+            test, runs = self.grade(pathlib.Path(folder), with_other_hang=True)
+            self.assertEqual((test["outcome"], test["message"]), ("passed", ""))
+            self.assertEqual(runs, 2)
+
+    def test_a_hang_alone_is_not_run_again(self):
+        with tempfile.TemporaryDirectory() as folder:
+            test, runs = self.grade(pathlib.Path(folder), with_other_hang=False)
+            self.assertEqual(test["outcome"], "failed")
+            self.assertTrue(test["message"].startswith("timed out after 1.0 s"))
+            self.assertEqual(runs, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
