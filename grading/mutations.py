@@ -243,6 +243,13 @@ PENDING_MUTATIONS = []
 # ---- Memory-safety family: right values (mostly), broken memory or synchronization rules --
 S4_LAUNCHERS = "step4_boundary_checks/step4_launchers.cu"
 S4_K1 = "step 4 kernels handle inner = 1 and single rows and single columns"
+# The barriers of step 4's tiled kernels (their lines, comments included, occur once each).
+S4_CHECKED_LOAD_BARRIER = ("    __syncthreads();  // the whole tile must be loaded before anyone "
+                           "reads it")
+S4_RECT_LOAD_BARRIER = ("    __syncthreads();  // both tiles must be complete before anyone "
+                        "reads them")
+S4_NEXT_PHASE_BARRIER = ("    __syncthreads();  // everyone must be done reading before the next "
+                         "phase overwrites")
 MUTATIONS += [
     # Load guards one past the end: the extra element meets a zero of the other tile, so
     # every value stays right; only the read past the array's end shows (memcheck).
@@ -255,21 +262,15 @@ MUTATIONS += [
              "(row < rows && a_col <= inner) ? a[row * inner + a_col] : 0.0f",
              (Check(S4_K1, "memcheck"),), "memory"),
     # Missing barriers in step 4 (step 3's two are above): races that may give right values.
-    barrier_removed("step4 checked: barrier after loading the tiles missing", S4, S4_CHECKED,
-                    "    __syncthreads();  // the whole tile must be loaded before anyone "
-                    "reads it", S4_EDGES),
-    barrier_removed("step4 checked: barrier before the next phase missing", S4, S4_CHECKED,
-                    "    __syncthreads();  // everyone must be done reading before the next "
-                    "phase overwrites", S4_EDGES),
-    barrier_removed("step4 rect tiles: barrier after loading the tiles missing", S4, S4_RECT,
-                    "    __syncthreads();  // both tiles must be complete before anyone reads "
-                    "them", S4_EDGES),
-    barrier_removed("step4 rect tiles: barrier before the next phase missing", S4, S4_RECT,
-                    "    __syncthreads();  // everyone must be done reading before the next "
-                    "phase overwrites", S4_EDGES),
+    *(barrier_removed(f"step4 {kernel}: barrier {when} missing", S4, file, barrier, S4_EDGES)
+      for kernel, file, when, barrier in (
+          ("checked", S4_CHECKED, "after loading the tiles", S4_CHECKED_LOAD_BARRIER),
+          ("checked", S4_CHECKED, "before the next phase", S4_NEXT_PHASE_BARRIER),
+          ("rect tiles", S4_RECT, "after loading the tiles", S4_RECT_LOAD_BARRIER),
+          ("rect tiles", S4_RECT, "before the next phase", S4_NEXT_PHASE_BARRIER))),
     # A barrier only some threads reach (divergent): synccheck.
     Mutation("step4 checked: barrier after loading only for threads inside C", S4, S4_CHECKED,
-             "    __syncthreads();  // the whole tile must be loaded before anyone reads it",
+             S4_CHECKED_LOAD_BARRIER,
              "    if (row < rows) {\n      __syncthreads();\n    }",
              (Check(S4_EDGES, "synccheck"),), "memory"),
     # Shared memory read before it is written: the B element is stored after the barrier,
