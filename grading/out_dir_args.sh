@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the variables are for the scripts that source it
 # Sourced by check_grader.sh and gpu_evidence.sh, which take the same command line:
 #   SCRIPT OUT_DIR [CMake arguments...]
 # Call: `source "$(dirname "$0")/out_dir_args.sh" DEFAULT_WORK "$@"`. Sets out (OUT_DIR,
