@@ -47,6 +47,39 @@ function(course_add_program target)
   course_warnings(${target})
 endfunction()
 
+# course_approach_option(<program> <variable> <approaches...>)
+# The cache variable <variable> (e.g. STEP2_APPROACH): empty leaves main.cu's `#define
+# APPROACH` alone; one of <approaches> defines APPROACH for <program>; anything else stops
+# the configure step with an error naming the allowed values.
+function(course_approach_option program variable)
+  set(${variable} "" CACHE STRING
+      "Approach ${program} runs by default (${ARGN}; empty: APPROACH in main.cu)")
+  set(value "${${variable}}")
+  if(value STREQUAL "")
+    return()
+  endif()
+  if(NOT value IN_LIST ARGN)
+    string(REPLACE ";" ", " allowed "${ARGN}")
+    message(FATAL_ERROR "${variable} must be one of ${allowed}, got '${value}'")
+  endif()
+  target_compile_definitions(${program} PRIVATE APPROACH=${value})
+endfunction()
+
+# course_add_program_test(<target> LABEL <label> SOURCES <files...> LIBRARIES <libs...>
+#                         PROGRAM <program> PATH_MACRO <macro>)
+# A test program (course_add_test_program) whose bad-input tests also run the built step
+# program, to check its exit code and message: the program is built first and its path
+# reaches the tests as the macro <macro>.
+function(course_add_program_test target)
+  cmake_parse_arguments(ARG "" "LABEL;PROGRAM;PATH_MACRO" "SOURCES;LIBRARIES" ${ARGN})
+  course_add_test_program(${target} LABEL ${ARG_LABEL}
+    SOURCES ${ARG_SOURCES}
+    LIBRARIES ${ARG_LIBRARIES})
+  add_dependencies(${target} ${ARG_PROGRAM})
+  target_compile_definitions(${target} PRIVATE
+    ${ARG_PATH_MACRO}="$<TARGET_FILE:${ARG_PROGRAM}>")
+endfunction()
+
 # course_kernel_dir(<out_var> [REQUIRED <files...>])
 # Where the kernel sources of the step folder being configured come from, chosen by the
 # cache variable COURSE_KERNELS:

@@ -318,27 +318,33 @@ AttentionKind attention_kind_from_name(const std::string& name) {
       name + "'");
 }
 
-AttentionMaskSpec block_sparse_spec(int rows, int cols, int block_size, double density, bool causal,
-                                    std::uint64_t seed) {
+namespace {
+
+// What every kind of mask sets: the kind, S's size and whether entries above the diagonal go.
+AttentionMaskSpec kind_spec(AttentionKind kind, int rows, int cols, bool causal) {
   AttentionMaskSpec spec;
-  spec.kind = AttentionKind::block_sparse;
+  spec.kind = kind;
   spec.rows = rows;
   spec.cols = cols;
+  spec.causal = causal;
+  return spec;
+}
+
+}  // namespace
+
+AttentionMaskSpec block_sparse_spec(int rows, int cols, int block_size, double density, bool causal,
+                                    std::uint64_t seed) {
+  AttentionMaskSpec spec = kind_spec(AttentionKind::block_sparse, rows, cols, causal);
   spec.block_size = block_size;
   spec.block_density = density;
-  spec.causal = causal;
   spec.seed = seed;
   return spec;
 }
 
 AttentionMaskSpec sliding_window_spec(int rows, int cols, int half_width, int global, bool causal) {
-  AttentionMaskSpec spec;
-  spec.kind = AttentionKind::sliding_window;
-  spec.rows = rows;
-  spec.cols = cols;
+  AttentionMaskSpec spec = kind_spec(AttentionKind::sliding_window, rows, cols, causal);
   spec.half_width = half_width;
   spec.global = global;
-  spec.causal = causal;
   return spec;
 }
 

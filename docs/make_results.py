@@ -403,11 +403,18 @@ def square_plots(plotter, headers, rows, header, stem):
     for ax in (axes[0][0], axes[0][1], axes[1][1]):
         if ax.lines:
             ax.set_yscale("log")
+    return finish_figure(plotter, figure, stem, header,
+                         "Time, TFLOP/s, fraction of cuBLAS and speedup over serial against "
+                         "size (%s). Points not measured are left out.")
+
+
+def finish_figure(plotter, figure, stem, header, caption):
+    """Titles `figure` with its result file's title and provenance, saves it as `stem`.png
+    and returns the list of (image, caption) the plot functions return; `caption` holds one
+    %s, where the provenance goes."""
     figure.suptitle("%s: %s" % (figure_title(stem), provenance_title(header)))
     figure.tight_layout()
-    return [(plotter.save(figure, "%s.png" % stem),
-             "Time, TFLOP/s, fraction of cuBLAS and speedup over serial against size "
-             "(%s). Points not measured are left out." % provenance_title(header))]
+    return [(plotter.save(figure, "%s.png" % stem), caption % provenance_title(header))]
 
 
 def color_map(plt, names):
@@ -465,11 +472,9 @@ def shape_plots(plotter, headers, rows, header, stem):
     axes[1].set_title("fraction of cuBLAS SGEMM speed (cuBLAS time / kernel time; 1 = cuBLAS)")
     for ax in axes:
         ax.set_xlabel("shape rows×inner×cols")
-    figure.suptitle("%s: %s" % (figure_title(stem), provenance_title(header)))
-    figure.tight_layout()
-    return [(plotter.save(figure, "%s.png" % stem),
-             "TFLOP/s and fraction of cuBLAS per shape and approach (%s). Rows marked WRONG "
-             "or not measured are left out." % provenance_title(header))]
+    return finish_figure(plotter, figure, stem, header,
+                         "TFLOP/s and fraction of cuBLAS per shape and approach (%s). Rows "
+                         "marked WRONG or not measured are left out.")
 
 
 def shape_set_plots(plotter, headers, rows, header, stem):
@@ -503,11 +508,9 @@ def shape_set_plots(plotter, headers, rows, header, stem):
     ax.set_xlabel("fraction of cuBLAS SGEMM speed (cuBLAS time / ours, log scale; "
                   "* = cuBLAS under 20 µs)")
     ax.legend(loc="lower right", fontsize=8)
-    figure.suptitle("%s: %s" % (figure_title(stem), provenance_title(header)))
-    figure.tight_layout()
-    return [(plotter.save(figure, "%s.png" % stem),
-             "Fraction of cuBLAS per shape before and after split-K (%s), sorted by the fraction "
-             "after; the dashed line is 0.8." % provenance_title(header))]
+    return finish_figure(plotter, figure, stem, header,
+                         "Fraction of cuBLAS per shape before and after split-K (%s), sorted "
+                         "by the fraction after; the dashed line is 0.8.")
 
 
 def horizontal_bars(ax, cases, series, colors, log=True):

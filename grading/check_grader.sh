@@ -12,13 +12,8 @@
 # Exit status 0 only when the reference grades 100, the exercise 0 and every mutant loses
 # points.
 set -uo pipefail
-out="${1:?usage: $0 OUT_DIR [CMake arguments...]}"
-shift
-cmake_args=("$@")
-root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${WORK:-/tmp/course-grading}"
-mkdir -p "$out" "$work"
-out="$(cd "$out" && pwd)"
+# shellcheck source=grading/out_dir_args.sh
+source "$(dirname "$0")/out_dir_args.sh" /tmp/course-grading "$@"
 cd "$root" || exit 2
 status=0
 say() { echo "[$SECONDS s] $*" | tee -a "$work/check_grader.log"; }

@@ -30,14 +30,9 @@
 # Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
 # and every mutant is caught.
 set -uo pipefail
-out="${1:?usage: $0 OUT_DIR [CMake arguments...]}"
-shift
-cmake_args=("$@")
-root="$(cd "$(dirname "$0")/.." && pwd)"
-work="${WORK:-/tmp/course-evidence}"
+# shellcheck source=grading/out_dir_args.sh
+source "$(dirname "$0")/out_dir_args.sh" /tmp/course-evidence "$@"
 budget="${BUDGET:-450}"
-mkdir -p "$out" "$work"
-out="$(cd "$out" && pwd)"
 part="${PART:-all}"
 case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
 results="$work/results"

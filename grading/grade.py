@@ -27,8 +27,8 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, grading, kernels, plan, report, runner, scoring  # noqa: E402
-from gradelib.arguments import (add_cmake_arg, add_seed, add_time_limits,  # noqa: E402
-                                 positive)
+from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
+                                 add_test_jobs, add_time_limits, positive)
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -56,17 +56,13 @@ def make_parser():
     add_cmake_arg(parser)
     parser.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 2,
                         help="build jobs")
-    parser.add_argument("--test-jobs", dest="test_jobs", type=positive(int),
-                        default=max(2, (os.cpu_count() or 2) // 2),
-                        help="test processes run side by side")
+    add_test_jobs(parser, max(2, (os.cpu_count() or 2) // 2), "test processes run side by side")
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     parser.add_argument("--configure-timeout", type=positive(float), default=300,
                         help="seconds for the configure step")
     parser.add_argument("--build-timeout", type=positive(float), default=1800,
                         help="seconds for the build step")
-    parser.add_argument("--sanitizer", default=os.environ.get("COMPUTE_SANITIZER",
-                                                              "compute-sanitizer"),
-                        help="compute-sanitizer executable")
+    add_sanitizer(parser)
     parser.add_argument("--no-sanitizers", action="store_true",
                         help="plain runs only (the grade then does not follow the scheme)")
     parser.add_argument("--all-kernels", action="store_true",

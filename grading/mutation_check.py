@@ -37,8 +37,8 @@ import time
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import grading, kernels, plan, scoring  # noqa: E402
-from gradelib.arguments import (add_cmake_arg, add_seed, add_time_limits,  # noqa: E402
-                                 positive)
+from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
+                                 add_test_jobs, add_time_limits, positive)
 from mutations import MUTATIONS, PENDING_MUTATIONS  # noqa: E402
 
 TEST_PROGRAMS = {step.folder: step.program for step in plan.STEPS}
@@ -362,11 +362,9 @@ def main():
     parser.add_argument("--jobs", type=positive(int), default=1, help="steps checked in parallel")
     parser.add_argument("--build-jobs", type=positive(int), default=os.cpu_count() or 2)
     add_time_limits(parser, timeout=180, sanitizer_timeout=300)
-    parser.add_argument("--test-jobs", type=positive(int), default=4,
-                        help="test processes of one step run side by side")
+    add_test_jobs(parser, 4, "test processes of one step run side by side")
     add_seed(parser)
-    parser.add_argument("--sanitizer", default=os.environ.get("COMPUTE_SANITIZER",
-                                                              "compute-sanitizer"))
+    add_sanitizer(parser)
     parser.add_argument("--dry-run", action="store_true",
                         help="no tests: check every original text, apply and revert each "
                              "mutation, and build the first mutant of each step")

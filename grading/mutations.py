@@ -7,6 +7,7 @@ family gives right values but breaks a memory or synchronization rule: only the
 compute-sanitizer runs of the grade (or the warp-mask check of step 5) can catch it.
 """
 import dataclasses
+import re
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +37,14 @@ class Mutation:
     def edits(self):
         """Every edit: (file, original, replacement), the main one first."""
         return ((self.file, self.original, self.replacement),) + tuple(self.more)
+
+
+def barrier_removed(name, step, file, barrier, tests):
+    """A missing __syncthreads(): in `barrier` (the barrier's line, with what precedes it when
+    the line alone is not unique) the call and the rest of its line become a comment. The
+    race it opens may still give right values, so racecheck is what catches it."""
+    removed = re.sub(r"__syncthreads\(\);.*$", "// (mutation: __syncthreads() removed)", barrier)
+    return Mutation(name, step, file, barrier, removed, (Check(tests, "racecheck"),), "memory")
 
 
 # ---- Step 1 to 3 (reference kernels) --------------------------------------------------
@@ -98,14 +107,10 @@ MUTATIONS = [
              "  const int row = blockIdx.x * kTileWidth + threadIdx.y;\n"
              "  const int col = blockIdx.y * kTileWidth + threadIdx.x;",
              (Check(S2_T3),)),
-    Mutation("step3: __syncthreads after loading the tiles missing", S3, S3_FILE,
-             "elements loaded by others.\n    __syncthreads();",
-             "elements loaded by others.\n    // (mutation: __syncthreads() removed)",
-             (Check(S3_TESTS, "racecheck"),), "memory"),
-    Mutation("step3: __syncthreads before the next phase missing", S3, S3_FILE,
-             "    // overwrites them.\n    __syncthreads();",
-             "    // overwrites them.\n    // (mutation: __syncthreads() removed)",
-             (Check(S3_TESTS, "racecheck"),), "memory"),
+    barrier_removed("step3: __syncthreads after loading the tiles missing", S3, S3_FILE,
+                    "elements loaded by others.\n    __syncthreads();", S3_TESTS),
+    barrier_removed("step3: __syncthreads before the next phase missing", S3, S3_FILE,
+                    "    // overwrites them.\n    __syncthreads();", S3_TESTS),
     Mutation("step3: column tile index off by one", S3, S3_FILE,
              "const int col = blockIdx.x * kTileWidth + tile_col;",
              "const int col = (blockIdx.x + 1) * kTileWidth + tile_col;",
@@ -238,6 +243,13 @@ PENDING_MUTATIONS = []
 # ---- Memory-safety family: right values (mostly), broken memory or synchronization rules --
 S4_LAUNCHERS = "step4_boundary_checks/step4_launchers.cu"
 S4_K1 = "step 4 kernels handle inner = 1 and single rows and single columns"
+# The barriers of step 4's tiled kernels (their lines, comments included, occur once each).
+S4_CHECKED_LOAD_BARRIER = ("    __syncthreads();  // the whole tile must be loaded before anyone "
+                           "reads it")
+S4_RECT_LOAD_BARRIER = ("    __syncthreads();  // both tiles must be complete before anyone "
+                        "reads them")
+S4_NEXT_PHASE_BARRIER = ("    __syncthreads();  // everyone must be done reading before the next "
+                         "phase overwrites")
 MUTATIONS += [
     # Load guards one past the end: the extra element meets a zero of the other tile, so
     # every value stays right; only the read past the array's end shows (memcheck).
@@ -250,27 +262,15 @@ MUTATIONS += [
              "(row < rows && a_col <= inner) ? a[row * inner + a_col] : 0.0f",
              (Check(S4_K1, "memcheck"),), "memory"),
     # Missing barriers in step 4 (step 3's two are above): races that may give right values.
-    Mutation("step4 checked: barrier after loading the tiles missing", S4, S4_CHECKED,
-             "    __syncthreads();  // the whole tile must be loaded before anyone reads it",
-             "    // (mutation: __syncthreads() removed)",
-             (Check(S4_EDGES, "racecheck"),), "memory"),
-    Mutation("step4 checked: barrier before the next phase missing", S4, S4_CHECKED,
-             "    __syncthreads();  // everyone must be done reading before the next phase "
-             "overwrites",
-             "    // (mutation: __syncthreads() removed)",
-             (Check(S4_EDGES, "racecheck"),), "memory"),
-    Mutation("step4 rect tiles: barrier after loading the tiles missing", S4, S4_RECT,
-             "    __syncthreads();  // both tiles must be complete before anyone reads them",
-             "    // (mutation: __syncthreads() removed)",
-             (Check(S4_EDGES, "racecheck"),), "memory"),
-    Mutation("step4 rect tiles: barrier before the next phase missing", S4, S4_RECT,
-             "    __syncthreads();  // everyone must be done reading before the next phase "
-             "overwrites",
-             "    // (mutation: __syncthreads() removed)",
-             (Check(S4_EDGES, "racecheck"),), "memory"),
+    *(barrier_removed(f"step4 {kernel}: barrier {when} missing", S4, file, barrier, S4_EDGES)
+      for kernel, file, when, barrier in (
+          ("checked", S4_CHECKED, "after loading the tiles", S4_CHECKED_LOAD_BARRIER),
+          ("checked", S4_CHECKED, "before the next phase", S4_NEXT_PHASE_BARRIER),
+          ("rect tiles", S4_RECT, "after loading the tiles", S4_RECT_LOAD_BARRIER),
+          ("rect tiles", S4_RECT, "before the next phase", S4_NEXT_PHASE_BARRIER))),
     # A barrier only some threads reach (divergent): synccheck.
     Mutation("step4 checked: barrier after loading only for threads inside C", S4, S4_CHECKED,
-             "    __syncthreads();  // the whole tile must be loaded before anyone reads it",
+             S4_CHECKED_LOAD_BARRIER,
              "    if (row < rows) {\n      __syncthreads();\n    }",
              (Check(S4_EDGES, "synccheck"),), "memory"),
     # Shared memory read before it is written: the B element is stored after the barrier,

@@ -12,6 +12,9 @@
 /// with `#define DEBUG` (CMake's COURSE_DEBUG) the result is checked against the CPU
 /// reference SDDMM in double before device memory is freed, and a mismatch prints
 /// `wrong answer` and exits with status 1.
+
+// #define DEBUG
+
 #ifndef APPROACH
 /// @brief The approach this program runs by default (1 to 4; see the options).
 #define APPROACH 4
@@ -19,6 +22,7 @@
 
 #include "common/cli.hpp"
 #include "common/compare.hpp"
+#include "common/debug_switch.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_market.hpp"
@@ -38,12 +42,6 @@
 
 namespace {
 
-#ifdef DEBUG
-constexpr bool kVerify = true;  // the reference and C's copy are part of the estimate
-#else
-constexpr bool kVerify = false;
-#endif
-
 /// Refuses a run whose sizes cannot work: approach 2's dense product over its limit, or
 /// allocations beyond the host's available memory (or the GPU's free memory, when there is
 /// one). Takes only the sizes, so it runs before S is drawn or read.
@@ -51,7 +49,8 @@ void check_sizes(long long rows, long long cols, long long inner, long long nnz,
                  course::SamplingSource source, course::step5::Approach approach) {
   course::MemoryEstimate estimate = course::sampled_product_estimate(
       static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols),
-      static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(nnz), source, kVerify);
+      static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(nnz), source,
+      course::kDebugCheck);
   if (approach == course::step5::Approach::dense_wmma) {
     const std::size_t dense_bytes =
         course::step5::dense_product_bytes(static_cast<int>(rows), static_cast<int>(cols));
@@ -138,20 +137,26 @@ int run(int argc, char** argv) {
       matrix_path.empty() ? random_sampling(rows, cols, inner, nnz, approach, used_seed)
                           : file_sampling(matrix_path, inner, approach);
   const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
-  const int k = static_cast<int>(inner);
+  const int inner_size = static_cast<int>(inner);
   std::cout << "GPU: " << device.name << "\n"
             << "approach " << course::step5::approach_name(approach) << ", rows=" << sampling.rows
-            << " cols=" << sampling.cols << " inner=" << k << " nnz=" << sampling.nnz()
+            << " cols=" << sampling.cols << " inner=" << inner_size << " nnz=" << sampling.nnz()
             << " seed=" << used_seed << "\n";
 
   const course::HostMatrix<__half> a =
-      course::step5::random_half_matrix(sampling.rows, k, 0, used_seed);
+      course::step5::random_half_matrix(sampling.rows, inner_size, 0, used_seed);
   const course::HostMatrix<__half> b_transposed =
-      course::step5::random_half_matrix(sampling.cols, k, 0, used_seed + 1);
+      course::step5::random_half_matrix(sampling.cols, inner_size, 0, used_seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_b(b_transposed);
-  const course::step5::DenseOperands operands{
-      sampling.rows, sampling.cols, k, device_a.data(), k, device_b.data(), k};
+  course::step5::DenseOperands operands;
+  operands.rows = sampling.rows;
+  operands.cols = sampling.cols;
+  operands.inner = inner_size;
+  operands.a = device_a.data();
+  operands.lda = inner_size;  // A and Bᵀ are packed: each row is inner elements long
+  operands.b_transposed = device_b.data();
+  operands.ldb = inner_size;
   course::DeviceBuffer<float> output(sampling.nnz(), "C");
   output.poison();
 
@@ -160,7 +165,7 @@ int run(int argc, char** argv) {
   // first allocations); a second pattern of the same size shows what every later one costs.
   const auto preprocess = [&](const course::CooMatrix& mask) {
     const course::step5::DevicePattern pattern(mask);
-    const course::step5::Plan plan(approach, pattern, k);
+    const course::step5::Plan plan(approach, pattern, inner_size);
   };
   const course::TimingStats first_other = course::time_host([&] { preprocess(sampling); }, 0, 1);
   // A random S gets a second draw of the same size; a file has one pattern, so it is used again.
@@ -171,7 +176,7 @@ int run(int argc, char** argv) {
   const course::TimingStats steady_other =
       course::time_host([&] { preprocess(steady_mask); }, 0, 3);
   const course::step5::DevicePattern pattern(sampling);
-  const course::step5::Plan plan(approach, pattern, k);
+  const course::step5::Plan plan(approach, pattern, inner_size);
   const course::TimingStats kernel =
       course::time_gpu([&] { plan.run(operands, output.data()); }, 1, 5);
   std::cout << "sddmm " << kernel.median_ms << " ms\n"
@@ -181,15 +186,16 @@ int run(int argc, char** argv) {
             << " ms (median of 3 on "
             << (matrix_path.empty() ? "a second random S of the same size" : "the same S again")
             << ")\n";
-#ifdef DEBUG
-  const course::step5::SampledReference reference =
-      course::step5::sddmm_reference(a, b_transposed, sampling);
-  const course::CompareResult result = course::step5::compare_sampled(
-      output.to_vector(), reference, sampling, course::Tolerance::tensor_core_fp32_accumulation(k));
-  if (!course::report_verification(result, std::cout)) {
-    return 1;
+  if (course::kDebugCheck) {
+    const course::step5::SampledReference reference =
+        course::step5::sddmm_reference(a, b_transposed, sampling);
+    const course::CompareResult result = course::step5::compare_sampled(
+        output.to_vector(), reference, sampling,
+        course::Tolerance::tensor_core_fp32_accumulation(inner_size));
+    if (!course::report_verification(result, std::cout)) {
+      return 1;
+    }
   }
-#endif
   return 0;
 }
 

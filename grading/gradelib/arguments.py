@@ -1,5 +1,6 @@
-"""Command-line argument types shared by the grading scripts."""
+"""Command-line argument types and options shared by the grading scripts."""
 import argparse
+import os
 
 
 def positive(kind):
@@ -44,3 +45,17 @@ def add_time_limits(parser, timeout, sanitizer_timeout):
                         help="seconds per plain test run")
     parser.add_argument("--sanitizer-timeout", type=positive(float), default=sanitizer_timeout,
                         help="seconds per compute-sanitizer run")
+
+
+def add_sanitizer(parser):
+    """--sanitizer: the compute-sanitizer executable (default: $COMPUTE_SANITIZER, else the
+    one on PATH)."""
+    parser.add_argument("--sanitizer", default=os.environ.get("COMPUTE_SANITIZER",
+                                                              "compute-sanitizer"),
+                        help="compute-sanitizer executable")
+
+
+def add_test_jobs(parser, default, help_text):
+    """--test-jobs: how many test processes run side by side."""
+    parser.add_argument("--test-jobs", dest="test_jobs", type=positive(int), default=default,
+                        help=help_text)

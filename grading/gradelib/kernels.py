@@ -74,7 +74,8 @@ def sanitizer_arguments(tool, names):
 
 def base_name(kernel):
     """The unqualified name of a kernel as compute-sanitizer prints it:
-    'step4::rect_tiles_kernel<step4::RectTiling<(int)64>>' -> 'rect_tiles_kernel'."""
+    'course::step4::rect_tiles_kernel<course::step4::RectTiling<(int)64>>' ->
+    'rect_tiles_kernel'."""
     depth, text = 0, ""
     for character in kernel:  # drop template arguments, nested ones included
         if character == "<":

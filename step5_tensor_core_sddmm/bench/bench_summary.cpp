@@ -117,7 +117,7 @@ void print_summary(const Summary& summary, std::ostream& out) {
         continue;
       }
       if (!header) {
-        out << "\n## Attention masks\n\n| approach | mask, K | vs cuSPARSE fp16 | vs cuSPARSE "
+        out << "\n## Attention masks\n\n| approach | mask, inner | vs cuSPARSE fp16 | vs cuSPARSE "
                "fp32 | vs dense then sample | vs the better | x SOL |\n"
                "|---|---|---|---|---|---|---|\n";
         header = true;

@@ -92,12 +92,12 @@ int run(int argc, char** argv) {
       "masks; verifies every result against cuSPARSE fp16 and every baseline against ours. "
       "Prints Markdown; --csv writes the table.");
   parser.add_text("--shapes", &shapes, "note (the note's 17 shapes) or none");
-  parser.add_flag("--ksweep", &k_sweep, "K = 32..1024 on matrix_37000_37000_368000");
+  parser.add_flag("--ksweep", &k_sweep, "inner = 32..1024 on matrix_37000_37000_368000");
   parser.add_flag("--experiments", &experiments,
                   "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
   parser.add_flag("--attention", &attention,
                   "the attention masks (block-sparse, sliding window, BigBird; 4096^2 to "
-                  "32768^2) at K = 64, 128 and 256");
+                  "32768^2) at inner = 64, 128 and 256");
   parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
   parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
   parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kApproachCount,
