@@ -32,17 +32,17 @@ void launch_product(const DenseOperands& operands, const float* dense_s, float* 
                                 " blocks along the rows, more than the limit " +
                                 std::to_string(kMaxGridY));
   }
-  shape_wmma_kernel<kM, kN, kWarpsX, kWarpsY, kUse><<<grid, block>>>(
-      operands, dense_s, ld, kImpossibleSparsity, dense, ld,
-      allows_vector_loads(operands.a, operands.lda),
-      allows_vector_loads(operands.b_transposed, operands.ldb));
+  shape_wmma_kernel<kM, kN, kWarpsX, kWarpsY, kUse>
+      <<<grid, block>>>(operands, dense_s, ld, kImpossibleSparsity, dense, ld,
+                        allows_vector_loads(operands.a, operands.lda),
+                        allows_vector_loads(operands.b_transposed, operands.ldb));
   CUDA_CHECK_LAUNCH(shape_wmma_kernel);
 }
 
 /// The two blocks of the note: 32×32 threads (1×32 warps) and 128×4 (4×4 warps).
 template <int kM, int kN, SparsityUse kUse>
-void launch_block(const ShapeVariant& variant, const DenseOperands& operands,
-                  const float* dense_s, float* dense, int ld) {
+void launch_block(const ShapeVariant& variant, const DenseOperands& operands, const float* dense_s,
+                  float* dense, int ld) {
   if (variant.warps_x == 1 && variant.warps_y == 32) {
     launch_product<kM, kN, 1, 32, kUse>(operands, dense_s, dense, ld);
   } else if (variant.warps_x == 4 && variant.warps_y == 4) {
@@ -129,10 +129,9 @@ ShapeWorkspace::ShapeWorkspace(const DevicePattern& pattern, bool with_dense_s)
 void ShapeWorkspace::product(const ShapeVariant& variant, const DenseOperands& operands) {
   check_operands(operands);
   if (operands.rows != pattern_.rows() || operands.cols != pattern_.cols()) {
-    throw std::invalid_argument("the operands are " + std::to_string(operands.rows) + "x" +
-                                std::to_string(operands.cols) + " but S is " +
-                                std::to_string(pattern_.rows()) + "x" +
-                                std::to_string(pattern_.cols()));
+    throw std::invalid_argument(
+        "the operands are " + std::to_string(operands.rows) + "x" + std::to_string(operands.cols) +
+        " but S is " + std::to_string(pattern_.rows()) + "x" + std::to_string(pattern_.cols()));
   }
   if (variant.sparsity_use != 0 && dense_s_.data() == nullptr) {
     throw std::invalid_argument("a sparsity variant needs the workspace built with dense S");

@@ -17,11 +17,11 @@ namespace course::step5::experiments {
 
 /// @brief What the product kernel does with the note's `sparsity` of its tile of S.
 enum class SparsityUse {
-  none,       ///< (a) no `sparsity` at all: approach 2 as it is
-  branch,     ///< (b) the note's form: read the tile of S, then `if (sparsity > impossible)`
-  kept_alive, ///< (c) the same read, its value used by a select (no branch)
-  empty_asm,  ///< (d) the same read, "kept" only by an empty asm statement, which ptxas ignores
-  unused      ///< (e) the note's kernel without its `if`: the read written, its value unused
+  none,        ///< (a) no `sparsity` at all: approach 2 as it is
+  branch,      ///< (b) the note's form: read the tile of S, then `if (sparsity > impossible)`
+  kept_alive,  ///< (c) the same read, its value used by a select (no branch)
+  empty_asm,   ///< (d) the same read, "kept" only by an empty asm statement, which ptxas ignores
+  unused       ///< (e) the note's kernel without its `if`: the read written, its value unused
 };
 
 /// @brief Rows and columns a padded dense matrix (the product, or S stored densely) is rounded
@@ -61,9 +61,9 @@ __device__ inline float tile_sparsity(const float* dense_s, int ld_s, int tile_r
                         static_cast<std::int64_t>(tile_col) * kN + first % kN;
   const float4 low = __ldg(reinterpret_cast<const float4*>(source));
   const float4 high = __ldg(reinterpret_cast<const float4*>(source) + 1);
-  const unsigned nonzeros = (low.x != 0.0f) + (low.y != 0.0f) + (low.z != 0.0f) +
-                            (low.w != 0.0f) + (high.x != 0.0f) + (high.y != 0.0f) +
-                            (high.z != 0.0f) + (high.w != 0.0f);
+  const unsigned nonzeros = (low.x != 0.0f) + (low.y != 0.0f) + (low.z != 0.0f) + (low.w != 0.0f) +
+                            (high.x != 0.0f) + (high.y != 0.0f) + (high.z != 0.0f) +
+                            (high.w != 0.0f);
   const unsigned tile_nonzeros = __reduce_add_sync(0xFFFFFFFFu, nonzeros);  // all 32 lanes
   return 1.0f - static_cast<float>(tile_nonzeros) / static_cast<float>(kM * kN);
 }
@@ -158,8 +158,8 @@ __global__ void __launch_bounds__(32 * kWarpsX * kWarpsY)
 /// @param dense_s the dense S
 /// @param ld_s its leading dimension
 __global__ void scatter_dense_s_kernel(std::int64_t nnz, const int* row_indices,
-                                       const int* col_indices, const float* values,
-                                       float* dense_s, int ld_s) {
+                                       const int* col_indices, const float* values, float* dense_s,
+                                       int ld_s) {
   const std::int64_t nonzero = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (nonzero >= nnz) {
     return;  // threads past the last nonzero

@@ -15,10 +15,10 @@ namespace course::step5::experiments {
 
 /// @brief One built variant of the experiment's product kernel.
 struct ShapeVariant {
-  int tile_rows = 16;   ///< WMMA M: 16, 32 or 8
-  int tile_cols = 16;   ///< WMMA N: 16, 8 or 32
-  int warps_x = 4;      ///< warps per block along the tile columns (1 or 4)
-  int warps_y = 4;      ///< warps per block along the tile rows (32 or 4)
+  int tile_rows = 16;    ///< WMMA M: 16, 32 or 8
+  int tile_cols = 16;    ///< WMMA N: 16, 8 or 32
+  int warps_x = 4;       ///< warps per block along the tile columns (1 or 4)
+  int warps_y = 4;       ///< warps per block along the tile rows (32 or 4)
   int sparsity_use = 0;  ///< 0 none, 1 never-true `if`, 2 read kept by a select, 3 empty
                          ///< asm, 4 read unused (the order of SparsityUse)
 };

@@ -6,9 +6,9 @@
 /// kernel: (a) no `sparsity`, (b) `sparsity` read from S's tile and tested by the `if`,
 /// (c) the same read kept alive by a select, without a branch, (d) the read "kept" only by an
 /// empty asm statement (which ptxas ignores: it should time as (a)), (e) the read written but
-/// its value unused (the note's kernel without its `if`). On the note's S (37000², 368 000 nonzeros)
-/// and 4000² with 88 000, inner = 256. Every variant's whole SDDMM (product, then sampling)
-/// is first checked against the CPU reference on the same data, output poisoned; then the
+/// its value unused (the note's kernel without its `if`). On the note's S (37000², 368 000
+/// nonzeros) and 4000² with 88 000, inner = 256. Every variant's whole SDDMM (product, then
+/// sampling) is first checked against the CPU reference on the same data, output poisoned; then the
 /// product kernel alone is timed (the sampling is the same for every variant).
 /// Writes wmma_shapes.{csv,md} and if_branch.{csv,md} into --out.
 #include "experiments/wmma_shape_sddmm.hpp"
@@ -71,9 +71,9 @@ Measurement measure(const Case& problem, const course::step5::DevicePattern& pat
   course::DeviceBuffer<float> output(static_cast<std::size_t>(pattern.nnz()), "C");
   output.poison();
   workspace.sddmm(variant, problem.operands, output.data());
-  const course::CompareResult result = course::step5::compare_sampled(
-      output.to_vector(), problem.reference, problem.s,
-      course::Tolerance::tensor_core_fp32_accumulation(kInner));
+  const course::CompareResult result =
+      course::step5::compare_sampled(output.to_vector(), problem.reference, problem.s,
+                                     course::Tolerance::tensor_core_fp32_accumulation(kInner));
   Measurement measurement;
   measurement.check = result.ok() ? "ok" : "WRONG: " + result.summary();
   if (result.ok()) {
@@ -82,6 +82,25 @@ Measurement measure(const Case& problem, const course::step5::DevicePattern& pat
   }
   return measurement;
 }
+
+/// The same rows as a Markdown table (under a header naming GPU and date) and as a CSV whose
+/// every row also names the GPU and the date.
+struct Tables {
+  explicit Tables(std::vector<std::string> headers) : markdown(headers), csv(with_run(headers)) {}
+  static std::vector<std::string> with_run(std::vector<std::string> cells) {
+    cells.push_back("gpu");
+    cells.push_back("date");
+    return cells;
+  }
+  void add_row(std::vector<std::string> cells) {
+    markdown.add_row(cells);
+    cells.push_back(course::gpu_name());
+    cells.push_back(course::today_iso());
+    csv.add_row(std::move(cells));
+  }
+  course::ResultTable markdown;
+  course::ResultTable csv;
+};
 
 std::vector<std::string> timing_cells(const Measurement& measurement) {
   if (measurement.check != "ok") {
@@ -120,16 +139,15 @@ int run(int argc, char** argv) {
   }
   course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   const int timed = static_cast<int>(repeats);
-  course::ResultTable shapes({"matrix", "inner", "WMMA shape", "block (threads)", "check",
-                              "min ms", "median ms"});
-  course::ResultTable branch({"matrix", "inner", "block (threads)", "sparsity", "check",
-                              "min ms", "median ms"});
+  Tables shapes(
+      {"matrix", "inner", "WMMA shape", "block (threads)", "check", "min ms", "median ms"});
+  Tables branch({"matrix", "inner", "block (threads)", "sparsity", "check", "min ms", "median ms"});
   std::string differences =
       "| matrix | block (threads) | (b) - (c): the branch, ms | (c) - (a): the read, ms |\n"
       "|---|---|---:|---:|\n";
   const std::vector<std::pair<int, int>> blocks = {{1, 32}, {4, 4}};
-  for (const auto& [rows, nnz, seed] : std::vector<std::tuple<int, std::size_t, int>>{
-           {37000, 368000, 5}, {4000, 88000, 6}}) {
+  for (const auto& [rows, nnz, seed] :
+       std::vector<std::tuple<int, std::size_t, int>>{{37000, 368000, 5}, {4000, 88000, 6}}) {
     const Case problem(rows, rows, nnz, static_cast<std::uint64_t>(seed));
     const course::step5::DevicePattern pattern(problem.s);
     ShapeWorkspace workspace(pattern, true);
@@ -137,10 +155,9 @@ int run(int argc, char** argv) {
       for (const auto& [m, n] : std::vector<std::pair<int, int>>{{16, 16}, {32, 8}, {8, 32}}) {
         const ShapeVariant variant{m, n, warps_x, warps_y, 0};
         const Measurement measured = measure(problem, pattern, workspace, variant, timed);
-        std::vector<std::string> row = {problem.name, std::to_string(kInner),
-                                        course::step5::experiments::shape_name(variant),
-                                        course::step5::experiments::block_name(variant),
-                                        measured.check};
+        std::vector<std::string> row = {
+            problem.name, std::to_string(kInner), course::step5::experiments::shape_name(variant),
+            course::step5::experiments::block_name(variant), measured.check};
         for (const std::string& cell : timing_cells(measured)) {
           row.push_back(cell);
         }
@@ -150,10 +167,9 @@ int run(int argc, char** argv) {
       for (const int use : {0, 1, 2, 3, 4}) {
         const ShapeVariant variant{16, 16, warps_x, warps_y, use};
         const Measurement measured = measure(problem, pattern, workspace, variant, timed);
-        std::vector<std::string> row = {problem.name, std::to_string(kInner),
-                                        course::step5::experiments::block_name(variant),
-                                        course::step5::experiments::sparsity_name(variant),
-                                        measured.check};
+        std::vector<std::string> row = {
+            problem.name, std::to_string(kInner), course::step5::experiments::block_name(variant),
+            course::step5::experiments::sparsity_name(variant), measured.check};
         for (const std::string& cell : timing_cells(measured)) {
           row.push_back(cell);
         }
@@ -161,20 +177,22 @@ int run(int argc, char** argv) {
         medians.push_back(measured.check == "ok" ? measured.product.median_ms : -1.0);
       }
       differences += "| " + problem.name + " | " +
-                     course::step5::experiments::block_name({16, 16, warps_x, warps_y, 0}) +
-                     " | " + course::format_fixed(medians[1] - medians[2], 3) + " | " +
+                     course::step5::experiments::block_name({16, 16, warps_x, warps_y, 0}) + " | " +
+                     course::format_fixed(medians[1] - medians[2], 3) + " | " +
                      course::format_fixed(medians[2] - medians[0], 3) + " |\n";
     }
   }
   const std::string header = conditions(timed);
-  shapes.write_csv(out_dir + "/wmma_shapes.csv");
-  branch.write_csv(out_dir + "/if_branch.csv");
+  shapes.csv.write_csv(out_dir + "/wmma_shapes.csv");
+  branch.csv.write_csv(out_dir + "/if_branch.csv");
   write_text(out_dir + "/wmma_shapes.md",
-             "# Approach 2 with the three WMMA shapes\n\n" + header + shapes.markdown());
-  write_text(out_dir + "/if_branch.md",
-             "# The note's never-true if: branch against read\n\n" + header + branch.markdown() +
-                 "\nDifferences of the medians:\n\n" + differences);
-  std::cout << header << shapes.markdown() << "\n" << branch.markdown() << "\n" << differences;
+             "# Approach 2 with the three WMMA shapes\n\n" + header + shapes.markdown.markdown());
+  write_text(out_dir + "/if_branch.md", "# The note's never-true if: branch against read\n\n" +
+                                            header + branch.markdown.markdown() +
+                                            "\nDifferences of the medians:\n\n" + differences);
+  std::cout << header << shapes.markdown.markdown() << "\n"
+            << branch.markdown.markdown() << "\n"
+            << differences;
   return 0;
 }
 

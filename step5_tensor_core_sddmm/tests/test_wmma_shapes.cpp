@@ -46,7 +46,7 @@ void check_variants(const course::CooMatrix& s, int inner, int ld, std::uint64_t
       course::step5::random_half_matrix(s.cols, inner, ld, seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_bt(bt);
-  const course::step5::DenseOperands operands{s.rows, s.cols, inner, device_a.data(),
+  const course::step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
                                               ld,     device_bt.data(), ld};
   const course::step5::DevicePattern pattern(s);
   course::step5::experiments::ShapeWorkspace workspace(pattern, true);
