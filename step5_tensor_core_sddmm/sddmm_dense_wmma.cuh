@@ -60,9 +60,11 @@ __global__ void __launch_bounds__(32 * kWarpsX * kWarpsY)
 /// @param col_indices column of each nonzero
 /// @param values value of each nonzero
 /// @param output one float per nonzero
-__global__ void sample_dense_kernel(const float* dense, int ld_dense, std::int64_t nnz,
-                                    const int* row_indices, const int* col_indices,
-                                    const float* values, float* output) {
+// static: each launch file that includes this header (approach 2's, the WMMA shape
+// experiment's) gets its own copy instead of two definitions of one kernel.
+static __global__ void sample_dense_kernel(const float* dense, int ld_dense, std::int64_t nnz,
+                                           const int* row_indices, const int* col_indices,
+                                           const float* values, float* output) {
   const std::int64_t nonzero = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (nonzero >= nnz) {
     return;  // threads past the last nonzero
