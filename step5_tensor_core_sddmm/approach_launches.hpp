@@ -47,7 +47,7 @@ struct FullTileWork {
   const FullTile* tiles = nullptr;  ///< the full tiles
   const int* row_starts = nullptr;  ///< the first entry of each row of each tile
   std::int64_t tile_count = 0;      ///< their number (0: none, the lane groups go by panels)
-  const int* listed = nullptr;      ///< with full tiles or column order: the lane groups' list
+  const int* listed = nullptr;      ///< with full tiles: the entries left to the lane groups
   std::int64_t listed_count = 0;    ///< their number
 };
 

@@ -172,14 +172,13 @@ __global__ void full_tile_check_kernel(const FullTileCandidate* __restrict__ can
 /// panel.
 /// @param rows rows of S's entries
 /// @param entry the entry
-/// @param covered 1 for the entries inside full tiles; nullptr: no full tile outside the
-/// dense panels
+/// @param covered 1 for the entries inside full tiles
 /// @param panel_slot 1 + slot of each dense panel, 0 for a sparse one; nullptr: none dense
 /// @return whether the entry is left to the lane groups
 __device__ inline bool left_to_lane_groups(const int* rows, std::int64_t entry,
                                            const unsigned char* covered, const int* panel_slot) {
   const bool dense_panel = panel_slot != nullptr && panel_slot[rows[entry] / kPanelRows] != 0;
-  return (covered == nullptr || covered[entry] == 0) && !dense_panel;
+  return covered[entry] == 0 && !dense_panel;
 }
 
 /// @brief One thread per entry: 1 when the lane groups compute it (in no full tile and in

@@ -49,11 +49,10 @@ struct FullTileSearch {
 /// @return the tiles and what they cover
 FullTileSearch find_full_tiles(const DevicePattern& pattern, const Options& options);
 
-/// @brief The entries the lane groups still compute once there are full tiles (or once
-/// they take a list for the column order): those in no full tile and in no dense panel, in
-/// S's order.
+/// @brief The entries the lane groups still compute once there are full tiles: those in no
+/// full tile and in no dense panel, in S's order.
 /// @param pattern S on the device
-/// @param search the full tiles (none: search.covered empty)
+/// @param search the full tiles
 /// @param panel_slot the plan's 1 + slot of each panel on the device (0: sparse), or nullptr
 /// when no panel is dense
 /// @param count the number of such entries (the host knows it from the counts)

@@ -5,7 +5,6 @@
 /// groups, the dense panel tables), and Plan::run, which checks the operands and calls the
 /// approach's launch (one file per approach beside its kernel).
 #include "approach_launches.hpp"
-#include "column_order.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
@@ -33,7 +32,7 @@ struct Plan::State {
   TileGroups groups;                  ///< approach 3: nonzeros grouped by 16×16 tile
   DensePanelTables panels;            ///< approach 4: the dense panels' tables
   FullTileSearch full;                ///< approach 4: the full tiles
-  course::DeviceBuffer<int> listed;   ///< approach 4 with a list: the lane groups' entries
+  course::DeviceBuffer<int> listed;   ///< approach 4 with full tiles: the lane groups' entries
 };
 
 namespace {
@@ -46,14 +45,6 @@ void check_options(const Options& options) {
   if (options.tc_min_nnz < 0) {
     throw std::invalid_argument("tc_min_nnz must not be negative, got " +
                                 std::to_string(options.tc_min_nnz));
-  }
-  if (!(options.column_order_reuse >= 0.0) || options.column_order_reuse > 1e9) {
-    throw std::invalid_argument("column_order_reuse must be in [0, 1e9] (0: never), got " +
-                                std::to_string(options.column_order_reuse));
-  }
-  if (options.column_order_min_nnz < 0) {
-    throw std::invalid_argument("column_order_min_nnz must not be negative, got " +
-                                std::to_string(options.column_order_min_nnz));
   }
   if (!(options.tc_density > 0.0) || options.tc_density > 1.0) {
     throw std::invalid_argument("tc_density must be in (0, 1], got " +
@@ -135,25 +126,16 @@ void Plan::prepare_hybrid() {
         tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
   }
   state_->panels.sparse_rows = remaining > 0;
-  const std::vector<unsigned char> ordered =
-      choose_column_ordered_panels(*pattern_, counts, choice.panel_slot, options_);
   if (!tiles_outside_dense_panels) {
-    // No full tile to run: every entry of a full tile lies in a dense panel, which the list
-    // leaves out as well, so the list needs no record of them.
+    // No full tile to run: the lane groups skip the dense panels by their flags, and the
+    // entries outside them are exactly the remaining ones.
     state_->full = {};
-    if (ordered.empty()) {
-      return;  // the lane groups skip the dense panels by their flags, in S's order
-    }
+    return;
   }
-  // The lane groups take a list: the entries in no full tile and in no dense panel, in S's
-  // order or, where columns repeat, column by column (column_order.hpp).
+  // The lane groups take a list: the entries in no full tile and in no dense panel.
   const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
   state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
   state_->full.covered = {};  // only the list needed it (freed in stream order)
-  if (!ordered.empty()) {
-    order_by_column(*pattern_, ordered, state_->listed);
-    column_ordered_ = true;
-  }
 }
 
 Plan::~Plan() = default;

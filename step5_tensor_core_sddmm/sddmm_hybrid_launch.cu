@@ -200,8 +200,6 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
               output);
     });
     CUDA_CHECK_LAUNCH(full_tile_kernel);
-  }
-  if (full.tile_count > 0 || full.listed != nullptr) {
     if (full.listed_count == 0) {
       return;  // the full tiles and the dense panels hold every nonzero
     }

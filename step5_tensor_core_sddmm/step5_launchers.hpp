@@ -183,12 +183,6 @@ struct Options {
   /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
   /// the lane groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
-  /// approach 4: the lane groups compute a sparse panel's entries column by column when it
-  /// holds at least this many entries per column it spans (0: never; column_order.hpp)
-  double column_order_reuse = 1.0;
-  /// approach 4: column order only when the ordered panels hold at least this many entries
-  /// together (below, the lane groups finish in about one wave and the sort does not pay)
-  long long column_order_min_nnz = 65536;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
@@ -238,9 +232,6 @@ class Plan {
   /// @brief Approach 4: the 64×64 tiles wholly in S that run as plain dense Tensor Core
   /// tiles (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
-  /// @brief Approach 4: whether the lane groups compute some panels column by column
-  /// (column_order.hpp).
-  bool column_ordered() const { return column_ordered_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
 
@@ -252,7 +243,6 @@ class Plan {
   Options options_;
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
-  bool column_ordered_ = false;
   std::unique_ptr<State> state_;
   /// Approach 4's preprocessing: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.

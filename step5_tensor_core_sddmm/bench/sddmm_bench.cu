@@ -81,7 +81,6 @@ int run(int argc, char** argv) {
   long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::Options{}.tc_density;
-  double column_order = course::step5::Options{}.column_order_reuse;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -114,9 +113,6 @@ int run(int argc, char** argv) {
                      "approach 2: refuse dense products above 2^this elements");
   parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
                   "approach 4: panel density for Tensor Cores");
-  parser.add_real("--column-order", &column_order, {0.0, 1e9, false},
-                  "approach 4: entries per spanned column from which a sparse panel's lane "
-                  "groups go column by column (0: never)");
   parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
                      "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
@@ -151,7 +147,6 @@ int run(int argc, char** argv) {
   settings.options.tc_min_nnz = tc_min_nnz;
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
   settings.options.tc_density = tc_density;
-  settings.options.column_order_reuse = column_order;
 
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
