@@ -64,6 +64,8 @@ struct TileFacts {
   int threads = 0;                            ///< threads per block
   int blocks_per_multiprocessor = 0;          ///< resident blocks per SM (occupancy query)
   double efficiency = 1.0;  ///< fraction of the FMA peak an SM reaches with this tile
+  /// ... when inner or cols is not a multiple of 4 (scalar loads of A or of B, no float4)
+  double ragged_efficiency = 1.0;
 };
 
 /// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p sizes

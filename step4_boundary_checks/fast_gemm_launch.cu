@@ -74,13 +74,16 @@ const DeviceFacts& read_device_facts() {
 }
 
 /// The fraction of the fp32 FMA peak each tile reaches at full occupancy and without a split,
-/// measured on an H100 (sm_90, 132 SMs) at 4096³ on 2026-11-24 with
-/// `step4_boundary_checks --bench --all-fast-variants` (step4_boundary_checks/results/).
-/// They differ by less than one would guess from the reuse of each loaded element
-/// (BM·BN/(BM+BN) multiply-adds per element): at full occupancy every tile is limited by the
-/// same FMA issue rate, and what differs is latency hiding and register pressure.
+/// measured on an H100 (sm_90, 132 SMs) on 2026-11-24 by the shape sweep
+/// (`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --all-fast-variants`,
+/// results/shapes_sweep_h100_async*): @p efficiency at 4096×4096×4096 (float4 loads),
+/// @p ragged_efficiency at 4093×4091×4099 (scalar loads). They differ by less than one would
+/// guess from the reuse of each loaded element (BM·BN/(BM+BN) multiply-adds per element): at
+/// full occupancy every tile is limited by the same FMA issue rate, and what differs is latency
+/// hiding and register pressure; on the scalar path the 64-wide tiles lose most, as they issue
+/// the most loads per multiply-add.
 template <typename Tiling, Staging STAGING = Staging::registers>
-TileFacts describe(FastVariant variant, double efficiency) {
+TileFacts describe(FastVariant variant, double efficiency, double ragged_efficiency) {
   TileFacts facts;
   facts.tile = variant;
   facts.block_rows = Tiling::kBlockRows;
@@ -88,6 +91,7 @@ TileFacts describe(FastVariant variant, double efficiency) {
   facts.depth = Tiling::kDepth;
   facts.threads = Tiling::kThreads;
   facts.efficiency = efficiency;
+  facts.ragged_efficiency = ragged_efficiency;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &facts.blocks_per_multiprocessor, kernel_for<Tiling, STAGING, true, true>(),
       Tiling::kThreads, 0));
@@ -97,13 +101,15 @@ TileFacts describe(FastVariant variant, double efficiency) {
 /// Every compiled tile, the one the automatic choice prefers on a tie first.
 const std::vector<TileFacts>& automatic_tiles() {
   static const std::vector<TileFacts> tiles = {
-      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.634),
-      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.622),
-      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.610),
-      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.606),
-      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.580),
-      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.60),
-      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.58),
+      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.643, 0.606),
+      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.620, 0.549),
+      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.623, 0.455),
+      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.567, 0.605),
+      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.594, 0.448),
+      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.586,
+                                                      0.530),
+      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.633,
+                                                     0.528),
   };
   return tiles;
 }
@@ -180,11 +186,8 @@ void launch_thin_kernel(const float* a, const float* b, float* out, const Produc
                                                       sizes.cols, chunks_per_split);
     CUDA_CHECK_LAUNCH(thin_rows_kernel);
   } else {
-    // float4 loads of A where every row starts on a 16-byte boundary.
-    const auto kernel = sizes.inner % 4 == 0 && aligned16(a) ? thin_cols_kernel<true>
-                                                             : thin_cols_kernel<false>;
-    kernel<<<grid, 32 * kThinColsWarps, 0, stream>>>(a, b, out, sizes.rows, sizes.inner,
-                                                     sizes.cols, chunks_per_split);
+    thin_cols_kernel<<<grid, 32 * kThinColsWarps, 0, stream>>>(a, b, out, sizes.rows, sizes.inner,
+                                                               sizes.cols, chunks_per_split);
     CUDA_CHECK_LAUNCH(thin_cols_kernel);
   }
 }

@@ -69,33 +69,14 @@ __global__ void thin_rows_kernel(const float* __restrict__ a, const float* __res
   }
 }
 
-/// @brief Adds a_value · B[depth][col] to sums[col] for every column of the thin C.
-/// @param a_value one element of A's row
-/// @param b_row B's row `depth` (cols floats)
-/// @param cols columns of B and C (<= kThinMax)
-/// @param sums the lane's partial sums, one per column
-__device__ __forceinline__ void add_thin_row(float a_value, const float* __restrict__ b_row,
-                                             int cols, float (&sums)[kThinMax]) {
-#pragma unroll
-  for (int col = 0; col < kThinMax; ++col) {
-    if (col < cols) {  // columns past cols: nothing to read
-      sums[col] += a_value * b_row[col];
-    }
-  }
-}
-
 /// @brief C = A·B when cols <= kThinMax: one warp per row of C, all cols columns at once.
 ///
-/// The lanes of a warp walk the row of A together and read the matching rows of B (cols
-/// consecutive floats each, so the warp reads one contiguous stretch of B), each lane keeping
-/// cols partial sums; at the end the warp adds its lanes' sums with shuffles. The product is
-/// bound by reading A once, so each lane keeps as many bytes of A in flight as it can: with
-/// VECTOR a float4 (4 depths) per load and two loads per trip, 1 KiB a warp instead of 128 bytes.
+/// The lanes of a warp walk the row of A together (lane j reads A[row][j], coalesced) and
+/// read B's row j (cols consecutive floats, so the warp reads one contiguous stretch of B), each
+/// lane keeping cols partial sums; at the end the warp adds its lanes' sums with shuffles.
 /// Split-K as in thin_rows_kernel: block z covers chunks [z·chunks_per_split, ...) of inner.
 /// Preconditions: blockDim.x = 32·warps; gridDim = (ceil(rows / warps), 1, splits) with no split
-/// empty; 1 <= cols <= kThinMax; @p out holds gridDim.z slices of rows×cols floats; VECTOR only
-/// when inner % 4 == 0 and A is 16-byte aligned.
-/// @tparam VECTOR float4 loads of A
+/// empty; 1 <= cols <= kThinMax; @p out holds gridDim.z slices of rows×cols floats.
 /// @param a A, rows×inner
 /// @param b B, inner×cols
 /// @param out C, or the split-K workspace
@@ -103,11 +84,9 @@ __device__ __forceinline__ void add_thin_row(float a_value, const float* __restr
 /// @param inner columns of A, rows of B
 /// @param cols columns of B and C
 /// @param chunks_per_split chunks of kThinChunk that one split covers
-template <bool VECTOR>
 __global__ void thin_cols_kernel(const float* __restrict__ a, const float* __restrict__ b,
                                  float* __restrict__ out, int rows, int inner, int cols,
                                  int chunks_per_split) {
-  static_assert(kThinChunk % 4 == 0, "a split starts on a float4 of A");
   const int warps = blockDim.x / 32;
   const int row = blockIdx.x * warps + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
@@ -117,23 +96,15 @@ __global__ void thin_cols_kernel(const float* __restrict__ a, const float* __res
   }
   const int split_begin = blockIdx.z * chunks_per_split * kThinChunk;
   const int split_end = min(inner, split_begin + chunks_per_split * kThinChunk);
-  const float* a_row = a + static_cast<long long>(row) * inner;
   float sums[kThinMax] = {};
-  if constexpr (VECTOR) {
-    // split_begin, split_end and inner are multiples of 4 here, so a float4 starting before
-    // split_end lies wholly inside the split: no check per depth.
-#pragma unroll 2
-    for (int depth = split_begin + 4 * lane; depth < split_end; depth += 4 * 32) {
-      const float4 a_values = *reinterpret_cast<const float4*>(a_row + depth);
-      add_thin_row(a_values.x, b + static_cast<long long>(depth + 0) * cols, cols, sums);
-      add_thin_row(a_values.y, b + static_cast<long long>(depth + 1) * cols, cols, sums);
-      add_thin_row(a_values.z, b + static_cast<long long>(depth + 2) * cols, cols, sums);
-      add_thin_row(a_values.w, b + static_cast<long long>(depth + 3) * cols, cols, sums);
-    }
-  } else {
-#pragma unroll 4
-    for (int depth = split_begin + lane; depth < split_end; depth += 32) {
-      add_thin_row(a_row[depth], b + static_cast<long long>(depth) * cols, cols, sums);
+  for (int depth = split_begin + lane; depth < split_end; depth += 32) {
+    const float a_value = a[row * inner + depth];
+    const float* b_row = b + depth * cols;
+#pragma unroll
+    for (int col = 0; col < kThinMax; ++col) {
+      if (col < cols) {  // columns past cols: nothing to read
+        sums[col] += a_value * b_row[col];
+      }
     }
   }
   float* c = out + static_cast<size_t>(blockIdx.z) * rows * cols;

@@ -129,7 +129,7 @@ TEST_CASE("the thin paths are right when C has at most 8 rows or 8 columns", "[s
                course::InputKind::small_integers);
   check_config({5, 100003, 3}, FastConfig{FastVariant::thin_cols, 0},
                course::InputKind::small_integers);
-  // inner % 4 == 0: thin_cols reads A as float4s; a lost or doubled float4 shows.
+  // inner % 4 == 0, exact sums: a lost or doubled chunk shows.
   check_config({5, 100000, 3}, FastConfig{FastVariant::thin_cols, 0},
                course::InputKind::small_integers);
   // Both sides thin, chosen automatically (thin_cols), exact sums over a long inner dimension.
