@@ -26,15 +26,14 @@ template <int BYTES>
 __device__ __forceinline__ void copy_async(float* shared_destination, const float* source,
                                            int source_bytes) {
   static_assert(BYTES == 4 || BYTES == 16, "cp.async copies 4, 8 or 16 bytes; we use 4 and 16");
-  const unsigned destination =
-      static_cast<unsigned>(__cvta_generic_to_shared(shared_destination));
+  const unsigned destination = static_cast<unsigned>(__cvta_generic_to_shared(shared_destination));
   if constexpr (BYTES == 16) {
     // .cg: cache in L2 only; the tile is reused from shared memory, not from L1.
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(destination),
-                 "l"(source), "r"(source_bytes));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(destination), "l"(source),
+                 "r"(source_bytes));
   } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(destination),
-                 "l"(source), "r"(source_bytes));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(destination), "l"(source),
+                 "r"(source_bytes));
   }
 }
 
@@ -93,8 +92,7 @@ __device__ __forceinline__ void copy_tile_async(const float* __restrict__ matrix
       for (int part = 0; part < 4; ++part) {
         // Tile check, columns, one by one: past the end of the row (the next row's data).
         const bool inside = row_inside && col + part < matrix_cols;
-        copy_async<4>(destination + part, inside ? row_start + col + part : matrix,
-                      inside ? 4 : 0);
+        copy_async<4>(destination + part, inside ? row_start + col + part : matrix, inside ? 4 : 0);
       }
     }
   }
@@ -204,8 +202,8 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
       const int slot = (tile - first_tile) % kAsyncStages;
       copy_tile_async<kBM, kBK, Tiling::kThreads, VECTOR_A>(a, rows, inner, block_row0, tile * kBK,
                                                             a_tiles[slot]);
-      copy_tile_async<kBK, kBN, Tiling::kThreads, VECTOR_BC>(b, inner, cols, tile * kBK,
-                                                             block_col0, b_tiles[slot]);
+      copy_tile_async<kBK, kBN, Tiling::kThreads, VECTOR_BC>(b, inner, cols, tile * kBK, block_col0,
+                                                             b_tiles[slot]);
     }
     commit_copies();
   };

@@ -13,16 +13,16 @@ namespace course::step4 {
 
 /// @brief Block-tile shapes of the fast kernel (block rows × block columns × depth).
 enum class FastVariant {
-  automatic,         ///< chosen from the shape (see choose_fast_config)
-  bm128_bn128_bk8,   ///< 128×128 block tile, depth 8, 256 threads
-  bm128_bn128_bk16,  ///< 128×128 block tile, depth 16, 256 threads
-  bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
-  bm64_bn128_bk8,    ///< 64×128 block tile, depth 8, 128 threads
-  bm64_bn64_bk8,     ///< 64×64 block tile, depth 8, 64 threads
+  automatic,               ///< chosen from the shape (see choose_fast_config)
+  bm128_bn128_bk8,         ///< 128×128 block tile, depth 8, 256 threads
+  bm128_bn128_bk16,        ///< 128×128 block tile, depth 16, 256 threads
+  bm128_bn64_bk8,          ///< 128×64 block tile, depth 8, 128 threads
+  bm64_bn128_bk8,          ///< 64×128 block tile, depth 8, 128 threads
+  bm64_bn64_bk8,           ///< 64×64 block tile, depth 8, 64 threads
   bm128_bn128_bk16_async,  ///< 128×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
   bm64_bn128_bk16_async,   ///< 64×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
-  thin_rows,         ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
-  thin_cols,         ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
+  thin_rows,  ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
+  thin_cols,  ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
 };
 
 /// @brief At most this many rows (thin_rows) or columns (thin_cols) of C take the thin path:

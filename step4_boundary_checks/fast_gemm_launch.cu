@@ -93,8 +93,8 @@ TileFacts describe(FastVariant variant, double efficiency, double ragged_efficie
   facts.efficiency = efficiency;
   facts.ragged_efficiency = ragged_efficiency;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &facts.blocks_per_multiprocessor, kernel_for<Tiling, STAGING, true, true>(),
-      Tiling::kThreads, 0));
+      &facts.blocks_per_multiprocessor, kernel_for<Tiling, STAGING, true, true>(), Tiling::kThreads,
+      0));
   return facts;
 }
 

@@ -112,6 +112,8 @@ def main():
     print("efficiency (float4)", {t: round(e, 3) for t, e in aligned_efficiency.items()})
     print("efficiency (scalar)", {t: round(e, 3) for t, e in ragged_efficiency.items()})
     print("best constants", best, "loss", round(loss(best), 4))
+    previous = dict(zip(names, (8, 0.5, 1e-6, 0.5, 3e-6, 1.0)))  # the model before this sweep
+    print("previous constants", previous, "loss", round(loss(previous), 4))
 
 
 if __name__ == "__main__":
