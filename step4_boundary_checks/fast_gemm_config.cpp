@@ -16,8 +16,8 @@ namespace {
 constexpr double kLaunchSeconds = 3e-6;
 
 /// A block waits for its first tile before it can multiply anything (a round trip to memory)
-/// and writes its outputs at the end: about 1 µs per wave that no arithmetic hides.
-constexpr double kWaveFillSeconds = 1e-6;
+/// and writes its outputs at the end: about 0.5 µs per wave that no arithmetic hides.
+constexpr double kWaveFillSeconds = 0.5e-6;
 
 /// Each thread of the reduction adds its elements' partial products one split after another:
 /// about 25 ns per split when the output is too small to keep many threads busy (measured:
@@ -30,11 +30,24 @@ constexpr double kWorkspaceBandwidthFraction = 0.5;
 
 /// An SM reaches its full rate (the tile's efficiency) from 8 resident warps on, two per
 /// scheduler: each thread's 64 independent multiply-adds per depth hide the latencies that a
-/// kernel with less work per thread needs many warps for. Below 8 the rate falls as the square
-/// root of the warps, not in proportion: one 4-warp block alone on an SM still ran at 0.65 of
-/// the full rate, one 8-warp block at the full rate (shape benchmark on the H100, 2026-11-24:
-/// 1009x1009x1009 with 64x128x8 and with 128x128x16 tiles, no split).
+/// kernel with less work per thread needs many warps for. Below 8 the rate falls as the 3/4
+/// power of the warps (kRateExponent), not in proportion.
 constexpr int kWarpsForFullRate = 8;
+
+/// See kWarpsForFullRate.
+constexpr double kRateExponent = 0.75;
+
+/// A block alone on its SM runs at this fraction of the rate its warps would give: at each of
+/// its barriers every warp of the SM waits, with no second block to issue in the meantime (one
+/// 8-warp 128×128 block a SM ran 0.89 as fast per SM as two; the calibration below finds the same
+/// choices for any value from 0.55 to 0.75, and 0.75 is the one nearest that measurement).
+///
+/// Calibration of the constants of this file: the shape sweep with every tile and candidate split
+/// (`--bench --shapes shapes/public_shapes.txt --all-fast-variants`, H100, 2026-11-24,
+/// results/shapes_sweep_h100_async*), and a grid search over them, on a copy of the model
+/// (results/calibrate_choice.py), for the values whose choice on each shape where cuBLAS takes
+/// at least 20 µs loses least against the fastest configuration measured.
+constexpr double kLoneBlockRate = 0.75;
 
 long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
@@ -44,12 +57,16 @@ long long output_tiles(const ProductSizes& sizes, const TileFacts& tile) {
   return ceil_div_ll(sizes.rows, tile.block_rows) * ceil_div_ll(sizes.cols, tile.block_cols);
 }
 
-// Seconds for one wave in which each SM runs `resident` units of `unit_flops` side by side.
-double wave_seconds(const DeviceFacts& device, const TileFacts& tile, long long resident,
-                    double unit_flops) {
-  const double sm_rate = device.flops_per_second / device.multiprocessors * tile.efficiency;
+// Seconds for one wave in which each SM runs `resident` units of `unit_flops` side by side,
+// at `efficiency` of its FMA peak when full.
+double wave_seconds(const DeviceFacts& device, const TileFacts& tile, double efficiency,
+                    long long resident, double unit_flops) {
+  const double sm_rate = device.flops_per_second / device.multiprocessors * efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
-  const double busy = std::sqrt(std::min(1.0, warps / kWarpsForFullRate));
+  double busy = std::pow(std::min(1.0, warps / kWarpsForFullRate), kRateExponent);
+  if (resident == 1) {
+    busy *= kLoneBlockRate;
+  }
   return kWaveFillSeconds + unit_flops * static_cast<double>(resident) / (sm_rate * busy);
 }
 
@@ -69,6 +86,10 @@ std::string fast_variant_name(FastVariant variant) {
       return "64x128x8";
     case FastVariant::bm64_bn64_bk8:
       return "64x64x8";
+    case FastVariant::bm128_bn128_bk16_async:
+      return "128x128x16 async";
+    case FastVariant::bm64_bn128_bk16_async:
+      return "64x128x16 async";
     case FastVariant::thin_rows:
       return "thin rows";
     case FastVariant::thin_cols:
@@ -93,7 +114,8 @@ std::string fast_config_name(const FastConfig& config) {
 //  1. Arithmetic. The output is cut into tiles, each tile's inner dimension into `splits`
 //     pieces: tiles · splits units of work, every unit BM·BN·BK·(its inner tiles) multiply-adds
 //     (zeros past the edges included: a 128-row tile of a 3-row product costs a full tile).
-//     Units on one SM share its rate, and an SM below 8 resident warps runs slower still.
+//     Units on one SM share its rate (the tile's efficiency, lower on the scalar path of a ragged
+//     inner or cols), and an SM below 8 resident warps, or with a lone block, runs slower still.
 //     The GPU runs them in waves of SMs · (resident blocks per SM); a wave lasts as long as
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.
@@ -116,11 +138,15 @@ double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& devic
       static_cast<long long>(device.multiprocessors) * std::max(1, tile.blocks_per_multiprocessor);
   const long long full_waves = units / slots;
   const long long rest = units % slots;
-  double seconds = static_cast<double>(full_waves) *
-                   wave_seconds(device, tile, tile.blocks_per_multiprocessor, unit_flops);
+  // float4 loads need rows of A and B that are multiples of 4 floats; otherwise the scalar path.
+  const bool ragged = sizes.inner % 4 != 0 || sizes.cols % 4 != 0;
+  const double efficiency = ragged ? tile.ragged_efficiency : tile.efficiency;
+  double seconds =
+      static_cast<double>(full_waves) *
+      wave_seconds(device, tile, efficiency, tile.blocks_per_multiprocessor, unit_flops);
   if (rest > 0) {
     const long long resident = ceil_div_ll(rest, device.multiprocessors);
-    seconds += wave_seconds(device, tile, resident, unit_flops);
+    seconds += wave_seconds(device, tile, efficiency, resident, unit_flops);
   }
   if (real_splits > 1) {
     const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);

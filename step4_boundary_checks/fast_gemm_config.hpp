@@ -13,14 +13,16 @@ namespace course::step4 {
 
 /// @brief Block-tile shapes of the fast kernel (block rows × block columns × depth).
 enum class FastVariant {
-  automatic,         ///< chosen from the shape (see choose_fast_config)
-  bm128_bn128_bk8,   ///< 128×128 block tile, depth 8, 256 threads
-  bm128_bn128_bk16,  ///< 128×128 block tile, depth 16, 256 threads
-  bm128_bn64_bk8,    ///< 128×64 block tile, depth 8, 128 threads
-  bm64_bn128_bk8,    ///< 64×128 block tile, depth 8, 128 threads
-  bm64_bn64_bk8,     ///< 64×64 block tile, depth 8, 64 threads
-  thin_rows,         ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
-  thin_cols,         ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
+  automatic,               ///< chosen from the shape (see choose_fast_config)
+  bm128_bn128_bk8,         ///< 128×128 block tile, depth 8, 256 threads
+  bm128_bn128_bk16,        ///< 128×128 block tile, depth 16, 256 threads
+  bm128_bn64_bk8,          ///< 128×64 block tile, depth 8, 128 threads
+  bm64_bn128_bk8,          ///< 64×128 block tile, depth 8, 128 threads
+  bm64_bn64_bk8,           ///< 64×64 block tile, depth 8, 64 threads
+  bm128_bn128_bk16_async,  ///< 128×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
+  bm64_bn128_bk16_async,   ///< 64×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
+  thin_rows,  ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
+  thin_cols,  ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
 };
 
 /// @brief At most this many rows (thin_rows) or columns (thin_cols) of C take the thin path:
@@ -62,6 +64,8 @@ struct TileFacts {
   int threads = 0;                            ///< threads per block
   int blocks_per_multiprocessor = 0;          ///< resident blocks per SM (occupancy query)
   double efficiency = 1.0;  ///< fraction of the FMA peak an SM reaches with this tile
+  /// ... when inner or cols is not a multiple of 4 (scalar loads of A or of B, no float4)
+  double ragged_efficiency = 1.0;
 };
 
 /// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p sizes

@@ -7,6 +7,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "step4_boundary_checks/async_copy_gemm.cuh"
 #include "step4_boundary_checks/fast_gemm.cuh"
 #include "step4_boundary_checks/split_k_reduce.cuh"
 #include "step4_boundary_checks/thin_products.cuh"
@@ -24,6 +25,21 @@ using Tile128x128x16 = FastTiling<128, 128, 16>;
 using Tile128x64x8 = FastTiling<128, 64, 8>;
 using Tile64x128x8 = FastTiling<64, 128, 8>;
 using Tile64x64x8 = FastTiling<64, 64, 8>;
+using Tile64x128x16 = FastTiling<64, 128, 16>;
+
+/// How the tiles reach shared memory: through registers (fast_gemm_kernel) or by asynchronous
+/// copies (async_copy_gemm_kernel).
+enum class Staging { registers, async_copies };
+
+/// The kernel for @p Tiling, @p STAGING and the float4 paths.
+template <typename Tiling, Staging STAGING, bool VECTOR_A, bool VECTOR_BC>
+constexpr auto kernel_for() {
+  if constexpr (STAGING == Staging::async_copies) {
+    return async_copy_gemm_kernel<Tiling, VECTOR_A, VECTOR_BC>;
+  } else {
+    return fast_gemm_kernel<Tiling, VECTOR_A, VECTOR_BC>;
+  }
+}
 
 bool aligned16(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
@@ -58,13 +74,16 @@ const DeviceFacts& read_device_facts() {
 }
 
 /// The fraction of the fp32 FMA peak each tile reaches at full occupancy and without a split,
-/// measured on an H100 (sm_90, 132 SMs) at 4096³ on 2026-11-24 with
-/// `step4_boundary_checks --bench --all-fast-variants` (step4_boundary_checks/results/).
-/// They differ by less than one would guess from the reuse of each loaded element
-/// (BM·BN/(BM+BN) multiply-adds per element): at full occupancy every tile is limited by the
-/// same FMA issue rate, and what differs is latency hiding and register pressure.
-template <typename Tiling>
-TileFacts describe(FastVariant variant, double efficiency) {
+/// measured on an H100 (sm_90, 132 SMs) on 2026-11-24 by the shape sweep
+/// (`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --all-fast-variants`,
+/// results/shapes_sweep_h100_async*): @p efficiency at 4096×4096×4096 (float4 loads),
+/// @p ragged_efficiency at 4093×4091×4099 (scalar loads). They differ by less than one would
+/// guess from the reuse of each loaded element (BM·BN/(BM+BN) multiply-adds per element): at
+/// full occupancy every tile is limited by the same FMA issue rate, and what differs is latency
+/// hiding and register pressure; on the scalar path the 64-wide tiles lose most, as they issue
+/// the most loads per multiply-add.
+template <typename Tiling, Staging STAGING = Staging::registers>
+TileFacts describe(FastVariant variant, double efficiency, double ragged_efficiency) {
   TileFacts facts;
   facts.tile = variant;
   facts.block_rows = Tiling::kBlockRows;
@@ -72,19 +91,25 @@ TileFacts describe(FastVariant variant, double efficiency) {
   facts.depth = Tiling::kDepth;
   facts.threads = Tiling::kThreads;
   facts.efficiency = efficiency;
+  facts.ragged_efficiency = ragged_efficiency;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &facts.blocks_per_multiprocessor, fast_gemm_kernel<Tiling, true, true>, Tiling::kThreads, 0));
+      &facts.blocks_per_multiprocessor, kernel_for<Tiling, STAGING, true, true>(), Tiling::kThreads,
+      0));
   return facts;
 }
 
 /// Every compiled tile, the one the automatic choice prefers on a tie first.
 const std::vector<TileFacts>& automatic_tiles() {
   static const std::vector<TileFacts> tiles = {
-      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.634),
-      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.622),
-      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.610),
-      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.606),
-      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.580),
+      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.643, 0.606),
+      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.620, 0.549),
+      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.623, 0.455),
+      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.567, 0.605),
+      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.594, 0.448),
+      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.586,
+                                                      0.530),
+      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.633,
+                                                     0.528),
   };
   return tiles;
 }
@@ -98,20 +123,20 @@ const TileFacts& tile_facts(FastVariant variant) {
   throw std::invalid_argument("fast kernel: no compiled tile " + fast_variant_name(variant));
 }
 
-template <typename Tiling, bool VECTOR_A, bool VECTOR_BC>
+template <typename Tiling, Staging STAGING, bool VECTOR_A, bool VECTOR_BC>
 void launch_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
                    int splits, int group_rows, cudaStream_t stream) {
   const int inner_tiles = ceil_div(sizes.inner, Tiling::kDepth);
   const dim3 block(Tiling::kThreads);
   const dim3 grid(ceil_div(sizes.cols, Tiling::kBlockCols),
                   ceil_div(sizes.rows, Tiling::kBlockRows), splits);
-  fast_gemm_kernel<Tiling, VECTOR_A, VECTOR_BC><<<grid, block, 0, stream>>>(
+  kernel_for<Tiling, STAGING, VECTOR_A, VECTOR_BC>()<<<grid, block, 0, stream>>>(
       a, b, out, sizes.rows, sizes.inner, sizes.cols, ceil_div(inner_tiles, splits), group_rows);
   CUDA_CHECK_LAUNCH(fast_gemm_kernel);
 }
 
 /// Runs the kernel with the float4 paths that the alignment allows, into @p out.
-template <typename Tiling>
+template <typename Tiling, Staging STAGING>
 void launch_aligned(const float* a, const float* b, float* out, const ProductSizes& sizes,
                     int splits, int group_rows, cudaStream_t stream) {
   // float4 access is allowed only where every row starts on a 16-byte boundary: the base
@@ -119,13 +144,13 @@ void launch_aligned(const float* a, const float* b, float* out, const ProductSiz
   const bool vector_a = sizes.inner % 4 == 0 && aligned16(a);
   const bool vector_bc = sizes.cols % 4 == 0 && aligned16(b) && aligned16(out);
   if (vector_a && vector_bc) {
-    launch_kernel<Tiling, true, true>(a, b, out, sizes, splits, group_rows, stream);
+    launch_kernel<Tiling, STAGING, true, true>(a, b, out, sizes, splits, group_rows, stream);
   } else if (vector_a) {
-    launch_kernel<Tiling, true, false>(a, b, out, sizes, splits, group_rows, stream);
+    launch_kernel<Tiling, STAGING, true, false>(a, b, out, sizes, splits, group_rows, stream);
   } else if (vector_bc) {
-    launch_kernel<Tiling, false, true>(a, b, out, sizes, splits, group_rows, stream);
+    launch_kernel<Tiling, STAGING, false, true>(a, b, out, sizes, splits, group_rows, stream);
   } else {
-    launch_kernel<Tiling, false, false>(a, b, out, sizes, splits, group_rows, stream);
+    launch_kernel<Tiling, STAGING, false, false>(a, b, out, sizes, splits, group_rows, stream);
   }
 }
 
@@ -209,14 +234,14 @@ void launch_thin(const float* a, const float* b, float* c, const ProductSizes& s
 }
 
 /// The tiled kernel in configuration @p config (splits: see with_split_k).
-template <typename Tiling>
+template <typename Tiling, Staging STAGING = Staging::registers>
 void launch_tiled(const float* a, const float* b, float* c, const ProductSizes& sizes,
                   const FastConfig& config, cudaStream_t stream) {
   validate_grid_rows(sizes, Tiling::kBlockRows, "fast kernel");
   const int splits = effective_splits(sizes.inner, Tiling::kDepth, config.splits);
   const int group_rows = std::max(1, config.group_rows);
   with_split_k(c, sizes, splits, stream, [&](float* out) {
-    launch_aligned<Tiling>(a, b, out, sizes, splits, group_rows, stream);
+    launch_aligned<Tiling, STAGING>(a, b, out, sizes, splits, group_rows, stream);
   });
 }
 
@@ -278,6 +303,10 @@ void launch_fast(const float* a, const float* b, float* c, const ProductSizes& s
       return launch_tiled<Tile64x128x8>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn64_bk8:
       return launch_tiled<Tile64x64x8>(a, b, c, checked, config, stream);
+    case FastVariant::bm128_bn128_bk16_async:
+      return launch_tiled<Tile128x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
+    case FastVariant::bm64_bn128_bk16_async:
+      return launch_tiled<Tile64x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
     case FastVariant::thin_rows:
     case FastVariant::thin_cols:
       return launch_thin(a, b, c, checked, config.tile, config.splits, stream);

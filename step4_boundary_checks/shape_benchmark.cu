@@ -96,6 +96,9 @@ void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vecto
     for (int splits : candidate_splits(result.sizes, current_device_facts(), tile)) {
       const FastConfig config{tile.tile, splits};
       const double ms = checked_time(operands, result.sizes, config, reference, repeats);
+      // One line per configuration on stderr: the data a recalibration of the model reads.
+      std::cerr << "  measured " << result.sizes.text() << " | " << fast_config_name(config)
+                << " | " << ms << " ms\n";
       result.ok = result.ok && ms > 0;
       if (ms > 0 && ms < result.best_ms) {
         result.best_ms = ms;

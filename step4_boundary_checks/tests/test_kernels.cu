@@ -63,6 +63,8 @@ std::vector<Kernel> kernels_under_test() {
       {"fast 128x128x8", fast(FastVariant::bm128_bn128_bk8), 128, 8, 128},
       {"fast 128x128x16", fast(FastVariant::bm128_bn128_bk16), 128, 16, 128},
       {"fast 128x64x8", fast(FastVariant::bm128_bn64_bk8), 128, 8, 64},
+      {"fast 128x128x16 async", fast(FastVariant::bm128_bn128_bk16_async), 128, 16, 128},
+      {"fast 64x128x16 async", fast(FastVariant::bm64_bn128_bk16_async), 64, 16, 128},
       {"fast auto", fast(FastVariant::automatic), 128, 8, 128},
   };
 }
@@ -217,7 +219,8 @@ TEST_CASE("the fast kernel falls back to scalar loads for misaligned matrices", 
                         cudaMemcpyHostToDevice));
   for (course::step4::FastVariant variant :
        {course::step4::FastVariant::bm128_bn128_bk8, course::step4::FastVariant::bm128_bn128_bk16,
-        course::step4::FastVariant::bm128_bn64_bk8}) {
+        course::step4::FastVariant::bm128_bn64_bk8,
+        course::step4::FastVariant::bm128_bn128_bk16_async}) {
     INFO("variant " << course::step4::fast_variant_name(variant));
     c_device.poison();
     course::step4::launch_fast(a_device.data() + 1, b_device.data() + 1, c_device.data() + 1,

@@ -18,9 +18,11 @@ namespace {
 using course::step4::FastConfig;
 using course::step4::FastVariant;
 
-const std::vector<FastVariant> kTiles = {FastVariant::bm128_bn128_bk16,
-                                         FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn64_bk8,
-                                         FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8};
+const std::vector<FastVariant> kTiles = {
+    FastVariant::bm128_bn128_bk16,     FastVariant::bm128_bn128_bk8,
+    FastVariant::bm128_bn64_bk8,       FastVariant::bm64_bn128_bk8,
+    FastVariant::bm64_bn64_bk8,        FastVariant::bm128_bn128_bk16_async,
+    FastVariant::bm64_bn128_bk16_async};
 
 void check_config(const course::ProductSizes& shape, const FastConfig& config,
                   course::InputKind kind) {
@@ -94,7 +96,8 @@ TEST_CASE("split-K gives bitwise the same C on every run", "[step4][gpu]") {
   const int inner = 50001;
   const int cols = 90;
   course::ProductOperands operands(rows, inner, cols, course::fresh_seed());
-  for (FastVariant tile : {FastVariant::bm128_bn128_bk16, FastVariant::bm64_bn64_bk8}) {
+  for (FastVariant tile : {FastVariant::bm128_bn128_bk16, FastVariant::bm64_bn64_bk8,
+                           FastVariant::bm128_bn128_bk16_async}) {
     const FastConfig config{tile, 37};
     INFO(course::step4::fast_config_name(config));
     course::step4::launch_fast(operands.device_a.data(), operands.device_b.data(),
@@ -125,6 +128,9 @@ TEST_CASE("the thin paths are right when C has at most 8 rows or 8 columns", "[s
   check_config({3, 100003, 5}, FastConfig{FastVariant::thin_rows, 0},
                course::InputKind::small_integers);
   check_config({5, 100003, 3}, FastConfig{FastVariant::thin_cols, 0},
+               course::InputKind::small_integers);
+  // inner % 4 == 0, exact sums: a lost or doubled chunk shows.
+  check_config({5, 100000, 3}, FastConfig{FastVariant::thin_cols, 0},
                course::InputKind::small_integers);
   // Both sides thin, chosen automatically (thin_cols), exact sums over a long inner dimension.
   check_config({3, 100003, 5}, FastConfig{}, course::InputKind::small_integers);
