@@ -19,6 +19,8 @@ once no long run is going, with at most RETRY_TIMEOUT seconds, and only that sec
 A run that times out with no other long run beside it is a hang of its own and is not run
 again; a hanging kernel also times out alone.
 """
+import contextlib
+import fcntl
 import os
 import pathlib
 import time
@@ -35,6 +37,8 @@ QUIET_WAIT_SECONDS = 900.0
 # The limit of a disturbed run's second run, alone on a quiet GPU: twice the slowest graded
 # test's time there (see SUSPECT_SECONDS), so that a hanging test costs one more minute.
 RETRY_TIMEOUT = 60.0
+# Second runs that are disturbed again are run again, up to this many runs in all.
+MOST_RUNS = 3
 
 
 def _alive(process_id):
@@ -115,3 +119,16 @@ class GpuRecords:
                 return False
             time.sleep(poll)
         return True
+
+    @contextlib.contextmanager
+    def alone(self):
+        """Holds the class run's lock for second runs (one grader at a time) and waits until no
+        long run is going: the second runs in it share the GPU with no other second run, and
+        with no long run that had begun before them."""
+        with open(self.folder / "second-runs.lock", "w", encoding="utf-8") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self.wait_until_quiet()
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)

@@ -147,16 +147,8 @@ def grade_programs(programs, options, out_dir, seed):
             heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
                                    next(sequence), step_tests, test, folder, None))
     run_queue(queue, sequence, options, seed, stop_mode)
-    queue = disturbed_runs(filter(None, steps), out_dir, sequence)
-    if queue:
-        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for a "
-              "quiet GPU to run them again, one at a time", file=sys.stderr)
-        gpu.wait_until_quiet()
-        alone = argparse.Namespace(**vars(options))
-        alone.test_jobs = 1
-        alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
-        alone.sanitizer_timeout = min(options.sanitizer_timeout, gpu_share.RETRY_TIMEOUT)
-        run_queue(queue, sequence, alone, seed, stop_mode)
+    run_again_alone(gpu, [each for each in steps if each], out_dir, sequence, options, seed,
+                    stop_mode)
     graded = {}
     for step, step_tests in zip(programs, steps):
         if step_tests is None:
@@ -169,6 +161,23 @@ def grade_programs(programs, options, out_dir, seed):
             del test["index"]
         graded[step.label] = (step_tests.tests, step_tests.stale)
     return graded
+
+
+def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
+    """Runs the disturbed runs again, one at a time, inside gpu_share's lock for second runs,
+    until none is disturbed (at most gpu_share.MOST_RUNS runs of each in all)."""
+    alone = argparse.Namespace(**vars(options))
+    alone.test_jobs = 1
+    alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
+    alone.sanitizer_timeout = min(options.sanitizer_timeout, gpu_share.RETRY_TIMEOUT)
+    for _ in range(gpu_share.MOST_RUNS - 1):
+        queue = disturbed_runs(steps, out_dir, sequence)
+        if not queue:
+            return
+        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for a "
+              "quiet GPU to run them again, one at a time", file=sys.stderr)
+        with gpu.alone():
+            run_queue(queue, sequence, alone, seed, stop_mode)
 
 
 def disturbed_runs(steps, out_dir, sequence):

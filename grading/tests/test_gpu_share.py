@@ -105,6 +105,39 @@ class Regrading(unittest.TestCase):
             self.assertEqual((test["outcome"], test["message"]), ("passed", ""))
             self.assertEqual(runs, 2)
 
+    def test_a_second_run_waits_for_another_graders_second_runs(self):
+        # Another grader holds the lock for second runs and runs a hang again, not yet long
+        # enough to leave a record; our second run must wait for it, not run beside it.
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            graded_name = next(iter(plan.graded_tests(plan.STEPS[0].label)))
+            program = script(root / "test_step1", PROGRAM.replace("{name}", graded_name))
+            flag, runs, records = root / "hang", root / "runs", root / "records"
+            flag.write_text("")
+            other = gpu_share.GpuRecords(records, owner=os.getppid())
+            record = other.start_long_run(time.time())
+            holding = threading.Event()
+
+            def other_grader():
+                time.sleep(0.5)
+                gpu_share.GpuRecords.end_long_run(record)  # its first runs are over...
+                with other.alone():  # ...and its second run (the hang again) starts
+                    holding.set()
+                    time.sleep(2.5)
+                    flag.unlink()
+            threading.Thread(target=other_grader, daemon=True).start()
+            options = types.SimpleNamespace(timeout=1.0, sanitizer_timeout=1, test_jobs=1,
+                                            sanitizer="none", no_sanitizers=True)
+            environment = {gpu_share.ENVIRONMENT: str(records), "HANG_FLAG": str(flag),
+                           "RUNS": str(runs)}
+            with mock.patch.dict(os.environ, environment), \
+                    mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.2):
+                graded = grading.grade_programs({plan.STEPS[0]: program}, options, root, 1)
+            test = graded["step1"][0][0]
+            self.assertTrue(holding.is_set())
+            self.assertEqual((test["outcome"], test["message"]), ("passed", ""))
+            self.assertEqual(runs.read_text().count("run"), 2)
+
     def test_a_hang_alone_is_not_run_again(self):
         with tempfile.TemporaryDirectory() as folder:
             test, runs = self.grade(pathlib.Path(folder), with_other_hang=False)
