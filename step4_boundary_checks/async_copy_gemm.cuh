@@ -59,24 +59,21 @@ __device__ __forceinline__ void wait_copies() {
 /// @tparam THREADS threads of the block sharing the copy
 /// @tparam VECTOR one 16-byte copy per group (the matrix has a multiple of 4 columns and is
 /// 16-byte aligned); otherwise four 4-byte copies
-/// @param matrix the row-major matrix
-/// @param matrix_rows its rows (rows for A, inner for B)
-/// @param matrix_cols its columns (inner for A, cols for B)
-/// @param tile_row0 first row of the tile
-/// @param tile_col0 first column of the tile
+/// @param matrix A or B, row-major (as for load_tile)
+/// @param matrix_rows the rows of @p matrix
+/// @param matrix_cols the columns of @p matrix (its row length)
+/// @param tile_row0 the row of @p matrix where the tile starts
+/// @param tile_col0 the column of @p matrix where the tile starts
 /// @param tile the shared-memory buffer, TILE_ROWS×TILE_COLS floats
 template <int TILE_ROWS, int TILE_COLS, int THREADS, bool VECTOR>
 __device__ __forceinline__ void copy_tile_async(const float* __restrict__ matrix, int matrix_rows,
                                                 int matrix_cols, int tile_row0, int tile_col0,
                                                 float* tile) {
-  static_assert(TILE_COLS % 4 == 0, "groups of 4 columns");
-  static_assert((TILE_ROWS * TILE_COLS) % (4 * THREADS) == 0, "whole groups per thread");
-  constexpr int kGroupsPerRow = TILE_COLS / 4;
+  using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;
 #pragma unroll
-  for (int group = 0; group < TILE_ROWS * TILE_COLS / (4 * THREADS); ++group) {
-    const int index = threadIdx.x + group * THREADS;
-    const int tile_row = index / kGroupsPerRow;
-    const int tile_col = (index % kGroupsPerRow) * 4;
+  for (int group = 0; group < Groups::kPerThread; ++group) {
+    const int tile_row = Groups::row(group);
+    const int tile_col = Groups::col(group);
     const int row = tile_row0 + tile_row;
     const int col = tile_col0 + tile_col;
     float* destination = tile + tile_row * TILE_COLS + tile_col;

@@ -55,6 +55,37 @@ struct FastStage {
   float b_values[Tiling::kBPerThread];  ///< this thread's share of the B tile
 };
 
+/// @brief How the threads of a block share a TILE_ROWS×TILE_COLS tile of a row-major matrix:
+/// in groups of 4 consecutive columns of one row, group g of thread t being the tile's group
+/// t + g·THREADS in row-major order (so a warp's groups are consecutive in memory). Used by
+/// load_tile and by async_copy_gemm.cuh's copy_tile_async.
+/// @tparam TILE_ROWS rows of the tile
+/// @tparam TILE_COLS columns of the tile (a multiple of 4)
+/// @tparam THREADS threads of the block sharing the tile
+template <int TILE_ROWS, int TILE_COLS, int THREADS>
+struct TileGroups {
+  static_assert(TILE_COLS % 4 == 0, "groups of 4 columns");
+  static_assert((TILE_ROWS * TILE_COLS) % (4 * THREADS) == 0, "whole groups per thread");
+  static constexpr int kPerRow = TILE_COLS / 4;                             ///< groups in a row
+  static constexpr int kPerThread = TILE_ROWS * TILE_COLS / (4 * THREADS);  ///< groups a thread has
+
+  /// @brief The tile row of this thread's group @p group.
+  /// @param group 0 .. kPerThread - 1
+  /// @return the row within the tile
+  __device__ static int row(int group) {
+    const int index = threadIdx.x + group * THREADS;
+    return index / kPerRow;
+  }
+
+  /// @brief The first tile column of this thread's group @p group (a multiple of 4).
+  /// @param group 0 .. kPerThread - 1
+  /// @return the column within the tile
+  __device__ static int col(int group) {
+    const int index = threadIdx.x + group * THREADS;
+    return (index % kPerRow) * 4;
+  }
+};
+
 /// @brief Loads this thread's share of a TILE_ROWS×TILE_COLS tile of a row-major matrix into
 /// registers; entries outside the matrix become zero. The same function loads the A tile
 /// (TILE_ROWS = BM rows of A, TILE_COLS = BK columns) and the B tile (BK rows of B, BN
@@ -78,14 +109,11 @@ template <int TILE_ROWS, int TILE_COLS, int THREADS, bool VECTOR>
 __device__ __forceinline__ void load_tile(const float* __restrict__ matrix, int matrix_rows,
                                           int matrix_cols, int tile_row0, int tile_col0,
                                           float* values) {
-  static_assert(TILE_COLS % 4 == 0, "groups of 4 columns");
-  static_assert((TILE_ROWS * TILE_COLS) % (4 * THREADS) == 0, "whole groups per thread");
-  constexpr int kGroupsPerRow = TILE_COLS / 4;
+  using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;
 #pragma unroll
-  for (int group = 0; group < TILE_ROWS * TILE_COLS / (4 * THREADS); ++group) {
-    const int index = threadIdx.x + group * THREADS;
-    const int row = tile_row0 + index / kGroupsPerRow;
-    const int col = tile_col0 + (index % kGroupsPerRow) * 4;
+  for (int group = 0; group < Groups::kPerThread; ++group) {
+    const int row = tile_row0 + Groups::row(group);
+    const int col = tile_col0 + Groups::col(group);
     float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (VECTOR) {
       // Tile check: a row past the last one, or columns past the row's end. The row length

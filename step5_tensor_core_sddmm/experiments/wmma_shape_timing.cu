@@ -102,12 +102,13 @@ struct Tables {
   course::ResultTable csv;
 };
 
-std::vector<std::string> timing_cells(const Measurement& measurement) {
-  if (measurement.check != "ok") {
-    return {"-", "-"};
-  }
-  return {course::format_fixed(measurement.product.min_ms, 3),
-          course::format_fixed(measurement.product.median_ms, 3)};
+// Adds a row: @p cells, then the measurement's minimum and median ("-" when its check failed).
+void add_measured_row(Tables& table, std::vector<std::string> cells,
+                      const Measurement& measurement) {
+  const bool ok = measurement.check == "ok";
+  cells.push_back(ok ? course::format_fixed(measurement.product.min_ms, 3) : "-");
+  cells.push_back(ok ? course::format_fixed(measurement.product.median_ms, 3) : "-");
+  table.add_row(cells);
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -155,25 +156,21 @@ int run(int argc, char** argv) {
       for (const auto& [m, n] : std::vector<std::pair<int, int>>{{16, 16}, {32, 8}, {8, 32}}) {
         const ShapeVariant variant{m, n, warps_x, warps_y, 0};
         const Measurement measured = measure(problem, pattern, workspace, variant, timed);
-        std::vector<std::string> row = {
-            problem.name, std::to_string(kInner), course::step5::experiments::shape_name(variant),
-            course::step5::experiments::block_name(variant), measured.check};
-        for (const std::string& cell : timing_cells(measured)) {
-          row.push_back(cell);
-        }
-        shapes.add_row(row);
+        add_measured_row(
+            shapes,
+            {problem.name, std::to_string(kInner), course::step5::experiments::shape_name(variant),
+             course::step5::experiments::block_name(variant), measured.check},
+            measured);
       }
       std::vector<double> medians;
       for (const int use : {0, 1, 2, 3, 4}) {
         const ShapeVariant variant{16, 16, warps_x, warps_y, use};
         const Measurement measured = measure(problem, pattern, workspace, variant, timed);
-        std::vector<std::string> row = {
-            problem.name, std::to_string(kInner), course::step5::experiments::block_name(variant),
-            course::step5::experiments::sparsity_name(variant), measured.check};
-        for (const std::string& cell : timing_cells(measured)) {
-          row.push_back(cell);
-        }
-        branch.add_row(row);
+        add_measured_row(
+            branch,
+            {problem.name, std::to_string(kInner), course::step5::experiments::block_name(variant),
+             course::step5::experiments::sparsity_name(variant), measured.check},
+            measured);
         medians.push_back(measured.check == "ok" ? measured.product.median_ms : -1.0);
       }
       differences += "| " + problem.name + " | " +
