@@ -14,10 +14,19 @@ So every GPU test run (plain or under a sanitizer) that lasts longer than SUSPEC
 a record in a folder that all the graders of the class share (the environment variable
 ENVIRONMENT names it; grade_class.py sets it, grade.py makes one of its own otherwise): who ran
 it (the grader's process id), when it started and, once it is over, when it ended. A run that
-times out while another long run overlapped it is "disturbed": grading.py runs it again, alone,
-once no long run is going, with at most RETRY_TIMEOUT seconds, and only that second run counts.
-A run that times out with no other long run beside it is a hang of its own and is not run
-again; a hanging kernel also times out alone.
+times out while another long run overlapped it is "disturbed": grading.py runs it again, alone
+on the GPU, with at most RETRY_TIMEOUT seconds, and only that second run counts. A run that
+times out with no other long run beside it is a hang of its own and is not run again; a
+hanging kernel also times out alone.
+
+"Alone" is a lock that every grader of the class takes around each of its runs (the gate:
+shared by first runs, held whole by a second run). Waiting until no long run is going is not
+enough: in the H100 class run of 2026-11-24 (second command), 07's step-4 sweep timed out
+beside 09-hangs, and each of its second runs started on a quiet GPU only for 09's next hanging
+test to start beside it; it lost 3.6 points of a step it had right. With the gate, a second run
+waits for the runs in progress to end (a hang ends at its time limit), no new run starts until
+it is over, and a grader waiting for its second runs goes before any new first run (the
+turnstile: a first run passes through it before it takes its share of the gate).
 """
 import contextlib
 import fcntl
@@ -26,14 +35,11 @@ import pathlib
 import time
 import uuid
 
-# No graded test takes this long alone on the GPU machine (the slowest, step 4's shape sweep
-# under racecheck, takes about 30 s; results/sequential/timings_h100.md), so a run past it is
-# either hanging or being slowed down by one that is.
+# No graded test takes this long on the GPU machine (the slowest, step 4's tile-edge test under
+# racecheck, took 31 s in the class run of 2026-11-24, beside the other lane), so a run past it
+# is either hanging or being slowed down by one that is.
 SUSPECT_SECONDS = 45.0
 ENVIRONMENT = "COURSE_GRADING_GPU_RECORDS"
-# How long a disturbed run waits for the other graders' long runs to end before it runs again
-# anyway (their own time limits end them sooner).
-QUIET_WAIT_SECONDS = 900.0
 # The limit of a disturbed run's second run, alone on a quiet GPU: twice the slowest graded
 # test's time there (see SUSPECT_SECONDS), so that a hanging test costs one more minute.
 RETRY_TIMEOUT = 60.0
@@ -59,6 +65,7 @@ class GpuRecords:
         self.folder = pathlib.Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.owner = str(owner if owner is not None else os.getpid())
+        self._alone = False  # inside alone(): this grader's (second) runs hold the whole gate
 
     @classmethod
     def from_environment(cls):
@@ -110,25 +117,38 @@ class GpuRecords:
         """Whether a long run is going now."""
         return any(end is None for _, end in self._runs())
 
-    def wait_until_quiet(self, max_wait=QUIET_WAIT_SECONDS, poll=2.0):
-        """Waits until no long run is going (at most @p max_wait seconds); returns whether the
-        GPU is quiet."""
-        deadline = time.monotonic() + max_wait
-        while self.running():
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(poll)
-        return True
+    def _lock_files(self):
+        """The turnstile and the gate, opened for flock (one open file each: flock locks
+        belong to the open file, so every run of every grader gets its own)."""
+        return (open(self.folder / "turnstile.lock", "a", encoding="utf-8"),
+                open(self.folder / "gate.lock", "a", encoding="utf-8"))
+
+    @contextlib.contextmanager
+    def sharing(self):
+        """Held around every run on the GPU: a share of the gate, taken through the turnstile
+        (so no new run starts while a grader waits for alone()). Inside alone() the runs
+        already hold the whole gate."""
+        if self._alone:
+            yield
+            return
+        turnstile, gate = self._lock_files()
+        with turnstile, gate:
+            fcntl.flock(turnstile, fcntl.LOCK_EX)
+            fcntl.flock(gate, fcntl.LOCK_SH)
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+            yield  # the share of the gate goes when the file is closed
 
     @contextlib.contextmanager
     def alone(self):
-        """Holds the class run's lock for second runs (one grader at a time) and waits until no
-        long run is going: the second runs in it share the GPU with no other second run, and
-        with no long run that had begun before them."""
-        with open(self.folder / "second-runs.lock", "w", encoding="utf-8") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        """The whole GPU for this grader's second runs: closes the turnstile (no new run of any
+        grader starts), waits until the runs in progress have ended, and holds the gate
+        until the second runs are over."""
+        turnstile, gate = self._lock_files()
+        with turnstile, gate:
+            fcntl.flock(turnstile, fcntl.LOCK_EX)
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            self._alone = True
             try:
-                self.wait_until_quiet()
                 yield
             finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+                self._alone = False

@@ -1,5 +1,6 @@
 """Runs commands with a time limit (the whole process group is killed when it passes) and
 one test case of a course test program, plain or under a compute-sanitizer tool."""
+import contextlib
 import dataclasses
 import os
 import pathlib
@@ -65,6 +66,14 @@ def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None
     @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None)."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
+    # In a class run the GPU is shared through gpu_share's gate: the clock starts once this
+    # run holds its share (a second run of another grader may hold the whole GPU meanwhile).
+    with gpu.sharing() if gpu is not None else contextlib.nullcontext():
+        return _run_counted(command, timeout, cwd, env, log_path, cancel, gpu)
+
+
+def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu):
+    """run_limited's run, from the moment it may use the GPU."""
     started = time.monotonic()
     watch = _LongRunWatch(gpu)
     if log_path is not None:

@@ -54,7 +54,6 @@ class Records(unittest.TestCase):
             gpu_share.GpuRecords(folder, owner=dead.pid).start_long_run(time.time())
             mine = gpu_share.GpuRecords(folder, owner=os.getpid())
             self.assertFalse(mine.running())
-            self.assertTrue(mine.wait_until_quiet(max_wait=1))
 
     def test_run_limited_records_only_runs_past_the_suspect_time(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -69,6 +68,60 @@ class Records(unittest.TestCase):
             self.assertEqual(len(recorded[0].read_text().split()), 3)  # ended
 
 
+class Gate(unittest.TestCase):
+    """alone() holds the whole GPU: no run of another grader starts inside it, and it starts
+    only once the runs in progress are over."""
+
+    def test_no_run_starts_while_a_second_run_holds_the_gpu(self):
+        with tempfile.TemporaryDirectory() as folder:
+            mine = gpu_share.GpuRecords(folder, owner=1)
+            other = gpu_share.GpuRecords(folder, owner=2)
+            started = threading.Event()
+
+            def other_run():
+                with other.sharing():
+                    started.set()
+            with mine.alone():
+                runner_thread = threading.Thread(target=other_run, daemon=True)
+                runner_thread.start()
+                self.assertFalse(started.wait(0.5))
+                with mine.sharing():  # this grader's own second runs pass
+                    pass
+            self.assertTrue(started.wait(5))
+            runner_thread.join(5)
+
+    def test_a_second_run_waits_for_the_runs_in_progress(self):
+        with tempfile.TemporaryDirectory() as folder:
+            mine = gpu_share.GpuRecords(folder, owner=1)
+            other = gpu_share.GpuRecords(folder, owner=2)
+            holding, ended = threading.Event(), []
+
+            def other_run():
+                with other.sharing():
+                    holding.set()
+                    time.sleep(0.6)
+                    ended.append(time.monotonic())
+            threading.Thread(target=other_run, daemon=True).start()
+            self.assertTrue(holding.wait(5))
+            with mine.alone():
+                entered = time.monotonic()
+            self.assertEqual(len(ended), 1)
+            self.assertGreaterEqual(entered, ended[0])
+
+    def test_first_runs_share_the_gate(self):
+        with tempfile.TemporaryDirectory() as folder:
+            first = gpu_share.GpuRecords(folder, owner=1)
+            second = gpu_share.GpuRecords(folder, owner=2)
+            with first.sharing():
+                done = threading.Event()
+
+                def other_run():
+                    with second.sharing():
+                        done.set()
+                threading.Thread(target=other_run, daemon=True).start()
+                self.assertTrue(done.wait(5))
+
+
 class Regrading(unittest.TestCase):
     def grade(self, root, with_other_hang):
         graded_name = next(iter(plan.graded_tests(plan.STEPS[0].label)))
@@ -78,13 +131,18 @@ class Regrading(unittest.TestCase):
         records = root / "records"
         other = subprocess.Popen(["sleep", "30"])
         if with_other_hang:  # another lane's student hangs now, and stops hanging after 2 s
-            record = gpu_share.GpuRecords(records, owner=other.pid).start_long_run(time.time())
+            other_lane = gpu_share.GpuRecords(records, owner=other.pid)
+            holding = threading.Event()
 
-            def other_ends():
-                time.sleep(2)
-                flag.unlink()
-                gpu_share.GpuRecords.end_long_run(record)
-            threading.Thread(target=other_ends, daemon=True).start()
+            def other_hangs():
+                with other_lane.sharing():  # its run holds a share of the gate while it hangs
+                    record = other_lane.start_long_run(time.time())
+                    holding.set()
+                    time.sleep(2)
+                    flag.unlink()
+                    gpu_share.GpuRecords.end_long_run(record)
+            threading.Thread(target=other_hangs, daemon=True).start()
+            holding.wait(5)
         options = types.SimpleNamespace(timeout=1.0, sanitizer_timeout=1, test_jobs=1,
                                         sanitizer="none", no_sanitizers=True)
         environment = {gpu_share.ENVIRONMENT: str(records), "HANG_FLAG": str(flag),

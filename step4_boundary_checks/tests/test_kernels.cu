@@ -11,6 +11,7 @@
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/step4_launchers.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -69,28 +70,53 @@ std::vector<Kernel> kernels_under_test() {
   };
 }
 
-/// Runs @p kernel on fresh uniform inputs of one shape (exact-size allocations, poisoned
-/// output) and compares with the double reference.
-void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint64_t seed) {
-  INFO(kernel.name << " on " << rows << "x" << inner << "x" << cols << ", seed " << seed);
+/// Runs each of @p kernels on the same fresh uniform inputs of one shape (exact-size
+/// allocations, C poisoned before each kernel) and compares with one double reference.
+void check_shape(const std::vector<Kernel>& kernels, int rows, int inner, int cols,
+                 std::uint64_t seed) {
   course::ProductOperands operands(rows, inner, cols, seed);
-  kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(),
-                {rows, inner, cols});
-  const course::HostMatrix<float> got = operands.device_c.to_host();
-  const course::CompareResult result =
-      course::compare_with_reference(got, course::matmul_reference(operands.a, operands.b),
-                                     course::Tolerance::fp32_accumulation(inner));
-  INFO(result.summary());
-  CHECK(result.ok());
+  const course::ReferenceProduct reference = course::matmul_reference(operands.a, operands.b);
+  for (const Kernel& kernel : kernels) {
+    INFO(kernel.name << " on " << rows << "x" << inner << "x" << cols << ", seed " << seed);
+    operands.device_c.poison();
+    kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(),
+                  {rows, inner, cols});
+    const course::CompareResult result = course::compare_with_reference(
+        operands.device_c.to_host(), reference, course::Tolerance::fp32_accumulation(inner));
+    INFO(result.summary());
+    CHECK(result.ok());
+  }
 }
 
-/// Every shape with rows, inner, cols in 1..@p limit. The inputs are prefixes of two random pools
-/// of small integers, uploaded once (a contiguous rows×inner matrix is just the first rows·inner
-/// values), so each shape costs one memset, one launch and one copy back; small integers make every
-/// product exact, so the comparison is exact too.
-void sweep_all_shapes(const Kernel& kernel, int limit) {
+/// check_shape with one kernel.
+void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint64_t seed) {
+  check_shape(std::vector<Kernel>{kernel}, rows, inner, cols, seed);
+}
+
+/// Where the C of each width 1..limit starts in the sweep's output buffer, for @p rows rows: the
+/// products of one (rows, inner) pair lie side by side, each start rounded up to 4 floats so
+/// that every C is 16-byte aligned like a fresh allocation (the fast kernel's float4 path stays
+/// in play); the last entry is the buffer's length.
+std::vector<std::size_t> sweep_offsets(int rows, int limit) {
+  std::vector<std::size_t> offsets(limit + 2, 0);
+  for (int cols = 1; cols <= limit; ++cols) {
+    const std::size_t end = offsets[cols] + static_cast<std::size_t>(rows) * cols;
+    offsets[cols + 1] = (end + 3) / 4 * 4;
+  }
+  return offsets;
+}
+
+/// Every shape with rows, inner, cols in 1..@p limit, for each of @p kernels. The inputs are
+/// prefixes of two random pools of small integers, uploaded once (a contiguous rows×inner matrix
+/// is just the first rows·inner values); small integers make every product exact, so the
+/// comparison is exact too. The shapes of one (rows, inner) pair share one poisoned output
+/// buffer, one copy back and the double references (computed once for all kernels), so the
+/// sweep costs about one launch per shape. The launches go from the widest C to the narrowest:
+/// a kernel that writes past the end of its C lands in the next, already written, product and
+/// spoils it, so such a write fails the sweep instead of being overwritten.
+void sweep_all_shapes(const std::vector<Kernel>& kernels, int limit) {
   const std::uint64_t seed = course::fresh_seed();
-  INFO(kernel.name << ", seed " << seed);
+  INFO("seed " << seed);
   const std::size_t pool_size = static_cast<std::size_t>(limit) * limit;
   std::vector<float> a_pool(pool_size);
   std::vector<float> b_pool(pool_size);
@@ -98,31 +124,41 @@ void sweep_all_shapes(const Kernel& kernel, int limit) {
   course::fill_small_integers(b_pool.data(), pool_size, seed + 1);
   course::DeviceBuffer<float> a_device(pool_size);
   course::DeviceBuffer<float> b_device(pool_size);
-  course::DeviceBuffer<float> c_device(pool_size);
+  course::DeviceBuffer<float> c_device(sweep_offsets(limit, limit).back());
   a_device.upload(a_pool);
   b_device.upload(b_pool);
 
   std::size_t failed_shapes = 0;
   std::string first_failure;
   for (int rows = 1; rows <= limit; ++rows) {
+    const std::vector<std::size_t> offsets = sweep_offsets(rows, limit);
     for (int inner = 1; inner <= limit; ++inner) {
       course::HostMatrix<float> a_host(rows, inner);
       std::copy(a_pool.begin(), a_pool.begin() + a_host.size(), a_host.data());
+      std::vector<course::ReferenceProduct> references;
       for (int cols = 1; cols <= limit; ++cols) {
         course::HostMatrix<float> b_host(inner, cols);
         std::copy(b_pool.begin(), b_pool.begin() + b_host.size(), b_host.data());
+        references.push_back(course::matmul_reference(a_host, b_host));
+      }
+      for (const Kernel& kernel : kernels) {
         c_device.poison();
-        kernel.launch(a_device.data(), b_device.data(), c_device.data(), {rows, inner, cols});
-        course::HostMatrix<float> got(rows, cols);
-        c_device.download(got.data(), got.size());
-        const course::CompareResult result = course::compare_with_reference(
-            got, course::matmul_reference(a_host, b_host), course::Tolerance::exact());
-        if (!result.ok()) {
-          if (failed_shapes == 0) {
-            first_failure = std::to_string(rows) + "x" + std::to_string(inner) + "x" +
-                            std::to_string(cols) + ": " + result.summary();
+        for (int cols = limit; cols >= 1; --cols) {
+          kernel.launch(a_device.data(), b_device.data(), c_device.data() + offsets[cols],
+                        {rows, inner, cols});
+        }
+        const std::vector<float> outputs = c_device.to_vector();
+        for (int cols = 1; cols <= limit; ++cols) {
+          course::HostMatrix<float> got(rows, cols);
+          std::copy(outputs.begin() + offsets[cols], outputs.begin() + offsets[cols] + got.size(),
+                    got.data());
+          const course::CompareResult result =
+              course::compare_with_reference(got, references[cols - 1], course::Tolerance::exact());
+          if (!result.ok() && failed_shapes++ == 0) {
+            first_failure = kernel.name + " on " + std::to_string(rows) + "x" +
+                            std::to_string(inner) + "x" + std::to_string(cols) + ": " +
+                            result.summary();
           }
-          ++failed_shapes;
         }
       }
     }
@@ -144,12 +180,12 @@ std::vector<int> around(int tile) {
 }  // namespace
 
 TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[step4][gpu][sweep]") {
-  for (const Kernel& kernel : kernels_under_test()) {
-    if (kernel.name == "fast auto") {
-      continue;  // for shapes this small, auto is one of the variants swept here
-    }
-    sweep_all_shapes(kernel, 40);
-  }
+  std::vector<Kernel> kernels = kernels_under_test();
+  // For shapes this small, "fast auto" is one of the variants swept here anyway.
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [](const Kernel& kernel) { return kernel.name == "fast auto"; }),
+                kernels.end());
+  sweep_all_shapes(kernels, 40);
 }
 
 TEST_CASE("the checked kernel with the note's tile width 2 matches on every shape up to 20",
@@ -160,7 +196,7 @@ TEST_CASE("the checked kernel with the note's tile width 2 matches on every shap
         course::step4::launch_tiled_checked(a, b, c, sizes, nullptr, 2);
       },
       2, 2, 2};
-  sweep_all_shapes(tile2, 20);
+  sweep_all_shapes({tile2}, 20);
 }
 
 TEST_CASE("step 4 kernels are right one below and at and one above each tile edge",
@@ -181,20 +217,18 @@ TEST_CASE("step 4 kernels handle inner = 1 and single rows and single columns", 
   const std::uint64_t seed = course::fresh_seed();
   const int shapes[][3] = {{1, 1, 1},       {1, 1000, 1}, {1, 777, 1031}, {1000, 777, 1},
                            {1000, 1, 1031}, {517, 1, 1},  {1, 1, 613},    {300, 2, 5}};
-  for (const Kernel& kernel : kernels_under_test()) {
-    for (const auto& shape : shapes) {
-      check_shape(kernel, shape[0], shape[1], shape[2], seed);
-    }
+  const std::vector<Kernel> kernels = kernels_under_test();
+  for (const auto& shape : shapes) {
+    check_shape(kernels, shape[0], shape[1], shape[2], seed);
   }
 }
 
 TEST_CASE("step 4 kernels are right on large ragged shapes", "[step4][gpu]") {
   const int shapes[][3] = {
       {1000, 777, 1031}, {1024, 1024, 1024}, {513, 2049, 255}, {130, 4099, 131}};
-  for (const Kernel& kernel : kernels_under_test()) {
-    for (const auto& shape : shapes) {
-      check_shape(kernel, shape[0], shape[1], shape[2], course::fresh_seed());
-    }
+  const std::vector<Kernel> kernels = kernels_under_test();
+  for (const auto& shape : shapes) {
+    check_shape(kernels, shape[0], shape[1], shape[2], course::fresh_seed());
   }
 }
 
