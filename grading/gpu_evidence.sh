@@ -94,11 +94,12 @@ if [ "$run_mutations" = 1 ]; then
   pids+=($!)
 fi
 if [ "$run_class" = 1 ]; then
-  # Per test 200 s: step 4's largest sweep takes 64 s alone, and a kernel that hangs
+  # Per test 120 s: the slowest graded run took 37 s in the class run of 2026-11-24 06:50
+  # (step 4's tile-edge test under racecheck, beside the other lane), and a kernel that hangs
   # (09-hangs) holds its lane that long.
   say "class run (${LANES:-2} lanes)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --lanes "${LANES:-2}" --timeout 200 --sanitizer-timeout 200 --student-timeout 400 \
+    --lanes "${LANES:-2}" --timeout 120 --sanitizer-timeout 120 --student-timeout 400 \
     --title "Class run: the example class (grading/make_class_example.py)" \
     "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
   pids+=($!)
