@@ -64,7 +64,9 @@ double wave_seconds(const DeviceFacts& device, const TileFacts& tile, double eff
   const double sm_rate = device.flops_per_second / device.multiprocessors * efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
   double busy = std::pow(std::min(1.0, warps / kWarpsForFullRate), kRateExponent);
-  if (resident == 1) {
+  // A tile that fits one block per SM anyway (the wide tiles) was measured alone: its
+  // efficiency already includes the lone block's barriers.
+  if (resident == 1 && tile.blocks_per_multiprocessor > 1) {
     busy *= kLoneBlockRate;
   }
   return kWaveFillSeconds + unit_flops * static_cast<double>(resident) / (sm_rate * busy);
@@ -90,6 +92,16 @@ std::string fast_variant_name(FastVariant variant) {
       return "128x128x16 async";
     case FastVariant::bm64_bn128_bk16_async:
       return "64x128x16 async";
+    case FastVariant::bm128_bn256_bk16_t8x16:
+      return "128x256x16 wide 8x16";
+    case FastVariant::bm128_bn256_bk32_t8x16:
+      return "128x256x32 wide 8x16";
+    case FastVariant::bm256_bn128_bk16_t8x16:
+      return "256x128x16 wide 8x16";
+    case FastVariant::bm128_bn128_bk16_t8x16:
+      return "128x128x16 wide 8x16";
+    case FastVariant::bm128_bn128_bk16_t8x8:
+      return "128x128x16 wide 8x8";
     case FastVariant::thin_rows:
       return "thin rows";
     case FastVariant::thin_cols:
