@@ -102,6 +102,12 @@ std::string fast_variant_name(FastVariant variant) {
       return "128x128x16 wide 8x16";
     case FastVariant::bm128_bn128_bk16_t8x8:
       return "128x128x16 wide 8x8";
+    case FastVariant::bm128_bn256_bk16_t8x16_s4:
+      return "128x256x16 wide 8x16 s4";
+    case FastVariant::bm64_bn256_bk16_t8x16:
+      return "64x256x16 wide 8x16";
+    case FastVariant::bm64_bn128_bk16_t8x8:
+      return "64x128x16 wide 8x8";
     case FastVariant::thin_rows:
       return "thin rows";
     case FastVariant::thin_cols:

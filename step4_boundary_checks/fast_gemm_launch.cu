@@ -112,6 +112,9 @@ const std::vector<TileFacts>& automatic_tiles() {
       describe_wide_tile(FastVariant::bm256_bn128_bk16_t8x16, 0.60, 0.50),
       describe_wide_tile(FastVariant::bm128_bn128_bk16_t8x16, 0.60, 0.50),
       describe_wide_tile(FastVariant::bm128_bn128_bk16_t8x8, 0.60, 0.50),
+      describe_wide_tile(FastVariant::bm128_bn256_bk16_t8x16_s4, 0.60, 0.50),
+      describe_wide_tile(FastVariant::bm64_bn256_bk16_t8x16, 0.60, 0.50),
+      describe_wide_tile(FastVariant::bm64_bn128_bk16_t8x8, 0.60, 0.50),
   };
   return tiles;
 }
@@ -317,6 +320,9 @@ void launch_fast(const float* a, const float* b, float* c, const ProductSizes& s
     case FastVariant::bm256_bn128_bk16_t8x16:
     case FastVariant::bm128_bn128_bk16_t8x16:
     case FastVariant::bm128_bn128_bk16_t8x8:
+    case FastVariant::bm64_bn128_bk16_t8x8:
+    case FastVariant::bm64_bn256_bk16_t8x16:
+    case FastVariant::bm128_bn256_bk16_t8x16_s4:
       return launch_wide(a, b, c, checked, config, stream);
     case FastVariant::thin_rows:
     case FastVariant::thin_cols:

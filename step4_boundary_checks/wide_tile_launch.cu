@@ -19,6 +19,9 @@ using Wide128x256Deep = WideTiling<128, 256, 32, 8, 16, 3>;
 using Wide256x128 = WideTiling<256, 128, 16, 8, 16, 3>;
 using Wide128x128 = WideTiling<128, 128, 16, 8, 16, 3>;
 using Ring128x128 = WideTiling<128, 128, 16, 8, 8, 4>;
+using Wide128x256Ring4 = WideTiling<128, 256, 16, 8, 16, 4>;
+using Wide64x256 = WideTiling<64, 256, 16, 8, 16, 3>;
+using Ring64x128 = WideTiling<64, 128, 16, 8, 8, 3>;
 
 /// Lets @p kernel use @p bytes of dynamic shared memory: above 48 KiB a kernel must opt in,
 /// up to the device's per-block limit, which is checked first so the error names it.
@@ -78,14 +81,6 @@ void launch(const float* a, const float* b, float* out, const ProductSizes& size
 
 }  // namespace
 
-bool is_wide_tile(FastVariant variant) {
-  return variant == FastVariant::bm128_bn256_bk16_t8x16 ||
-         variant == FastVariant::bm128_bn256_bk32_t8x16 ||
-         variant == FastVariant::bm256_bn128_bk16_t8x16 ||
-         variant == FastVariant::bm128_bn128_bk16_t8x16 ||
-         variant == FastVariant::bm128_bn128_bk16_t8x8;
-}
-
 TileFacts describe_wide_tile(FastVariant variant, double efficiency, double ragged_efficiency) {
   switch (variant) {
     case FastVariant::bm128_bn256_bk16_t8x16:
@@ -98,6 +93,12 @@ TileFacts describe_wide_tile(FastVariant variant, double efficiency, double ragg
       return describe<Wide128x128>(variant, efficiency, ragged_efficiency);
     case FastVariant::bm128_bn128_bk16_t8x8:
       return describe<Ring128x128>(variant, efficiency, ragged_efficiency);
+    case FastVariant::bm128_bn256_bk16_t8x16_s4:
+      return describe<Wide128x256Ring4>(variant, efficiency, ragged_efficiency);
+    case FastVariant::bm64_bn256_bk16_t8x16:
+      return describe<Wide64x256>(variant, efficiency, ragged_efficiency);
+    case FastVariant::bm64_bn128_bk16_t8x8:
+      return describe<Ring64x128>(variant, efficiency, ragged_efficiency);
     default:
       throw std::invalid_argument("wide-tile kernel: " + fast_variant_name(variant) +
                                   " is not a wide tile");
@@ -117,6 +118,12 @@ void launch_wide_tile(FastVariant variant, const float* a, const float* b, float
       return launch<Wide128x128>(a, b, out, sizes, splits, group_rows, stream);
     case FastVariant::bm128_bn128_bk16_t8x8:
       return launch<Ring128x128>(a, b, out, sizes, splits, group_rows, stream);
+    case FastVariant::bm128_bn256_bk16_t8x16_s4:
+      return launch<Wide128x256Ring4>(a, b, out, sizes, splits, group_rows, stream);
+    case FastVariant::bm64_bn256_bk16_t8x16:
+      return launch<Wide64x256>(a, b, out, sizes, splits, group_rows, stream);
+    case FastVariant::bm64_bn128_bk16_t8x8:
+      return launch<Ring64x128>(a, b, out, sizes, splits, group_rows, stream);
     default:
       throw std::invalid_argument("wide-tile kernel: " + fast_variant_name(variant) +
                                   " is not a wide tile");

@@ -11,19 +11,15 @@
 
 namespace course::step4 {
 
-/// @brief True for the tile shapes that wide_tile_gemm.cuh compiles.
-/// @param variant a tile shape
-bool is_wide_tile(FastVariant variant);
-
 /// @brief The facts of wide tile @p variant on the current device: its sizes, threads and
 /// resident blocks per SM (occupancy query with its dynamic shared memory).
-/// @param variant a wide tile (is_wide_tile)
+/// @param variant a wide tile (wide_tile_gemm.cuh)
 /// @param efficiency fraction of the FMA peak it reaches with float4 loads (measured)
 /// @param ragged_efficiency the same with scalar loads (measured)
 TileFacts describe_wide_tile(FastVariant variant, double efficiency, double ragged_efficiency);
 
 /// @brief Runs wide tile @p variant once: C, or with @p splits > 1 the split-K workspace.
-/// @param variant a wide tile (is_wide_tile)
+/// @param variant a wide tile (wide_tile_gemm.cuh)
 /// @param a A, rows×inner
 /// @param b B, inner×cols
 /// @param out C (one split) or the workspace (@p splits slices of rows×cols)

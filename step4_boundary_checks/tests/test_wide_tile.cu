@@ -18,7 +18,8 @@ using course::step4::FastVariant;
 const std::vector<FastVariant> kWideTiles = {
     FastVariant::bm128_bn256_bk16_t8x16, FastVariant::bm128_bn256_bk32_t8x16,
     FastVariant::bm256_bn128_bk16_t8x16, FastVariant::bm128_bn128_bk16_t8x16,
-    FastVariant::bm128_bn128_bk16_t8x8};
+    FastVariant::bm128_bn128_bk16_t8x8,  FastVariant::bm128_bn256_bk16_t8x16_s4,
+    FastVariant::bm64_bn256_bk16_t8x16,  FastVariant::bm64_bn128_bk16_t8x8};
 
 void check_wide(const course::ProductSizes& shape, const FastConfig& config,
                 course::InputKind kind = course::InputKind::uniform) {
