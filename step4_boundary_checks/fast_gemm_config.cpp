@@ -64,9 +64,7 @@ double wave_seconds(const DeviceFacts& device, const TileFacts& tile, double eff
   const double sm_rate = device.flops_per_second / device.multiprocessors * efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
   double busy = std::pow(std::min(1.0, warps / kWarpsForFullRate), kRateExponent);
-  // A tile that fits one block per SM anyway (the wide tiles) was measured alone: its
-  // efficiency already includes the lone block's barriers.
-  if (resident == 1 && tile.blocks_per_multiprocessor > 1) {
+  if (resident == 1) {
     busy *= kLoneBlockRate;
   }
   return kWaveFillSeconds + unit_flops * static_cast<double>(resident) / (sm_rate * busy);
@@ -92,22 +90,6 @@ std::string fast_variant_name(FastVariant variant) {
       return "128x128x16 async";
     case FastVariant::bm64_bn128_bk16_async:
       return "64x128x16 async";
-    case FastVariant::bm128_bn256_bk16_t8x16:
-      return "128x256x16 wide 8x16";
-    case FastVariant::bm128_bn256_bk32_t8x16:
-      return "128x256x32 wide 8x16";
-    case FastVariant::bm256_bn128_bk16_t8x16:
-      return "256x128x16 wide 8x16";
-    case FastVariant::bm128_bn128_bk16_t8x16:
-      return "128x128x16 wide 8x16";
-    case FastVariant::bm128_bn128_bk16_t8x8:
-      return "128x128x16 wide 8x8";
-    case FastVariant::bm128_bn256_bk16_t8x16_s4:
-      return "128x256x16 wide 8x16 s4";
-    case FastVariant::bm64_bn256_bk16_t8x16:
-      return "64x256x16 wide 8x16";
-    case FastVariant::bm64_bn128_bk16_t8x8:
-      return "64x128x16 wide 8x8";
     case FastVariant::thin_rows:
       return "thin rows";
     case FastVariant::thin_cols:

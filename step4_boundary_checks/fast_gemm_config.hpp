@@ -21,17 +21,8 @@ enum class FastVariant {
   bm64_bn64_bk8,           ///< 64×64 block tile, depth 8, 64 threads
   bm128_bn128_bk16_async,  ///< 128×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
   bm64_bn128_bk16_async,   ///< 64×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
-  bm128_bn256_bk16_t8x16,  ///< 128×256, depth 16, 8×16 outputs a thread (wide_tile_gemm.cuh)
-  bm128_bn256_bk32_t8x16,  ///< 128×256, depth 32, 8×16 outputs a thread (wide_tile_gemm.cuh)
-  bm256_bn128_bk16_t8x16,  ///< 256×128, depth 16, 8×16 outputs a thread (wide_tile_gemm.cuh)
-  bm128_bn128_bk16_t8x16,  ///< 128×128, depth 16, 8×16 outputs a thread (wide_tile_gemm.cuh)
-  bm128_bn128_bk16_t8x8,  ///< 128×128, depth 16, 8×8 a thread, 4-buffer ring (wide_tile_gemm.cuh)
-  bm128_bn256_bk16_t8x16_s4,  ///< 128×256, depth 16, 8×16 a thread, 4-buffer ring
-                              ///< (wide_tile_gemm.cuh)
-  bm64_bn256_bk16_t8x16,      ///< 64×256, depth 16, 8×16 outputs a thread (wide_tile_gemm.cuh)
-  bm64_bn128_bk16_t8x8,  ///< 64×128, depth 16, 8×8 a thread, 3-buffer ring (wide_tile_gemm.cuh)
-  thin_rows,             ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
-  thin_cols,             ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
+  thin_rows,  ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)
+  thin_cols,  ///< C has at most kThinMax columns: one warp per row (thin_products.cuh)
 };
 
 /// @brief At most this many rows (thin_rows) or columns (thin_cols) of C take the thin path:

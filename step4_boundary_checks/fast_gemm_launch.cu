@@ -9,12 +9,11 @@
 #include "common/matrix.hpp"
 #include "step4_boundary_checks/async_copy_gemm.cuh"
 #include "step4_boundary_checks/fast_gemm.cuh"
-#include "step4_boundary_checks/float4_paths.hpp"
 #include "step4_boundary_checks/split_k_reduce.cuh"
 #include "step4_boundary_checks/thin_products.cuh"
-#include "step4_boundary_checks/wide_tile_launch.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -40,6 +39,10 @@ constexpr auto kernel_for() {
   } else {
     return fast_gemm_kernel<Tiling, VECTOR_A, VECTOR_BC>;
   }
+}
+
+bool aligned16(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
 /// FP32 lanes per SM: 64 on sm_60/sm_70/sm_80, 128 on sm_86, sm_89 and sm_90 (Hopper).
@@ -107,14 +110,6 @@ const std::vector<TileFacts>& automatic_tiles() {
                                                       0.530),
       describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.633,
                                                      0.528),
-      describe_wide_tile(FastVariant::bm128_bn256_bk16_t8x16, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm128_bn256_bk32_t8x16, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm256_bn128_bk16_t8x16, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm128_bn128_bk16_t8x16, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm128_bn128_bk16_t8x8, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm128_bn256_bk16_t8x16_s4, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm64_bn256_bk16_t8x16, 0.60, 0.50),
-      describe_wide_tile(FastVariant::bm64_bn128_bk16_t8x8, 0.60, 0.50),
   };
   return tiles;
 }
@@ -144,10 +139,19 @@ void launch_kernel(const float* a, const float* b, float* out, const ProductSize
 template <typename Tiling, Staging STAGING>
 void launch_aligned(const float* a, const float* b, float* out, const ProductSizes& sizes,
                     int splits, int group_rows, cudaStream_t stream) {
-  with_float4_paths(a, b, out, sizes, [&](auto vector_a, auto vector_bc) {
-    launch_kernel<Tiling, STAGING, decltype(vector_a)::value, decltype(vector_bc)::value>(
-        a, b, out, sizes, splits, group_rows, stream);
-  });
+  // float4 access is allowed only where every row starts on a 16-byte boundary: the base
+  // pointer aligned and the row length (leading dimension) a multiple of 4 floats.
+  const bool vector_a = sizes.inner % 4 == 0 && aligned16(a);
+  const bool vector_bc = sizes.cols % 4 == 0 && aligned16(b) && aligned16(out);
+  if (vector_a && vector_bc) {
+    launch_kernel<Tiling, STAGING, true, true>(a, b, out, sizes, splits, group_rows, stream);
+  } else if (vector_a) {
+    launch_kernel<Tiling, STAGING, true, false>(a, b, out, sizes, splits, group_rows, stream);
+  } else if (vector_bc) {
+    launch_kernel<Tiling, STAGING, false, true>(a, b, out, sizes, splits, group_rows, stream);
+  } else {
+    launch_kernel<Tiling, STAGING, false, false>(a, b, out, sizes, splits, group_rows, stream);
+  }
 }
 
 /// C = the sum of the @p splits slices of @p partials (split_k_reduce_kernel).
@@ -241,18 +245,6 @@ void launch_tiled(const float* a, const float* b, float* c, const ProductSizes& 
   });
 }
 
-/// A wide tile (wide_tile_gemm.cuh) in configuration @p config (splits: see with_split_k).
-void launch_wide(const float* a, const float* b, float* c, const ProductSizes& sizes,
-                 const FastConfig& config, cudaStream_t stream) {
-  const TileFacts& tile = tile_facts(config.tile);
-  validate_grid_rows(sizes, tile.block_rows, "fast kernel");
-  const int splits = effective_splits(sizes.inner, tile.depth, config.splits);
-  const int group_rows = std::max(1, config.group_rows);
-  with_split_k(c, sizes, splits, stream, [&](float* out) {
-    launch_wide_tile(config.tile, a, b, out, sizes, splits, group_rows, stream);
-  });
-}
-
 FastConfig resolve(const ProductSizes& sizes, FastConfig config) {
   if (config.tile == FastVariant::automatic && thin_variant(sizes) != FastVariant::automatic) {
     config.tile = thin_variant(sizes);
@@ -315,15 +307,6 @@ void launch_fast(const float* a, const float* b, float* c, const ProductSizes& s
       return launch_tiled<Tile128x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn128_bk16_async:
       return launch_tiled<Tile64x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
-    case FastVariant::bm128_bn256_bk16_t8x16:
-    case FastVariant::bm128_bn256_bk32_t8x16:
-    case FastVariant::bm256_bn128_bk16_t8x16:
-    case FastVariant::bm128_bn128_bk16_t8x16:
-    case FastVariant::bm128_bn128_bk16_t8x8:
-    case FastVariant::bm64_bn128_bk16_t8x8:
-    case FastVariant::bm64_bn256_bk16_t8x16:
-    case FastVariant::bm128_bn256_bk16_t8x16_s4:
-      return launch_wide(a, b, c, checked, config, stream);
     case FastVariant::thin_rows:
     case FastVariant::thin_cols:
       return launch_thin(a, b, c, checked, config.tile, config.splits, stream);

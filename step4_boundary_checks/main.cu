@@ -80,8 +80,6 @@ void check_modes(const course::ArgParser& parser, bool bench, bool demo_unchecke
   parser.refuse_together("--bench", {"--demo-unchecked"}, "choose one mode");
   parser.refuse_unless({"--csv", "--markdown", "--all-fast-variants", "--shapes"}, bench,
                        "--bench");
-  parser.refuse_unless({"--only-tiles"}, parser.given("--all-fast-variants"),
-                       "--all-fast-variants");
   parser.refuse_unless({"--exact-alloc"}, demo_unchecked, "--demo-unchecked");
   const std::vector<std::string> single_run{"--size", "--rows", "--inner", "--cols", "--approach"};
   parser.refuse_together("--bench", single_run,
@@ -138,7 +136,6 @@ int run(int argc, char** argv) {
   std::string csv_path;
   std::string markdown_path;
   std::string shapes_path;
-  std::string only_tiles;
   course::ArgParser parser(
       "step4_boundary_checks",
       "Tiled matrix product C = A.B for any shape (A is rows x inner, B is inner x cols). "
@@ -157,8 +154,6 @@ int run(int argc, char** argv) {
   parser.add_flag("--bench", &bench, "benchmark every approach against cuBLAS");
   parser.add_flag("--all-fast-variants", &all_fast_variants,
                   "with --bench: also time each tile shape of the fast kernel");
-  parser.add_text("--only-tiles", &only_tiles,
-                  "with --all-fast-variants: time only the tiles whose name contains this text");
   parser.add_path("--csv", &csv_path, "with --bench: write the table as CSV here");
   parser.add_path("--markdown", &markdown_path, "with --bench: write the Markdown table here");
   parser.add_path("--shapes", &shapes_path,
@@ -179,7 +174,6 @@ int run(int argc, char** argv) {
     course::step4::BenchOptions options;
     options.repeats = static_cast<int>(repeats);
     options.all_fast_variants = all_fast_variants;
-    options.only_tiles = only_tiles;
     options.csv_path = csv_path;
     options.markdown_path = markdown_path;
     options.shapes_path = shapes_path;

@@ -88,15 +88,11 @@ double checked_time(ShapeOperands& operands, const ProductSizes& sizes, const Fa
   return course::time_gpu(run, 2, repeats).median_ms;
 }
 
-// The fastest configuration measured over every tile (whose name contains @p only_tiles) and its
-// candidate splits.
+// The fastest configuration measured over every tile and its candidate splits.
 void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vector<float>& reference,
-                  int repeats, const std::string& only_tiles) {
+                  int repeats) {
   result.best_ms = INFINITY;
   for (const TileFacts& tile : fast_tile_facts()) {
-    if (fast_variant_name(tile.tile).find(only_tiles) == std::string::npos) {
-      continue;
-    }
     for (int splits : candidate_splits(result.sizes, current_device_facts(), tile)) {
       const FastConfig config{tile.tile, splits};
       const double ms = checked_time(operands, result.sizes, config, reference, repeats);
@@ -131,7 +127,7 @@ ShapeResult measure_shape(const ProductSizes& sizes, const BenchOptions& options
   result.before_ms = checked_time(operands, sizes, before, reference, options.repeats);
   result.ok = result.ours_ms > 0 && result.before_ms > 0;
   if (options.all_fast_variants) {
-    measure_best(operands, result, reference, options.repeats, options.only_tiles);
+    measure_best(operands, result, reference, options.repeats);
   }
   std::cerr << "  " << sizes.text() << ": cuBLAS " << result.cublas_ms << " ms, ours "
             << result.ours_ms << " ms (" << fast_config_name(result.chosen) << ")\n";

@@ -15,10 +15,9 @@ struct BenchOptions {
   std::vector<ProductSizes> shapes;  ///< shapes to measure (empty: default_bench_shapes())
   int repeats = 10;                  ///< timed runs per kernel (the median is reported)
   bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
-  std::string only_tiles;     ///< with all_fast_variants: only tiles whose name contains this
-  std::string csv_path;       ///< write the table as CSV here (empty: do not)
-  std::string markdown_path;  ///< write the header and table as Markdown here
-  std::string shapes_path;    ///< the shape benchmark's list (`--shapes FILE`)
+  std::string csv_path;              ///< write the table as CSV here (empty: do not)
+  std::string markdown_path;         ///< write the header and table as Markdown here
+  std::string shapes_path;           ///< the shape benchmark's list (`--shapes FILE`)
 };
 
 /// @brief The benchmark's default shapes: square 1024, 2048, 4096 and the ragged

@@ -97,9 +97,6 @@ __global__ void thin_cols_kernel(const float* __restrict__ a, const float* __res
   const int split_begin = blockIdx.z * chunks_per_split * kThinChunk;
   const int split_end = min(inner, split_begin + chunks_per_split * kThinChunk);
   float sums[kThinMax] = {};
-  // Unrolled so that 8 loads of A are in flight per lane: a matrix-vector product is bound by
-  // reading A, and one load at a time per warp leaves most of the memory system idle.
-#pragma unroll 8
   for (int depth = split_begin + lane; depth < split_end; depth += 32) {
     const float a_value = a[row * inner + depth];
     const float* b_row = b + depth * cols;

@@ -11,9 +11,8 @@ estimate_fast_seconds; the tile efficiencies are the measured ones (4096^3 for f
 4093x4091x4099 for scalar loads), the resident blocks per SM those the occupancy query gives on
 an H100 (from the registers ptxas reports).
 
-Usage: calibrate_choice.py LOG MARKDOWN [LOG ...]   (results/shapes_sweep_h100_async_log.txt and
-results/shapes_sweep_h100_async.md; further logs add tiles measured in later sweeps, such as
-results/shapes_sweep_h100_wide_log.txt)
+Usage: calibrate_choice.py LOG MARKDOWN   (results/shapes_sweep_h100_async_log.txt and
+results/shapes_sweep_h100_async.md)
 """
 import collections
 import itertools
@@ -34,11 +33,6 @@ TILES = {
     "64x64x8": (64, 64, 8, 64, 6),
     "128x128x16 async": (128, 128, 16, 256, 2),
     "64x128x16 async": (64, 128, 16, 128, 3),
-    "128x256x16 wide 8x16": (128, 256, 16, 256, 1),
-    "128x256x32 wide 8x16": (128, 256, 32, 256, 1),
-    "256x128x16 wide 8x16": (256, 128, 16, 256, 1),
-    "128x128x16 wide 8x16": (128, 128, 16, 128, 2),
-    "128x128x16 wide 8x8": (128, 128, 16, 256, 1),
 }
 
 
@@ -46,10 +40,10 @@ def ceil_div(extent, tile):
     return (extent + tile - 1) // tile
 
 
-def read_sweep(log_paths, markdown_path):
+def read_sweep(log_path, markdown_path):
     """Times per shape and configuration, and cuBLAS's time per shape (ms)."""
     times = collections.defaultdict(dict)
-    for line in (line for path in log_paths for line in open(path)):
+    for line in open(log_path):
         match = re.match(r"\s+measured (\S+) \| ([^,|]+?)(?:, split (\d+))? \| (\S+) ms", line)
         if match:
             shape = tuple(map(int, match.group(1).split("x")))
@@ -76,7 +70,7 @@ def estimate(shape, tile, splits, constants, efficiency):
     def wave(resident):
         rate = PEAK_FLOPS / MULTIPROCESSORS * efficiency[tile]
         busy = min(1.0, resident * threads / 32 / constants["full_warps"]) ** constants["exponent"]
-        busy *= constants["lone"] if resident == 1 and per_sm > 1 else 1.0
+        busy *= constants["lone"] if resident == 1 else 1.0
         return constants["fill"] + unit_flops * resident / (rate * busy)
 
     seconds = (units // slots) * wave(per_sm)
@@ -90,13 +84,12 @@ def estimate(shape, tile, splits, constants, efficiency):
 
 
 def main():
-    times, cublas = read_sweep([sys.argv[1]] + sys.argv[3:], sys.argv[2])
+    times, cublas = read_sweep(sys.argv[1], sys.argv[2])
     square, ragged = (4096, 4096, 4096), (4093, 4091, 4099)
 
     def measured_efficiency(shape):
         flops = 2.0 * shape[0] * shape[1] * shape[2]
-        return {tile: flops / (times[shape][(tile, 1)] * 1e-3) / PEAK_FLOPS
-                for tile in TILES if (tile, 1) in times[shape]}
+        return {tile: flops / (times[shape][(tile, 1)] * 1e-3) / PEAK_FLOPS for tile in TILES}
 
     aligned_efficiency = measured_efficiency(square)
     ragged_efficiency = measured_efficiency(ragged)

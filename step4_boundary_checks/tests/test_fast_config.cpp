@@ -131,18 +131,3 @@ TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fi
   // inner shorter than one chunk: never split.
   CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 200, 2), h100(), 1) == 1);
 }
-
-TEST_CASE("a tile that fits one block per SM is not slowed as a lone block", "[step4][config]") {
-  // A wide tile's efficiency is measured with its one block per SM, so a full wave of it runs at
-  // that efficiency; a two-block tile whose SMs hold one block each is slowed (kLoneBlockRate).
-  const TileFacts alone{FastVariant::bm128_bn256_bk16_t8x16, 128, 256, 16, 256, 1, 0.6, 0.6};
-  const TileFacts paired{FastVariant::bm128_bn128_bk16, 128, 256, 16, 256, 2, 0.6, 0.6};
-  const course::step4::DeviceFacts device = h100();
-  // 132 tiles of 128×256: one full wave of the one-block tile, half a wave of the two-block one.
-  const course::ProductSizes sizes = course::step4::validate_shape(128 * 12, 4096, 256 * 11);
-  const double alone_seconds = course::step4::estimate_fast_seconds(sizes, device, alone, 1);
-  const double paired_seconds = course::step4::estimate_fast_seconds(sizes, device, paired, 1);
-  const double flops = 2.0 * sizes.rows * static_cast<double>(sizes.inner) * sizes.cols;
-  CHECK(alone_seconds < paired_seconds);
-  CHECK(alone_seconds == Approx(flops / (device.flops_per_second * 0.6)).epsilon(0.01));
-}

@@ -19,11 +19,10 @@ using course::step4::FastConfig;
 using course::step4::FastVariant;
 
 const std::vector<FastVariant> kTiles = {
-    FastVariant::bm128_bn128_bk16,      FastVariant::bm128_bn128_bk8,
-    FastVariant::bm128_bn64_bk8,        FastVariant::bm64_bn128_bk8,
-    FastVariant::bm64_bn64_bk8,         FastVariant::bm128_bn128_bk16_async,
-    FastVariant::bm64_bn128_bk16_async, FastVariant::bm128_bn256_bk16_t8x16,
-    FastVariant::bm128_bn128_bk16_t8x8};
+    FastVariant::bm128_bn128_bk16,     FastVariant::bm128_bn128_bk8,
+    FastVariant::bm128_bn64_bk8,       FastVariant::bm64_bn128_bk8,
+    FastVariant::bm64_bn64_bk8,        FastVariant::bm128_bn128_bk16_async,
+    FastVariant::bm64_bn128_bk16_async};
 
 void check_config(const course::ProductSizes& shape, const FastConfig& config,
                   course::InputKind kind) {
@@ -97,9 +96,8 @@ TEST_CASE("split-K gives bitwise the same C on every run", "[step4][gpu]") {
   const int inner = 50001;
   const int cols = 90;
   course::ProductOperands operands(rows, inner, cols, course::fresh_seed());
-  for (FastVariant tile :
-       {FastVariant::bm128_bn128_bk16, FastVariant::bm64_bn64_bk8,
-        FastVariant::bm128_bn128_bk16_async, FastVariant::bm128_bn256_bk16_t8x16}) {
+  for (FastVariant tile : {FastVariant::bm128_bn128_bk16, FastVariant::bm64_bn64_bk8,
+                           FastVariant::bm128_bn128_bk16_async}) {
     const FastConfig config{tile, 37};
     INFO(course::step4::fast_config_name(config));
     course::step4::launch_fast(operands.device_a.data(), operands.device_b.data(),
