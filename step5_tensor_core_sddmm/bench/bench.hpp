@@ -91,9 +91,6 @@ struct Settings {
   std::string cusparse_layout = "auto";             ///< auto, col or row
   bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
   double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
-  /// approach 4 is also timed with the staged panels and the skipping of empty tiles off (the
-  /// code before them), same inputs, right after; one stderr line per case
-  bool compare_previous = false;
 };
 
 /// @brief One approach's ratios on one case: each baseline's time / ours (median kernel

@@ -28,31 +28,6 @@ std::size_t vector_bytes(const std::vector<T>& values) {
   return values.size() * sizeof(T);
 }
 
-/// Approach 4 with the staged panels and the skipping of empty tiles off, on the same pattern
-/// and inputs: its kernel time and check as one stderr line beside @p kernel, ours
-/// (--compare-previous).
-void compare_previous(const CaseInputs& inputs, const course::step5::DevicePattern& pattern,
-                      const Settings& settings, const course::TimingStats& kernel,
-                      course::DeviceBuffer<float>& output) {
-  course::step5::Options previous = settings.options;
-  previous.staged_panels = false;
-  previous.skip_empty_tiles = false;
-  const int inner = inputs.bench_case.inner;
-  const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, inner, previous);
-  output.poison();
-  plan.run(inputs.operands, output.data());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const bool ok = reference_result(inputs).empty() ||
-                  verify(output.to_vector(), reference_result(inputs), inputs).ok();
-  const course::TimingStats old =
-      course::time_gpu([&] { plan.run(inputs.operands, output.data()); }, 1, settings.repeats);
-  std::cerr << "compare-previous | " << inputs.bench_case.name << " | " << inner << " | "
-            << course::format_fixed(kernel.median_ms, 4) << " | "
-            << course::format_fixed(kernel.min_ms, 4) << " | "
-            << course::format_fixed(old.median_ms, 4) << " | "
-            << course::format_fixed(old.min_ms, 4) << " | " << (ok ? "ok" : "wrong answer") << "\n";
-}
-
 /// Times @p approach on the case and checks its result; returns the row's cells after the
 /// approach's name (a refusal or a CUDA error fills them with "-" and a note).
 std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::Approach approach,
@@ -99,9 +74,6 @@ std::vector<std::string> time_approach(const CaseInputs& inputs, course::step5::
     }
     const course::TimingStats kernel =
         course::time_gpu([&] { plan.run(inputs.operands, output.data()); }, 1, settings.repeats);
-    if (settings.compare_previous && approach == course::step5::Approach::hybrid) {
-      compare_previous(inputs, pattern, settings, kernel, output);
-    }
     const double ms = kernel.median_ms;
     const CaseRatios ratios = ratios_of(inputs, ms);
     summary.add(number, ratios, ms, prep.median_ms, other.median_ms);

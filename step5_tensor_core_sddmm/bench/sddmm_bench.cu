@@ -80,7 +80,6 @@ int run(int argc, char** argv) {
   long long lane_iterations = 0;
   long long staged_panels = 1;
   long long skip_empty_tiles = 1;
-  bool compare_previous = false;
   long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::Options{}.tc_density;
@@ -126,9 +125,6 @@ int run(int argc, char** argv) {
   parser.add_integer("--skip-empty-tiles", &skip_empty_tiles, 0, 1,
                      "approach 4: 1 skips the Tensor Core block tiles that hold no entry, 0 "
                      "computes them (the code before)");
-  parser.add_flag("--compare-previous", &compare_previous,
-                  "approach 4: also time it with --staged-panels 0 --skip-empty-tiles 0 on the "
-                  "same inputs (one 'compare-previous' line per case on stderr)");
   parser.add_text("--filter", &filter, "run only the matrices whose name contains this text");
   parser.add_text("--cusparse-layout", &cusparse_layout, "auto (fastest of both), col or row");
   if (!parser.parse(argc, argv)) {
@@ -161,7 +157,6 @@ int run(int argc, char** argv) {
   settings.options.tc_density = tc_density;
   settings.options.staged_panels = staged_panels == 1;
   settings.options.skip_empty_tiles = skip_empty_tiles == 1;
-  settings.compare_previous = compare_previous;
 
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
