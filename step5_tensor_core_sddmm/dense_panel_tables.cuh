@@ -84,30 +84,4 @@ __global__ void tile_starts_kernel(const int* __restrict__ row_indices,
   }
 }
 
-/// @brief Marks the Tensor Core block tiles that hold no entry of S (first_row = -1), which
-/// dense_panel_kernel then leaves at once instead of computing 64×64 products to keep none.
-/// A panel's span runs from its first to its last column, so a sliding window with global
-/// columns (window_4096_w64_g8: columns 0..7 in every row) stretches each panel's span from
-/// column 0 to its band, over column blocks it never touches.
-/// One thread per tile: the tile is empty when every row's start equals the next block's.
-/// Preconditions: @p tile_starts filled by tile_starts_kernel for these tiles.
-/// @param tiles the Tensor Core block tiles
-/// @param tile_count their number
-/// @param tile_starts the table of starts
-__global__ void mark_empty_tiles_kernel(DenseTile* __restrict__ tiles, std::int64_t tile_count,
-                                        const int* __restrict__ tile_starts) {
-  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (index >= tile_count) {
-    return;  // threads past the last tile
-  }
-  const DenseTile tile = tiles[index];
-  for (int row = 0; row < kPanelRows; ++row) {
-    const int* starts = tile_starts + tile.starts + static_cast<std::int64_t>(row) * tile.stride;
-    if (starts[1] != starts[0]) {
-      return;  // the tile holds an entry of this row
-    }
-  }
-  tiles[index].first_row = -1;
-}
-
 }  // namespace course::step5

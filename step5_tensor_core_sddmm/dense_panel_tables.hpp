@@ -1,11 +1,10 @@
 // Step 5, approach 4 (lesson Part 2): the plan of approach 4, as data.
 // Read first: panel_classification.cuh (the panels), step5_launchers.hpp (Options, Plan).
 /// @file dense_panel_tables.hpp
-/// @brief Approach 4's plan: which 64-row panels go to Tensor Cores and which to the staged
-/// CUDA-core kernel (DensePanelChoice, made on the host by choose_dense_panels), and the
-/// tables on the device that lead dense_panel_kernel to their block tiles and
-/// staged_panel_kernel to their column ranges (DensePanelTables, from upload_dense_panels).
-/// Both are implemented in sddmm_hybrid_panel_choice.cu.
+/// @brief Approach 4's plan: which 64-row panels go to Tensor Cores (DensePanelChoice, made on
+/// the host by choose_dense_panels) and the tables on the device that lead dense_panel_kernel
+/// to their block tiles and nonzeros (DensePanelTables, from upload_dense_panels). Both are
+/// implemented in sddmm_hybrid_panel_choice.cu.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -38,37 +37,13 @@ struct __align__(16) DenseTile {
   int stride;     ///< distance between the starts of consecutive rows
 };
 
-/// @brief Column blocks of a staged panel that one block of staged_panel_kernel computes:
-/// enough to stage the panel's rows of A once for eight stages of Bᵀ, few enough that a
-/// panel of a matrix with few rows still gives every SM blocks.
-constexpr int kStagedRangeBlocks = 8;
-
-/// @brief Largest inner of the staged kernel: a panel's 64 rows of A and a column block's 64
-/// rows of Bᵀ, 64 KB of shared memory at inner = 256, still let 3 blocks share an SM.
-constexpr int kStagedMaxInner = 256;
-
-/// @brief Consecutive column blocks of one staged panel, as staged_panel_kernel reads them in
-/// one load.
-struct __align__(16) StagedRange {
-  int first_row;   ///< first row of the panel
-  int first_col;   ///< first column of the range's first block
-  int starts;      ///< index in the tile-start table of row 0's start in the first block
-  int stride;      ///< distance between the starts of consecutive rows
-  int blocks;      ///< column blocks in the range (1..kStagedRangeBlocks)
-  int padding[3];  ///< keeps the array 16-byte aligned
-};
-
-/// @brief Approach 4's choice of Tensor Core and staged panels, made on the host from the
-/// pattern's counts.
+/// @brief Approach 4's choice of Tensor Core panels, made on the host from the pattern's counts.
 struct DensePanelChoice {
-  std::vector<int> panel_slot;      ///< 1 + slot of each panel, 0 for a lane-group one
-  std::vector<DenseSlot> slots;     ///< the Tensor Core and staged panels
-  std::vector<DenseTile> tiles;     ///< the Tensor Core panels' block tiles (one per block)
-  std::vector<StagedRange> staged;  ///< the staged panels' column ranges
-  std::int64_t starts_total = 0;    ///< size of the tile-start table
-  std::int64_t dense_nnz = 0;       ///< nonzeros in the Tensor Core panels
-  std::int64_t staged_nnz = 0;      ///< nonzeros in the staged panels
-  std::int64_t tensor_panels = 0;   ///< Tensor Core panels (the first slots are theirs)
+  std::vector<int> panel_slot;    ///< 1 + slot of each panel, 0 for a sparse one
+  std::vector<DenseSlot> slots;   ///< the dense panels
+  std::vector<DenseTile> tiles;   ///< their block tiles, one per column block of each span
+  std::int64_t starts_total = 0;  ///< size of the tile-start table
+  std::int64_t dense_nnz = 0;     ///< nonzeros in the dense panels
 };
 
 /// @brief Approach 4's panel tables on the device, as Plan keeps them.
@@ -78,34 +53,26 @@ struct DensePanelTables {
   std::size_t slots_offset = 0;        ///< byte offset of the dense slots
   std::size_t tiles_offset = 0;        ///< byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< byte offset of the tile starts
-  std::size_t staged_offset = 0;       ///< byte offset of the staged ranges
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
-  std::int64_t staged_count = 0;       ///< column ranges for the staged kernel
-  bool has_slots = false;              ///< some panel is a Tensor Core or a staged one
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups
 };
 
 /// @brief Picks the panels whose density over the columns they span reaches
-/// Options::tc_density for Tensor Cores, and among the others those without full tiles whose
-/// entries per spanned column reach Options::staged_reuse for the staged kernel (see
-/// sddmm_hybrid_panel_choice.cu for the reasoning).
+/// Options::tc_density (see sddmm_hybrid_panel_choice.cu for the reasoning).
 /// @param pattern S on the device, with its panel spans
 /// @param counts the nonzeros of each panel still to compute (the pattern's counts less the
 /// entries of full tiles)
-/// @param inner the inner size (the staged kernel takes inner <= kStagedMaxInner)
-/// @param options tc_density, tc_min_nnz, staged_panels, staged_reuse and staged_min_nnz
+/// @param options tc_density and tc_min_nnz
 /// @return the chosen panels (none: every nonzero goes to the lane groups)
 DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
-                                     const std::vector<std::int64_t>& counts, int inner,
+                                     const std::vector<std::int64_t>& counts,
                                      const Options& options);
 
 /// @brief Uploads @p choice and fills its table of tile starts on the GPU (asynchronous: the
 /// plan's synchronisation ends the reads of the host staging before it is written again).
 /// @param choice the chosen panels
 /// @param pattern S on the device
-/// @param skip_empty_tiles mark the block tiles without entries (mark_empty_tiles_kernel)
 /// @return the tables (empty storage when no panel was chosen)
-DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const DevicePattern& pattern,
-                                     bool skip_empty_tiles);
+DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const DevicePattern& pattern);
 
 }  // namespace course::step5

@@ -46,15 +46,6 @@ void check_options(const Options& options) {
     throw std::invalid_argument("tc_min_nnz must not be negative, got " +
                                 std::to_string(options.tc_min_nnz));
   }
-  if (!(options.staged_reuse > 0.0) || options.staged_reuse > 64.0) {
-    throw std::invalid_argument("staged_reuse must be in (0, 64] (entries per column of a " +
-                                std::string("64-row panel), got ") +
-                                std::to_string(options.staged_reuse));
-  }
-  if (options.staged_min_nnz < 0) {
-    throw std::invalid_argument("staged_min_nnz must not be negative, got " +
-                                std::to_string(options.staged_min_nnz));
-  }
   if (!(options.tc_density > 0.0) || options.tc_density > 1.0) {
     throw std::invalid_argument("tc_density must be in (0, 1], got " +
                                 std::to_string(options.tc_density));
@@ -119,17 +110,16 @@ void Plan::prepare_hybrid() {
   for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
     counts[panel] -= state_->full.covered_per_panel[panel];
   }
-  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, inner_, options_);
-  tensor_core_units_ = choice.tensor_panels;
-  staged_ranges_ = static_cast<std::int64_t>(choice.staged.size());
-  state_->panels = upload_dense_panels(choice, *pattern_, options_.skip_empty_tiles);
+  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, options_);
+  tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
+  state_->panels = upload_dense_panels(choice, *pattern_);
   // What the lane groups still compute, and whether a full tile lies outside the dense
   // panels (one inside stays idle: the panel's kernel writes all of its entries).
   std::int64_t remaining = 0;
   bool tiles_outside_dense_panels = false;
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
-      continue;  // a Tensor Core or a staged panel
+      continue;  // a dense panel
     }
     remaining += counts[panel];
     tiles_outside_dense_panels =
@@ -184,7 +174,7 @@ void Plan::run(const DenseOperands& operands, float* output) const {
       launch_tile_grouped(state_->groups, options_.tile_ranges, operands, pattern_->nnz(), output);
       break;
     case Approach::hybrid:
-      launch_hybrid(state_->panels, state_->panels.has_slots,
+      launch_hybrid(state_->panels, tensor_core_units_ > 0,
                     FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
                                  state_->full.tile_count, state_->listed.data(),
                                  static_cast<std::int64_t>(state_->listed.size())},

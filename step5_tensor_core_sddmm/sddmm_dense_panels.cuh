@@ -91,8 +91,7 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
 /// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
 ///
 /// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
-/// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel; a tile whose
-/// first_row is negative holds no entry (mark_empty_tiles_kernel) and is skipped.
+/// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel.
 /// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
@@ -117,9 +116,6 @@ __global__ void __launch_bounds__(256)
   __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
 
   const DenseTile tile = tiles[blockIdx.x];
-  if (tile.first_row < 0) {
-    return;  // no entry of S in this tile (mark_empty_tiles_kernel); before any barrier
-  }
   const int thread = static_cast<int>(threadIdx.x);
   const int warp = thread / 32;
   const int lane = thread % 32;

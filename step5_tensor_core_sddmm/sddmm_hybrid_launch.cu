@@ -1,16 +1,15 @@
 // Step 5, approach 4 (lesson Part 2): the launches of its two kernels.
 // Read first: sddmm_hybrid.cuh and sddmm_dense_panels.cuh (the kernels), dense_panel_tables.hpp.
 /// @file sddmm_hybrid_launch.cu
-/// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels, the staged
-/// panels, the Tensor Core full tiles, then the lane groups (lanes per nonzero, runs of nonzeros
-/// per block, inner compiled in where it matches).
+/// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels and of the
+/// full tiles, then the lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled
+/// in where it matches).
 #include "approach_launches.hpp"
 #include "common/cuda_check.hpp"
 #include "launch_config.hpp"
 #include "sddmm_dense_panels.cuh"
 #include "sddmm_full_tiles.cuh"
 #include "sddmm_hybrid.cuh"
-#include "sddmm_staged_panels.cuh"
 #include "wmma_tile_product.cuh"
 
 #include <algorithm>
@@ -165,47 +164,6 @@ void with_block_tile_chunk(int inner, Launch launch) {
   }
 }
 
-/// Launches staged_panel_kernel<kStageCols>, one block per range, with its shared memory:
-/// 64 rows of A and 64 of Bᵀ, kStageCols halves each (64 KB at 256, above the 48 KB a kernel
-/// gets without asking, hence the attribute, set once).
-template <int kStageCols>
-void launch_staged(const DensePanelTables& tables, const DenseOperands& operands,
-                   const DevicePattern& pattern, const float* values, bool vector_a, bool vector_b,
-                   float* output) {
-  constexpr int kSharedBytes = 2 * kPanelRows * kStageCols * static_cast<int>(sizeof(__half));
-  static const bool attribute_set = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(staged_panel_kernel<kStageCols>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    return true;
-  }();
-  (void)attribute_set;
-  staged_panel_kernel<kStageCols>
-      <<<blocks_for(tables.staged_count, 1), kStagedThreads, kSharedBytes>>>(
-          operands, tables.storage.at<StagedRange>(tables.staged_offset),
-          tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
-          vector_a, vector_b, output);
-  CUDA_CHECK_LAUNCH(staged_panel_kernel);
-}
-
-/// Launches the staged kernel with the smallest staged row (64, 128 or 256 halves) that holds
-/// inner (the plan stages panels only for inner <= kStagedMaxInner).
-void launch_staged_panels(const DensePanelTables& tables, const DenseOperands& operands,
-                          const DevicePattern& pattern, const float* values, bool vector_a,
-                          bool vector_b, float* output) {
-  static_assert(kStagedMaxInner == 256, "the largest staged row below is 256 halves");
-  if (operands.inner <= 64) {
-    launch_staged<64>(tables, operands, pattern, values, vector_a, vector_b, output);
-  } else if (operands.inner <= 128) {
-    launch_staged<128>(tables, operands, pattern, values, vector_a, vector_b, output);
-  } else if (operands.inner <= kStagedMaxInner) {
-    launch_staged<256>(tables, operands, pattern, values, vector_a, vector_b, output);
-  } else {
-    throw std::invalid_argument("the staged kernel takes inner up to " +
-                                std::to_string(kStagedMaxInner) + ", got " +
-                                std::to_string(operands.inner));
-  }
-}
-
 }  // namespace
 
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
@@ -224,9 +182,6 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
               vector_a, vector_b, output);
     });
     CUDA_CHECK_LAUNCH(dense_panel_kernel);
-  }
-  if (tables.staged_count > 0) {
-    launch_staged_panels(tables, operands, pattern, values, vector_a, vector_b, output);
   }
   LaneLaunch lanes{0,
                    operands,

@@ -183,18 +183,6 @@ struct Options {
   /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
   /// the lane groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
-  /// approach 4: the Tensor Core panels' block tiles without any entry of S are skipped
-  /// (mark_empty_tiles_kernel) instead of computed
-  bool skip_empty_tiles = true;
-  /// approach 4: sparse panels with many entries per spanned column go to the staged kernel
-  /// (Bᵀ's rows staged in shared memory once per column block, sddmm_staged_panels.cuh)
-  bool staged_panels = true;
-  /// approach 4: a panel without full tiles, below tc_density, is staged when its entries per
-  /// spanned column (the uses of each staged row of Bᵀ) reach this
-  double staged_reuse = 1.5;
-  /// approach 4: staged panels only when they hold at least this many nonzeros together
-  /// (below, one wave of lane groups finishes before the extra launch pays off)
-  long long staged_min_nnz = 131072;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
@@ -244,9 +232,6 @@ class Plan {
   /// @brief Approach 4: the 64×64 tiles wholly in S that run as plain dense Tensor Core
   /// tiles (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
-  /// @brief Approach 4: the column ranges of staged panels (sddmm_staged_panels.cuh), one
-  /// block of the staged kernel each.
-  std::int64_t staged_ranges() const { return staged_ranges_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
 
@@ -258,7 +243,6 @@ class Plan {
   Options options_;
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
-  std::int64_t staged_ranges_ = 0;
   std::unique_ptr<State> state_;
   /// Approach 4's preprocessing: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.

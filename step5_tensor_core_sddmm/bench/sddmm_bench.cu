@@ -78,8 +78,6 @@ int run(int argc, char** argv) {
   long long max_nnz = 0;
   long long group_lanes = 0;
   long long lane_iterations = 0;
-  long long staged_panels = 1;
-  long long skip_empty_tiles = 1;
   long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::Options{}.tc_density;
@@ -119,12 +117,6 @@ int run(int argc, char** argv) {
                      "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
                      "approach 4: runs of nonzeros per lane-group block (0: automatic)");
-  parser.add_integer("--staged-panels", &staged_panels, 0, 1,
-                     "approach 4: 1 stages rows of Bt for panels whose rows share columns, 0 "
-                     "leaves them to the lane groups (the code before the staged kernel)");
-  parser.add_integer("--skip-empty-tiles", &skip_empty_tiles, 0, 1,
-                     "approach 4: 1 skips the Tensor Core block tiles that hold no entry, 0 "
-                     "computes them (the code before)");
   parser.add_text("--filter", &filter, "run only the matrices whose name contains this text");
   parser.add_text("--cusparse-layout", &cusparse_layout, "auto (fastest of both), col or row");
   if (!parser.parse(argc, argv)) {
@@ -155,8 +147,6 @@ int run(int argc, char** argv) {
   settings.options.tc_min_nnz = tc_min_nnz;
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
   settings.options.tc_density = tc_density;
-  settings.options.staged_panels = staged_panels == 1;
-  settings.options.skip_empty_tiles = skip_empty_tiles == 1;
 
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;

@@ -114,7 +114,6 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
     course::step5::Options options;
     options.tc_min_nnz = 0;         // dense panels go to Tensor Cores even in a small S
     options.full_tile_min_nnz = 0;  // and full tiles too
-    options.staged_min_nnz = 0;     // and panels whose rows share columns are staged
     course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
     const auto result = course::step5::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));

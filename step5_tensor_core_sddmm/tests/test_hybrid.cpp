@@ -2,7 +2,7 @@
 // Read first: approach_checks.hpp, then the lesson's Part 2 (what each path is).
 /// @file test_hybrid.cpp
 /// @brief GPU tests of approach 4: Tensor Core panels, lane groups, both mixed, band spans,
-/// runs of nonzeros per block, a pattern uploaded from CSR, and empty block tiles skipped.
+/// runs of nonzeros per block, and a pattern uploaded from CSR.
 #include <catch2/catch.hpp>
 
 #include "common/device.hpp"
@@ -175,45 +175,4 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
   }
   check_csr_upload(with_random_values(dense, seed), course::step5::PatternValues::upload, 32, seed);
   check_csr_upload(dense, course::step5::PatternValues::all_ones, 32, seed);
-}
-
-TEST_CASE("approach 4 skips the empty block tiles of a Tensor Core panel", "[step5][gpu]") {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("seed " << seed);
-  // 100 rows (a full panel and a 36-row one) x 700 columns: columns 0..7 in every row (global
-  // columns) and half of the 128 columns 576..703, clipped at column 699. Each panel spans
-  // 11 column blocks at about 10 % density, so both go to Tensor Cores, and blocks 1..8 hold
-  // no entry: their tiles are skipped, the others computed.
-  const course::CooMatrix band = course::random_uniform_mask(100, 124, 6200, seed);
-  course::CooMatrix s;
-  s.rows = 100;
-  s.cols = 700;
-  for (int row = 0; row < s.rows; ++row) {
-    for (int col = 0; col < 8; ++col) {
-      s.row_indices.push_back(row);
-      s.col_indices.push_back(col);
-      s.values.push_back(1.0f);
-    }
-  }
-  for (std::size_t entry = 0; entry < band.nnz(); ++entry) {
-    s.row_indices.push_back(band.row_indices[entry]);
-    s.col_indices.push_back(band.col_indices[entry] + 576);
-    s.values.push_back(1.0f);
-  }
-  course::sort_row_major(s);
-  s = with_random_values(s, seed);
-  course::step5::Options options;
-  options.tc_min_nnz = 0;  // Tensor Cores even for this small S
-  {
-    const course::step5::DevicePattern pattern(s);
-    CHECK(course::step5::Plan(course::step5::Approach::hybrid, pattern, 64, options)
-              .tensor_core_units() == 2);
-  }
-  course::step5::Options computed = options;
-  computed.skip_empty_tiles = false;
-  for (const int inner : {64, 72, 256}) {
-    check_approach(course::step5::Approach::hybrid, s, inner, inner, seed, options);
-    check_approach(course::step5::Approach::hybrid, s, inner, inner + 3, seed, options);
-    check_approach(course::step5::Approach::hybrid, s, inner, inner, seed, computed);
-  }
 }
