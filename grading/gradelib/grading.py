@@ -174,8 +174,8 @@ def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
         queue = disturbed_runs(steps, out_dir, sequence)
         if not queue:
             return
-        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for a "
-              "quiet GPU to run them again, one at a time", file=sys.stderr)
+        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for "
+              "the whole GPU to run them again, one at a time", file=sys.stderr)
         with gpu.alone():
             run_queue(queue, sequence, alone, seed, stop_mode)
 

@@ -189,7 +189,7 @@ def test_environment(seed, scratch):
 
 
 # The start of the message of a run that ran out of time beside another grader's long GPU run
-# (gpu_share): grading.py runs it again on a quiet GPU.
+# (gpu_share): grading.py runs it again alone on the GPU.
 DISTURBED = "timed out beside another long GPU run"
 
 

@@ -1,6 +1,6 @@
 """A hang costs points only where it is: a run that ran out of time while another long GPU run
 went on (another student's in a class run, or another test's of the same submission) is run
-again alone on a quiet GPU (gradelib/gpu_share.py); a run that hangs alone is not."""
+again alone on the GPU (gradelib/gpu_share.py); a run that hangs alone is not."""
 import os
 import pathlib
 import subprocess
