@@ -52,14 +52,14 @@ __device__ __forceinline__ void wait_copies() {
 /// @brief Starts copying this thread's share of a TILE_ROWS×TILE_COLS tile of a row-major
 /// matrix into @p tile (row-major, TILE_COLS floats a row), four columns at a time; entries
 /// outside the matrix become zero. The same function copies the A tile (BM rows of A, BK
-/// columns) and the B tile (BK rows of B, BN columns): as in load_tile, the A-tile and B-tile
-/// checks are one test, "is the element inside its matrix?".
+/// columns) and the B tile (BK rows of B, BN columns): the A-tile and B-tile checks are one test,
+/// "is the element inside its matrix?".
 /// @tparam TILE_ROWS rows of the tile
 /// @tparam TILE_COLS columns of the tile (a multiple of 4)
 /// @tparam THREADS threads of the block sharing the copy
 /// @tparam VECTOR one 16-byte copy per group (the matrix has a multiple of 4 columns and is
 /// 16-byte aligned); otherwise four 4-byte copies
-/// @param matrix A or B, row-major (as for load_tile)
+/// @param matrix A or B, row-major
 /// @param matrix_rows the rows of @p matrix
 /// @param matrix_cols the columns of @p matrix (its row length)
 /// @param tile_row0 the row of @p matrix where the tile starts
@@ -73,7 +73,7 @@ __device__ __forceinline__ void copy_tile_async(const float* __restrict__ matrix
 #pragma unroll
   for (int group = 0; group < Groups::kPerThread; ++group) {
     const int tile_row = Groups::row(group);
-    const int tile_col = Groups::col(group);
+    const int tile_col = Groups::col();
     const int row = tile_row0 + tile_row;
     const int col = tile_col0 + tile_col;
     float* destination = tile + tile_row * TILE_COLS + tile_col;

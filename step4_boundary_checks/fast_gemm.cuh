@@ -2,10 +2,15 @@
 /// @brief Going further: a fast SGEMM that is still correct for every shape. 2-D register
 /// tiling (8×8 outputs per thread, in four 4×4 quadrants), the A tile stored transposed in
 /// shared memory, float4 global loads where alignment allows (a scalar path otherwise),
-/// double buffering (the next tile is fetched into registers while this one is used) and
-/// split-K (the inner dimension shared among blocks; split_k_reduce.cuh adds the parts).
+/// double buffering (the next tile is fetched into registers while this one is used), loads
+/// that check only what can be outside (tile_cursor.cuh) and split-K (the inner dimension
+/// shared among blocks; split_k_reduce.cuh adds the parts).
 /// Read tiled_checked.cuh first; the launcher is fast_gemm_launch.cu.
 #pragma once
+
+#include "step4_boundary_checks/tile_cursor.cuh"
+
+#include <type_traits>
 
 namespace course::step4 {
 
@@ -46,119 +51,14 @@ struct FastTiling {
                 "two buffers of both tiles must fit 48 KiB of static shared memory");
 };
 
-/// @brief Registers holding one tile of A and of B between the global load and the
-/// shared-memory store (the double-buffering stage).
+/// @brief Registers holding one tile of A and of B between the global load (TileCursor::load)
+/// and the shared-memory store (the double-buffering stage).
 /// @tparam Tiling a FastTiling
 template <typename Tiling>
 struct FastStage {
   float a_values[Tiling::kAPerThread];  ///< this thread's share of the A tile
   float b_values[Tiling::kBPerThread];  ///< this thread's share of the B tile
 };
-
-/// @brief How the threads of a block share a TILE_ROWS×TILE_COLS tile of a row-major matrix:
-/// in groups of 4 consecutive columns of one row, group g of thread t being the tile's group
-/// t + g·THREADS in row-major order (so a warp's groups are consecutive in memory). Used by
-/// load_tile and by async_copy_gemm.cuh's copy_tile_async.
-/// @tparam TILE_ROWS rows of the tile
-/// @tparam TILE_COLS columns of the tile (a multiple of 4)
-/// @tparam THREADS threads of the block sharing the tile
-template <int TILE_ROWS, int TILE_COLS, int THREADS>
-struct TileGroups {
-  static_assert(TILE_COLS % 4 == 0, "groups of 4 columns");
-  static_assert((TILE_ROWS * TILE_COLS) % (4 * THREADS) == 0, "whole groups per thread");
-  static constexpr int kPerRow = TILE_COLS / 4;                             ///< groups in a row
-  static constexpr int kPerThread = TILE_ROWS * TILE_COLS / (4 * THREADS);  ///< groups a thread has
-
-  /// @brief The tile row of this thread's group @p group.
-  /// @param group 0 .. kPerThread - 1
-  /// @return the row within the tile
-  __device__ static int row(int group) {
-    const int index = threadIdx.x + group * THREADS;
-    return index / kPerRow;
-  }
-
-  /// @brief The first tile column of this thread's group @p group (a multiple of 4).
-  /// @param group 0 .. kPerThread - 1
-  /// @return the column within the tile
-  __device__ static int col(int group) {
-    const int index = threadIdx.x + group * THREADS;
-    return (index % kPerRow) * 4;
-  }
-};
-
-/// @brief Loads this thread's share of a TILE_ROWS×TILE_COLS tile of a row-major matrix into
-/// registers; entries outside the matrix become zero. The same function loads the A tile
-/// (TILE_ROWS = BM rows of A, TILE_COLS = BK columns) and the B tile (BK rows of B, BN
-/// columns): the A-tile check and the B-tile check of the lesson are this one test, "is the
-/// element inside its matrix?", asked of two different matrices.
-///
-/// Each thread loads groups of 4 consecutive columns of one row: one float4 when allowed,
-/// otherwise 4 scalar loads. Both paths share this mapping, so both are stored alike and
-/// the scalar path needs one row check per group (fewer registers than one per element).
-/// @tparam TILE_ROWS rows of the tile
-/// @tparam TILE_COLS columns of the tile (a multiple of 4)
-/// @tparam THREADS threads of the block sharing the load
-/// @tparam VECTOR true when the matrix has a multiple of 4 columns and is 16-byte aligned
-/// @param matrix the row-major matrix
-/// @param matrix_rows its rows (rows for A, inner for B)
-/// @param matrix_cols its columns (inner for A, cols for B)
-/// @param tile_row0 first row of the tile
-/// @param tile_col0 first column of the tile
-/// @param values receives TILE_ROWS·TILE_COLS / THREADS values
-template <int TILE_ROWS, int TILE_COLS, int THREADS, bool VECTOR>
-__device__ __forceinline__ void load_tile(const float* __restrict__ matrix, int matrix_rows,
-                                          int matrix_cols, int tile_row0, int tile_col0,
-                                          float* values) {
-  using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;
-#pragma unroll
-  for (int group = 0; group < Groups::kPerThread; ++group) {
-    const int row = tile_row0 + Groups::row(group);
-    const int col = tile_col0 + Groups::col(group);
-    float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (VECTOR) {
-      // Tile check: a row past the last one, or columns past the row's end. The row length
-      // and col are multiples of 4, so the four columns are all inside or all outside.
-      if (row < matrix_rows && col < matrix_cols) {
-        loaded = *reinterpret_cast<const float4*>(matrix + row * matrix_cols + col);
-      }
-    } else if (row < matrix_rows) {  // tile check, rows: past the last row of the matrix
-      const float* row_start = matrix + row * matrix_cols;
-      // Tile check, columns, one by one: past the end of the row (the next row's data).
-      loaded.x = col + 0 < matrix_cols ? row_start[col + 0] : 0.0f;
-      loaded.y = col + 1 < matrix_cols ? row_start[col + 1] : 0.0f;
-      loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;
-      loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;
-    }
-    values[group * 4 + 0] = loaded.x;
-    values[group * 4 + 1] = loaded.y;
-    values[group * 4 + 2] = loaded.z;
-    values[group * 4 + 3] = loaded.w;
-  }
-}
-
-/// @brief Loads the A tile (BM rows from @p block_row0, BK columns from @p depth0) and the B
-/// tile (BK rows from @p depth0, BN columns from @p block_col0) into @p stage.
-/// @tparam Tiling a FastTiling
-/// @tparam VECTOR_A float4 loads of A
-/// @tparam VECTOR_BC float4 loads of B
-/// @param a A, rows×inner
-/// @param b B, inner×cols
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
-/// @param block_row0 first row of the block's tile of C
-/// @param block_col0 first column of the block's tile of C
-/// @param depth0 first column of A and row of B in this tile
-/// @param stage receives both tiles
-template <typename Tiling, bool VECTOR_A, bool VECTOR_BC>
-__device__ __forceinline__ void load_stage(const float* __restrict__ a, const float* __restrict__ b,
-                                           int rows, int inner, int cols, int block_row0,
-                                           int block_col0, int depth0, FastStage<Tiling>& stage) {
-  load_tile<Tiling::kBlockRows, Tiling::kDepth, Tiling::kThreads, VECTOR_A>(
-      a, rows, inner, block_row0, depth0, stage.a_values);
-  load_tile<Tiling::kDepth, Tiling::kBlockCols, Tiling::kThreads, VECTOR_BC>(
-      b, inner, cols, depth0, block_col0, stage.b_values);
-}
 
 /// @brief Stores the staged registers into one shared-memory buffer: the A tile transposed
 /// (a_tile[depth][row]) so the compute loop reads 4 consecutive rows as one float4.
@@ -170,22 +70,18 @@ template <typename Tiling>
 __device__ __forceinline__ void fast_store_stage(const FastStage<Tiling>& stage,
                                                  float (*a_tile)[Tiling::kATileStride],
                                                  float (*b_tile)[Tiling::kBlockCols]) {
-  constexpr int kAGroupsPerRow = Tiling::kDepth / 4;
+  using AGroups = TileGroups<Tiling::kBlockRows, Tiling::kDepth, Tiling::kThreads>;
 #pragma unroll
-  for (int group = 0; group < Tiling::kAPerThread / 4; ++group) {
-    const int index = threadIdx.x + group * Tiling::kThreads;
-    const int tile_row = index / kAGroupsPerRow;
-    const int tile_depth = (index % kAGroupsPerRow) * 4;
+  for (int group = 0; group < AGroups::kPerThread; ++group) {
 #pragma unroll
     for (int part = 0; part < 4; ++part) {
-      a_tile[tile_depth + part][tile_row] = stage.a_values[group * 4 + part];
+      a_tile[AGroups::col() + part][AGroups::row(group)] = stage.a_values[group * 4 + part];
     }
   }
-  constexpr int kBGroupsPerRow = Tiling::kBlockCols / 4;
+  using BGroups = TileGroups<Tiling::kDepth, Tiling::kBlockCols, Tiling::kThreads>;
 #pragma unroll
-  for (int group = 0; group < Tiling::kBPerThread / 4; ++group) {
-    const int index = threadIdx.x + group * Tiling::kThreads;
-    *reinterpret_cast<float4*>(&b_tile[index / kBGroupsPerRow][(index % kBGroupsPerRow) * 4]) =
+  for (int group = 0; group < BGroups::kPerThread; ++group) {
+    *reinterpret_cast<float4*>(&b_tile[BGroups::row(group)][BGroups::col()]) =
         make_float4(stage.b_values[group * 4 + 0], stage.b_values[group * 4 + 1],
                     stage.b_values[group * 4 + 2], stage.b_values[group * 4 + 3]);
   }
@@ -315,7 +211,13 @@ __device__ __forceinline__ void store_sums(const float (&sums)[8][8], float* c, 
 /// @p out, the rows×cols matrix at out + z·rows·cols. With a single split (gridDim.z = 1) @p out is
 /// C itself; with several, the launcher adds the slices with split_k_reduce_kernel. A split
 /// boundary is always a tile boundary, so the only ragged depth is inner's own end, which the
-/// tile checks of load_tile already zero-fill: split-K needs no fourth boundary check.
+/// inner check of TileCursor::load already zero-fills: split-K needs no fourth boundary check.
+///
+/// The loop: while the next tile lies wholly inside the inner dimension, it is loaded with no
+/// check (TileCursor::load<true>), two tiles per pass so that each names its shared-memory
+/// buffer at compile time (no buffer index to compute). The tiles that remain (the last one or
+/// two, among them a ragged one) take the checked loop. Both do the same thing per tile: load
+/// the next tile into registers, multiply this one, store the next into the other buffer.
 ///
 /// Preconditions: blockDim = (Tiling::kThreads); gridDim = (ceil(cols / kBlockCols),
 /// ceil(rows / kBlockRows), splits) with every split owning at least one tile (splits =
@@ -357,27 +259,48 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   const int first_tile = blockIdx.z * tiles_per_split;
   const int end_tile = min(inner_tiles, first_tile + tiles_per_split);
 
+  const int first_depth = first_tile * kBK;
+  TileCursor<Tiling::kBlockRows, kBK, Tiling::kThreads, true, VECTOR_A> a_cursor(
+      a, rows, inner, block_row0, first_depth);
+  TileCursor<kBK, Tiling::kBlockCols, Tiling::kThreads, false, VECTOR_BC> b_cursor(
+      b, inner, cols, first_depth, block_col0);
+
   float sums[8][8] = {};
   FastStage<Tiling> stage;
-  load_stage<Tiling, VECTOR_A, VECTOR_BC>(a, b, rows, inner, cols, block_row0, block_col0,
-                                          first_tile * kBK, stage);
+  a_cursor.template load<false>(inner, stage.a_values);
+  b_cursor.template load<false>(inner, stage.b_values);
   fast_store_stage<Tiling>(stage, a_tiles[0], b_tiles[0]);
   __syncthreads();  // the first tile must be in shared memory before anyone computes with it
 
-  for (int tile = first_tile; tile < end_tile; ++tile) {
-    const int current = (tile - first_tile) & 1;
-    const bool has_next = tile + 1 < end_tile;
+  // One tile: fetch the next (if any; unchecked when FULL), multiply this one from buffer
+  // `current`, store the next into the other buffer.
+  auto step = [&](int tile, int current, auto full) {
+    constexpr bool kFull = decltype(full)::value;
+    const bool has_next = kFull || tile + 1 < end_tile;
     if (has_next) {  // start fetching the next tile; its latency hides behind the math
-      load_stage<Tiling, VECTOR_A, VECTOR_BC>(a, b, rows, inner, cols, block_row0, block_col0,
-                                              (tile + 1) * kBK, stage);
+      a_cursor.advance(inner);
+      b_cursor.advance(cols);
+      a_cursor.template load<kFull>(inner, stage.a_values);
+      b_cursor.template load<kFull>(inner, stage.b_values);
     }
     multiply_tile<Tiling>(a_tiles[current], b_tiles[current], thread_row, thread_col, sums);
     if (has_next) {
-      // The other buffer was last read in the previous iteration, which every thread left
+      // The other buffer was last read in the previous step, which every thread left
       // through the barrier below, so it is free to overwrite now.
       fast_store_stage<Tiling>(stage, a_tiles[current ^ 1], b_tiles[current ^ 1]);
     }
     __syncthreads();  // the next buffer is complete, and nobody still reads this one
+  };
+  // Tiles below full_tiles lie wholly inside the inner dimension.
+  const int full_tiles = inner / kBK;
+  const int unchecked_end = min(end_tile, full_tiles);
+  int tile = first_tile;
+  for (; tile + 2 < unchecked_end; tile += 2) {  // both steps' next tiles are full
+    step(tile, 0, std::true_type{});
+    step(tile + 1, 1, std::true_type{});
+  }
+  for (; tile < end_tile; ++tile) {  // the last tiles, the ragged one among them: checked
+    step(tile, (tile - first_tile) & 1, std::false_type{});
   }
   store_sums<Tiling, VECTOR_BC>(sums, out + static_cast<size_t>(blockIdx.z) * rows * cols, rows,
                                 cols, block_row0, block_col0, thread_row, thread_col);

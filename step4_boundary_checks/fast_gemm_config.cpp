@@ -24,9 +24,10 @@ constexpr double kWaveFillSeconds = 0.5e-6;
 /// 3x100000x5 took 60 µs with 256 splits and 70 µs with 379).
 constexpr double kReduceSecondsPerSplit = 25e-9;
 
-/// The partial products are written and read back in pieces scattered over the workspace (each
-/// block writes its tile's rows), at about half the bandwidth of one streaming copy.
-constexpr double kWorkspaceBandwidthFraction = 0.5;
+/// The partial products are written and read back at the memory bandwidth: the calibration below
+/// finds half of it (the value before the tile cursor) too pessimistic, as it kept long-inner
+/// shapes from the splits that serve them best.
+constexpr double kWorkspaceBandwidthFraction = 1.0;
 
 /// An SM reaches its full rate (the tile's efficiency) from 8 resident warps on, two per
 /// scheduler: each thread's 64 independent multiply-adds per depth hide the latencies that a
@@ -40,13 +41,14 @@ constexpr double kRateExponent = 0.75;
 /// A block alone on its SM runs at this fraction of the rate its warps would give: at each of
 /// its barriers every warp of the SM waits, with no second block to issue in the meantime (one
 /// 8-warp 128×128 block a SM ran 0.89 as fast per SM as two; the calibration below finds the same
-/// choices for any value from 0.55 to 0.75, and 0.75 is the one nearest that measurement).
+/// choices for any value from 0.6 to 0.9, and 0.75 is the one nearest that measurement).
 ///
 /// Calibration of the constants of this file: the shape sweep with every tile and candidate split
 /// (`--bench --shapes shapes/public_shapes.txt --all-fast-variants`, H100, 2026-11-24,
-/// results/shapes_sweep_h100_async*), and a grid search over them, on a copy of the model
-/// (results/calibrate_choice.py), for the values whose choice on each shape where cuBLAS takes
-/// at least 20 µs loses least against the fastest configuration measured.
+/// results/shapes_sweep_h100_cursor*), and a grid search over them, on a copy of the model
+/// (results/calibrate_choice.py), for the values whose choice on the shapes where cuBLAS takes
+/// at least 20 µs loses least against the fastest configuration measured: the worst shape first,
+/// then the mean; of the values that tie, those nearest the previous ones.
 constexpr double kLoneBlockRate = 0.75;
 
 long long ceil_div_ll(long long extent, long long tile) {

@@ -76,7 +76,7 @@ const DeviceFacts& read_device_facts() {
 /// The fraction of the fp32 FMA peak each tile reaches at full occupancy and without a split,
 /// measured on an H100 (sm_90, 132 SMs) on 2026-11-24 by the shape sweep
 /// (`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --all-fast-variants`,
-/// results/shapes_sweep_h100_async*): @p efficiency at 4096×4096×4096 (float4 loads),
+/// results/shapes_sweep_h100_cursor*): @p efficiency at 4096×4096×4096 (float4 loads),
 /// @p ragged_efficiency at 4093×4091×4099 (scalar loads). They differ by less than one would
 /// guess from the reuse of each loaded element (BM·BN/(BM+BN) multiply-adds per element): at
 /// full occupancy every tile is limited by the same FMA issue rate, and what differs is latency
@@ -101,15 +101,15 @@ TileFacts describe(FastVariant variant, double efficiency, double ragged_efficie
 /// Every compiled tile, the one the automatic choice prefers on a tie first.
 const std::vector<TileFacts>& automatic_tiles() {
   static const std::vector<TileFacts> tiles = {
-      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.643, 0.606),
-      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.620, 0.549),
-      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.623, 0.455),
-      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.567, 0.605),
-      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.594, 0.448),
-      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.586,
-                                                      0.530),
-      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.633,
-                                                     0.528),
+      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.705, 0.637),
+      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.688, 0.631),
+      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.673, 0.610),
+      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.708, 0.629),
+      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.675, 0.592),
+      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.573,
+                                                      0.532),
+      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.620,
+                                                     0.513),
   };
   return tiles;
 }
@@ -208,10 +208,21 @@ void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t 
   }
   course::keep_pool_memory();  // the split-K workspace comes from the stream-ordered pool
   const std::size_t bytes = static_cast<std::size_t>(splits) * sizes.rows * sizes.cols * 4;
-  course::require_device_memory(bytes, "the split-K workspace (" + std::to_string(splits) +
-                                           " partial products of " + sizes.text() + ")");
   float* workspace = nullptr;
-  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream));
+  // Allocate first and ask how much memory is free only when that fails: the query
+  // (cudaMemGetInfo) costs the host tens of microseconds, as long as a small product takes.
+  const cudaError_t allocated =
+      cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
+  if (allocated == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // the failed allocation is reported below, not by the next check
+    const std::string what = "the split-K workspace (" + std::to_string(splits) +
+                             " partial products of " + sizes.text() + ")";
+    course::require_device_memory(bytes, what);  // throws, naming the bytes needed and free
+    throw course::DeviceMemoryError("not enough device memory for " + what + ": " +
+                                    std::to_string(bytes) +
+                                    " bytes could not be allocated in one piece");
+  }
+  CUDA_CHECK(allocated);
   run(workspace);
   launch_reduce(workspace, c, sizes, splits, stream);
   CUDA_CHECK(cudaFreeAsync(workspace, stream));

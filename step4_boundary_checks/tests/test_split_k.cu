@@ -36,11 +36,14 @@ void check_config(const course::ProductSizes& shape, const FastConfig& config,
 
 TEST_CASE("split-K is right when the split does not divide the inner tiles", "[step4][gpu]") {
   // inner = 203: 26 tiles of depth 8 or 13 of depth 16; 3, 5 and 7 splits leave a short last one,
-  // and inner itself ends in a ragged tile.
+  // and inner itself ends in a ragged tile. 130x204x132 takes the float4 loads with the same
+  // checks: its last tile is ragged too (204 = 25.5 tiles of 8), and its last rows of A and
+  // columns of B lie in tiles that cross the edge of C (the clamped loads of tile_cursor.cuh).
   for (FastVariant tile : kTiles) {
-    for (int splits : {2, 3, 5, 7}) {
+    for (int splits : {1, 2, 3, 5, 7}) {
       check_config({67, 203, 45}, FastConfig{tile, splits}, course::InputKind::uniform);
       check_config({130, 203, 129}, FastConfig{tile, splits}, course::InputKind::uniform);
+      check_config({130, 204, 132}, FastConfig{tile, splits}, course::InputKind::uniform);
     }
   }
 }
