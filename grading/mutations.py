@@ -133,8 +133,10 @@ MUTATIONS = [
 S4 = "step4_boundary_checks"
 S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
 S4_FAST = "step4_boundary_checks/fast_gemm.cuh"
+S4_CURSOR = "step4_boundary_checks/tile_cursor.cuh"
 S4_EDGES = "step 4 kernels are right one below and at and one above each tile edge"
-S4_MISALIGNED = "the fast kernel falls back to scalar loads for misaligned matrices"
+S4_RAGGED = "step 4 kernels are right on large ragged shapes"
+S4_SPLIT = "split-K is right when the split does not divide the inner tiles"
 S4_PADDED = "step4_boundary_checks/padded.cu"
 S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
 MUTATIONS += [
@@ -152,27 +154,38 @@ MUTATIONS += [
              "  if (row < rows && col < cols) {\n    c[row * cols + col] = sum;\n  }",
              "  c[row * cols + col] = sum;",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
-    # The fast kernel loads A and B tiles through one function (load_tile): its scalar
-    # path (rows or columns not multiples of 4) checks rows, then each column.
-    Mutation("step4 fast: scalar tile row check dropped (edge path)", S4, S4_FAST,
-             "} else if (row < matrix_rows) {  // tile check, rows",
-             "} else if (true) {  // tile check, rows",
-             (Check(S4_MISALIGNED), Check(S4_MISALIGNED, "memcheck")), "memory"),
+    # The fast kernel's loads (tile_cursor.cuh) clamp A's rows and B's columns into the matrix
+    # once and check only the inner dimension, in the last tile. Without the clamp, the rows of A
+    # past the last row are read past the end of A: they feed only rows of C that are never
+    # stored, so only memcheck sees it.
+    Mutation("step4 fast: A's row clamp dropped (edge rows)", S4, S4_CURSOR,
+             "row = min(row, matrix_rows - 1);", "row = row + 0;",
+             (Check(S4_EDGES, "memcheck"),), "memory"),
     Mutation("step4 fast: scalar P store check dropped (edge path)", S4, S4_FAST,
              "if (c_row < rows && c_col + part < cols) {", "if (true) {",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck"))),
     # The scalar edge path (inner % 4 != 0): one column of each group of four taken from the
-    # wrong place, a visible wrong result (the group straddles the end of the row).
-    Mutation("step4 fast: scalar tile load takes the wrong column (edge path)", S4, S4_FAST,
-             "loaded.z = col + 2 < matrix_cols ? row_start[col + 2] : 0.0f;",
-             "loaded.z = col + 2 < matrix_cols ? row_start[col + 1] : 0.0f;",
+    # wrong place, a visible wrong result.
+    Mutation("step4 fast: scalar tile load takes the wrong column (edge path)", S4, S4_CURSOR,
+             "loaded.z = FULL || first + 2 < inner ? start[2] : 0.0f;",
+             "loaded.z = FULL || first + 2 < inner ? start[1] : 0.0f;",
              (Check(S4_EDGES),)),
-    # A column past the end of a row of B only feeds C columns past cols, never stored (and one
-    # of A meets a zero row of B): memcheck sees it.
-    Mutation("step4 fast: scalar tile column check dropped (edge path)", S4, S4_FAST,
-             "loaded.w = col + 3 < matrix_cols ? row_start[col + 3] : 0.0f;",
-             "loaded.w = row_start[col + 3];",
+    # B's scalar columns past the last one are read past the end of B's rows: they feed only
+    # columns of C that are never stored, so only memcheck sees it.
+    Mutation("step4 fast: scalar tile column clamp dropped (edge path)", S4, S4_CURSOR,
+             "loaded.w = start[min(3, last_part)];", "loaded.w = start[3];",
              (Check(S4_EDGES), Check(S4_EDGES, "memcheck")), "memory"),
+    # The inner check of the float4 path gone: a ragged last tile (130x204x132: inner a multiple
+    # of 4, not of 8) reads past the inner dimension (the next row of A), a wrong result.
+    Mutation("step4 fast: float4 inner check dropped (last tile)", S4, S4_CURSOR,
+             "        if (FULL || first < inner) {", "        if (true) {",
+             (Check(S4_SPLIT),)),
+    # The ragged last tile counted among the full ones: loaded with no check at all, it reads
+    # past the inner dimension once the loop of two tiles a pass reaches it (inner 2049).
+    Mutation("step4 fast: the ragged last tile loaded as a full one", S4, S4_FAST,
+             "const int full_tiles = inner / kBK;",
+             "const int full_tiles = (inner + kBK - 1) / kBK;",
+             (Check(S4_RAGGED),)),
     # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
     # the last tile column and its rows have the wrong length.
     Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,

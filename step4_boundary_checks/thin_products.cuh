@@ -45,9 +45,9 @@ __global__ void thin_rows_kernel(const float* __restrict__ a, const float* __res
     __syncthreads();  // the chunk of A is complete before anyone reads it
     const int chunk_end = min(kThinChunk, split_end - chunk0);
     if (col < cols) {  // a column past cols computes nothing (but helped to stage A above)
-      // Unrolled so that 16 loads of B are in flight at once: one at a time, each step would
+      // Unrolled so that 32 loads of B are in flight at once: one at a time, each step would
       // wait a whole trip to memory, and a thin product has few threads to hide it with.
-#pragma unroll 16
+#pragma unroll 32
       for (int step = 0; step < chunk_end; ++step) {
         const float b_value = b[(chunk0 + step) * cols + col];
 #pragma unroll
