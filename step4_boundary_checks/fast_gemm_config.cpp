@@ -202,9 +202,11 @@ FastVariant thin_variant(const ProductSizes& sizes) {
   return sizes.rows <= kThinMax ? FastVariant::thin_rows : FastVariant::automatic;
 }
 
-int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks) {
+int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long warps) {
+  constexpr long long kWarpsPerMultiprocessor = 32;
   const long long chunks = ceil_div_ll(sizes.inner, kThinChunk);
-  const long long wanted = ceil_div_ll(4LL * device.multiprocessors, std::max(1LL, blocks));
+  const long long wanted =
+      ceil_div_ll(kWarpsPerMultiprocessor * device.multiprocessors, std::max(1LL, warps));
   const int splits = static_cast<int>(std::clamp(wanted, 1LL, std::min(chunks, 65535LL)));
   return effective_splits(sizes.inner, kThinChunk, splits);
 }

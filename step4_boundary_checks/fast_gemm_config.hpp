@@ -30,8 +30,10 @@ enum class FastVariant {
 constexpr int kThinMax = 8;
 
 /// @brief The inner-dimension chunk a thin block handles at a time; thin splits are whole
-/// chunks.
-constexpr int kThinChunk = 256;
+/// chunks (thin_rows also puts this many columns of C in a block, one thread each). 128 rather
+/// than 256: a vector-like product such as 1×4096×4096 then splits into 32 pieces, not 16, so
+/// twice as many warps walk B at once.
+constexpr int kThinChunk = 128;
 
 /// @brief Name of a tile shape ("128x128x8", ...).
 /// @param variant the tile shape
@@ -115,13 +117,13 @@ constexpr int effective_splits(int inner, int depth, int splits) {
 /// @param sizes the product's sizes
 FastVariant thin_variant(const ProductSizes& sizes);
 
-/// @brief Splits for a thin path that launches @p blocks blocks without a split: enough for
-/// 4 blocks of 256 threads per SM (32 warps, the latency of the loads from memory hidden),
-/// each split keeping at least one chunk of kThinChunk.
+/// @brief Splits for a thin path that launches @p warps warps without a split: enough for
+/// 32 warps per SM (the latency of the loads from memory hidden), each split keeping at least
+/// one chunk of kThinChunk.
 /// @param sizes the product's sizes
 /// @param device the device's figures
-/// @param blocks blocks of one split
-int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long blocks);
+/// @param warps warps of one split (blocks × warps per block)
+int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long warps);
 
 /// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
 /// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of A and

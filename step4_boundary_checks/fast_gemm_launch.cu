@@ -177,6 +177,12 @@ long long thin_blocks(const ProductSizes& sizes, FastVariant variant) {
                                            : ceil_div(sizes.rows, kThinColsWarps);
 }
 
+/// Warps of one split of a thin path: thin_rows has kThinChunk threads a block.
+long long thin_warps(const ProductSizes& sizes, FastVariant variant) {
+  const long long per_block = variant == FastVariant::thin_rows ? kThinChunk / 32 : kThinColsWarps;
+  return thin_blocks(sizes, variant) * per_block;
+}
+
 void launch_thin_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
                         FastVariant variant, int splits, cudaStream_t stream) {
   const int chunks_per_split = ceil_div(ceil_div(sizes.inner, kThinChunk), splits);
@@ -262,7 +268,7 @@ FastConfig resolve(const ProductSizes& sizes, FastConfig config) {
   }
   if (config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols) {
     if (config.splits <= 0) {
-      config.splits = thin_splits(sizes, read_device_facts(), thin_blocks(sizes, config.tile));
+      config.splits = thin_splits(sizes, read_device_facts(), thin_warps(sizes, config.tile));
     }
     return config;
   }

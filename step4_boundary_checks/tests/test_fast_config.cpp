@@ -123,11 +123,13 @@ TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fi
         FastVariant::thin_cols);
   CHECK(course::step4::thin_variant(course::step4::validate_shape(9, 100, 9)) ==
         FastVariant::automatic);
-  // 1x4096x4096: 16 blocks of 256 columns; 16 chunks of inner, so at most 16 splits.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(1, 4096, 4096), h100(), 16) == 16);
-  // Plenty of blocks already: no split.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(50000, 1000, 1), h100(), 6250) ==
-        1);
+  // 1x4096x4096: 32 blocks of 128 columns, 4 warps each; 32 warps per SM would want 33 splits,
+  // but inner has 32 chunks of 128, so at most 32 splits.
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(1, 4096, 4096), h100(), 128) ==
+        32);
+  // Plenty of warps already (6250 blocks of 8): no split.
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(50000, 1000, 1), h100(),
+                                   6250 * 8) == 1);
   // inner shorter than one chunk: never split.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 200, 2), h100(), 1) == 1);
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 100, 2), h100(), 8) == 1);
 }
