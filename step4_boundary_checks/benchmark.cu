@@ -89,7 +89,7 @@ bool bench_shape(const ProductSizes& sizes, const BenchOptions& options,
   if (options.all_fast_variants) {
     for (FastVariant variant :
          {FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn128_bk16, FastVariant::bm128_bn64_bk8,
-          FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8,
+          FastVariant::bm64_bn128_bk8, FastVariant::bm64_bn64_bk8, FastVariant::bm32_bn128_bk8,
           FastVariant::bm128_bn128_bk16_async, FastVariant::bm64_bn128_bk16_async}) {
       for (int group_rows : {1, 8}) {
         const FastConfig config{variant, 1, group_rows};

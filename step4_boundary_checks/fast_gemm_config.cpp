@@ -91,6 +91,8 @@ std::string fast_variant_name(FastVariant variant) {
       return "64x128x8";
     case FastVariant::bm64_bn64_bk8:
       return "64x64x8";
+    case FastVariant::bm32_bn128_bk8:
+      return "32x128x8";
     case FastVariant::bm128_bn128_bk16_async:
       return "128x128x16 async";
     case FastVariant::bm64_bn128_bk16_async:

@@ -19,6 +19,7 @@ enum class FastVariant {
   bm128_bn64_bk8,          ///< 128×64 block tile, depth 8, 128 threads
   bm64_bn128_bk8,          ///< 64×128 block tile, depth 8, 128 threads
   bm64_bn64_bk8,           ///< 64×64 block tile, depth 8, 64 threads
+  bm32_bn128_bk8,          ///< 32×128 block tile, depth 8, 64 threads (C with few rows)
   bm128_bn128_bk16_async,  ///< 128×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
   bm64_bn128_bk16_async,   ///< 64×128, depth 16, asynchronous copies (async_copy_gemm.cuh)
   thin_rows,  ///< C has at most kThinMax rows: one thread per column (thin_products.cuh)

@@ -25,6 +25,7 @@ using Tile128x128x16 = FastTiling<128, 128, 16>;
 using Tile128x64x8 = FastTiling<128, 64, 8>;
 using Tile64x128x8 = FastTiling<64, 128, 8>;
 using Tile64x64x8 = FastTiling<64, 64, 8>;
+using Tile32x128x8 = FastTiling<32, 128, 8>;
 using Tile64x128x16 = FastTiling<64, 128, 16>;
 
 /// How the tiles reach shared memory: through registers (fast_gemm_kernel) or by asynchronous
@@ -106,6 +107,7 @@ const std::vector<TileFacts>& automatic_tiles() {
       describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.674, 0.611),
       describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.709, 0.631),
       describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.675, 0.590),
+      describe<Tile32x128x8>(FastVariant::bm32_bn128_bk8, 0.600, 0.550),
       describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.574,
                                                       0.531),
       describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.622,
@@ -320,6 +322,8 @@ void launch_fast(const float* a, const float* b, float* c, const ProductSizes& s
       return launch_tiled<Tile64x128x8>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn64_bk8:
       return launch_tiled<Tile64x64x8>(a, b, c, checked, config, stream);
+    case FastVariant::bm32_bn128_bk8:
+      return launch_tiled<Tile32x128x8>(a, b, c, checked, config, stream);
     case FastVariant::bm128_bn128_bk16_async:
       return launch_tiled<Tile128x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
     case FastVariant::bm64_bn128_bk16_async:

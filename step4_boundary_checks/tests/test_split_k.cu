@@ -19,10 +19,10 @@ using course::step4::FastConfig;
 using course::step4::FastVariant;
 
 const std::vector<FastVariant> kTiles = {
-    FastVariant::bm128_bn128_bk16,     FastVariant::bm128_bn128_bk8,
-    FastVariant::bm128_bn64_bk8,       FastVariant::bm64_bn128_bk8,
-    FastVariant::bm64_bn64_bk8,        FastVariant::bm128_bn128_bk16_async,
-    FastVariant::bm64_bn128_bk16_async};
+    FastVariant::bm128_bn128_bk16,       FastVariant::bm128_bn128_bk8,
+    FastVariant::bm128_bn64_bk8,         FastVariant::bm64_bn128_bk8,
+    FastVariant::bm64_bn64_bk8,          FastVariant::bm32_bn128_bk8,
+    FastVariant::bm128_bn128_bk16_async, FastVariant::bm64_bn128_bk16_async};
 
 void check_config(const course::ProductSizes& shape, const FastConfig& config,
                   course::InputKind kind) {
