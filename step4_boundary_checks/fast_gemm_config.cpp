@@ -30,7 +30,7 @@ constexpr double kReduceSecondsPerSplit = 25e-9;
 constexpr double kWorkspaceBandwidthFraction = 1.0;
 
 /// An SM reaches its full rate (the tile's efficiency) from 12 resident warps on, three per
-/// scheduler (three 4-warp 64×128 blocks ran 997×3001×1013 in 0.177 ms, two in 0.190 ms, with
+/// scheduler (three 4-warp 64×128 blocks ran 997×3001×1013 in 0.172 ms, two in 0.189 ms, with
 /// the same work per SM). Below 12 the rate falls only as the 1/4 power of the warps
 /// (kRateExponent): each thread's 64 independent multiply-adds per depth hide most of the
 /// latency that a kernel with less work per thread needs many warps for.
@@ -39,10 +39,12 @@ constexpr int kWarpsForFullRate = 12;
 /// See kWarpsForFullRate.
 constexpr double kRateExponent = 0.25;
 
-/// A block alone on its SM runs at this fraction of the rate its warps would give: at each of
-/// its barriers every warp of the SM waits, with no second block to issue in the meantime (one
-/// 8-warp 128×128 block a SM ran 0.89 as fast per SM as two; the calibration below finds the same
-/// choices for any value from 0.6 to 0.9, and 0.75 is the one nearest that measurement).
+/// A block alone on its SM runs at this fraction of the rate its warps would give. Before the tile
+/// cursor it was 0.75: at each of its barriers every warp of the SM waited, with no second block
+/// to issue in the meantime (one 8-warp 128×128 block a SM ran 0.89 as fast per SM as two). With
+/// the loads' instructions cut, the calibration below finds no such penalty: 0.6 to 0.9 give the
+/// same smallest fraction of cuBLAS and 1.0 a slightly better mean, so the rate of a lone block
+/// is its warps' rate.
 ///
 /// Calibration of the constants of this file: the shape sweep with every tile and candidate split
 /// (`--bench --shapes shapes/public_shapes.txt --all-fast-variants`, H100, 2026-11-24,
@@ -52,7 +54,7 @@ constexpr double kRateExponent = 0.25;
 /// cuBLAS first, then the geometric mean; of the values that tie, those nearest the previous
 /// ones. The split-K cost terms were measured with the reduction of split_k_reduce.cuh as it is
 /// now (one element a thread on the scalar path, 8 loads in flight).
-constexpr double kLoneBlockRate = 0.75;
+constexpr double kLoneBlockRate = 1.0;
 
 long long ceil_div_ll(long long extent, long long tile) {
   return (extent + tile - 1) / tile;
