@@ -63,7 +63,7 @@ struct TileGroups {
 /// otherwise four scalar loads
 template <int TILE_ROWS, int TILE_COLS, int THREADS, bool SLIDES_ALONG_COLS, bool VECTOR>
 struct TileCursor {
-  using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;
+  using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;  ///< how the block shares the tile
   static constexpr int kGroups = Groups::kPerThread;  ///< groups this thread loads per tile
 
   const float* group_start[kGroups];  ///< first element of each group in the current tile
