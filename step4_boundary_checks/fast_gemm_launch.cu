@@ -218,7 +218,8 @@ void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t 
   const std::size_t bytes = static_cast<std::size_t>(splits) * sizes.rows * sizes.cols * 4;
   float* workspace = nullptr;
   // Allocate first and ask how much memory is free only when that fails: the query
-  // (cudaMemGetInfo) costs the host tens of microseconds, as long as a small product takes.
+  // (cudaMemGetInfo) is a call into the driver on every split product, and it showed in their
+  // times (the lesson's "Choosing the tile and the split" quotes the two runs).
   const cudaError_t allocated =
       cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
   if (allocated == cudaErrorMemoryAllocation) {
