@@ -51,36 +51,17 @@ struct FullTileWork {
   std::int64_t listed_count = 0;    ///< their number
 };
 
-/// @brief What approach 4's plan built of row windows (row_windows.hpp), as its launch takes it.
-struct RowWindowWork {
-  const int* starts = nullptr;  ///< each row's first entry in each window, then its end
-  int windows = 0;              ///< column windows per row (0: the lane groups in S's order)
-};
-
-/// @brief Approach 4's row windows (sddmm_row_windows_launch.cu): row_window_kernel on every
-/// nonzero, when the plan built its table and the operands allow 16-byte loads.
-/// @param work the plan's table
-/// @param operands A and Bᵀ
-/// @param pattern S on the device
-/// @param values S's values, or nullptr when they are all one
-/// @param output device array of pattern.nnz() floats
-/// @return whether it launched (false: the caller runs the lane groups)
-bool launch_row_windows(const RowWindowWork& work, const DenseOperands& operands,
-                        const DevicePattern& pattern, const float* values, float* output);
-
 /// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
-/// panels and the full tiles, then the lane groups for the other nonzeros (in row windows
-/// when the plan chose them and nothing went to Tensor Cores).
+/// panels and the full tiles, then the lane groups for the other nonzeros.
 /// @param tables the plan's dense panel tables
 /// @param dense_panels whether the plan chose any dense panel
 /// @param full the plan's full tiles and the lane groups' list
-/// @param windows the plan's row windows
 /// @param options lanes per nonzero and runs per block
 /// @param operands A and b_transposed
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
-                   const RowWindowWork& windows, const Options& options, const DenseOperands& operands,
+                   const Options& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output);
 
 }  // namespace course::step5

@@ -11,7 +11,6 @@
 #include "dense_panel_tables.hpp"
 #include "full_tiles.hpp"
 #include "launch_config.hpp"
-#include "row_windows.hpp"
 #include "step5_launchers.hpp"
 #include "tile_grouping.hpp"
 #include "wmma_tile_product.cuh"
@@ -34,7 +33,6 @@ struct Plan::State {
   DensePanelTables panels;            ///< approach 4: the dense panels' tables
   FullTileSearch full;                ///< approach 4: the full tiles
   course::DeviceBuffer<int> listed;   ///< approach 4 with full tiles: the lane groups' entries
-  RowWindows windows;                 ///< approach 4 without Tensor Core work: the row windows
 };
 
 namespace {
@@ -132,15 +130,6 @@ void Plan::prepare_hybrid() {
     // No full tile to run: the lane groups skip the dense panels by their flags, and the
     // entries outside them are exactly the remaining ones.
     state_->full = {};
-    if (choice.slots.empty()) {
-      // Every nonzero goes to the lane groups: in row windows where neighbouring rows share
-      // enough columns (row_windows.hpp).
-      const int windows = choose_row_windows(*pattern_, inner_, options_);
-      if (windows > 0) {
-        state_->windows = build_row_windows(*pattern_, windows);
-        row_windows_ = windows;
-      }
-    }
     return;
   }
   // The lane groups take a list: the entries in no full tile and in no dense panel.
@@ -153,8 +142,7 @@ Plan::~Plan() = default;
 
 std::size_t Plan::workspace_bytes() const {
   return state_->dense.bytes() + state_->groups.bytes() + state_->panels.storage.bytes() +
-         state_->full.tiles.bytes() + state_->full.row_starts.bytes() + state_->listed.bytes() +
-         state_->windows.starts.bytes();
+         state_->full.tiles.bytes() + state_->full.row_starts.bytes() + state_->listed.bytes();
 }
 
 void Plan::run(const DenseOperands& operands, float* output) const {
@@ -190,7 +178,6 @@ void Plan::run(const DenseOperands& operands, float* output) const {
                     FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
                                  state_->full.tile_count, state_->listed.data(),
                                  static_cast<std::int64_t>(state_->listed.size())},
-                    RowWindowWork{state_->windows.starts.data(), state_->windows.windows},
                     options_, operands, *pattern_, output);
       break;
   }

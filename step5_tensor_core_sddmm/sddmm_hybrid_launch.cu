@@ -167,7 +167,7 @@ void with_block_tile_chunk(int inner, Launch launch) {
 }  // namespace
 
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
-                   const RowWindowWork& windows, const Options& options, const DenseOperands& operands,
+                   const Options& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
@@ -210,8 +210,6 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
     return;  // the dense panels hold every nonzero
   } else if (panel_slots != nullptr) {
     lanes.selection = LaneSelection::skip_dense_panels;
-  } else if (launch_row_windows(windows, operands, pattern, values, output)) {
-    return;  // every nonzero, in row windows
   }
   launch_lane_groups(options.group_lanes, lanes);
 }

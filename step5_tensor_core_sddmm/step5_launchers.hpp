@@ -183,12 +183,6 @@ struct Options {
   /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
   /// the lane groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
-  /// approach 4: when every nonzero goes to the lane groups, walk neighbouring rows side by
-  /// side in column windows (row_windows.hpp) where they share enough rows of Bᵀ
-  bool row_windows = true;
-  /// approach 4: row windows only when this share of the loads of Bᵀ is expected to hit L1
-  /// (row_window_reuse at S's density)
-  double row_window_min_reuse = 0.1;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =
@@ -238,9 +232,6 @@ class Plan {
   /// @brief Approach 4: the 64×64 tiles wholly in S that run as plain dense Tensor Core
   /// tiles (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
-  /// @brief Approach 4: column windows per row when the lane groups walk rows side by side
-  /// (row_windows.hpp), 0 when they take S's order.
-  int row_windows() const { return row_windows_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const;
 
@@ -252,7 +243,6 @@ class Plan {
   Options options_;
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
-  int row_windows_ = 0;
   std::unique_ptr<State> state_;
   /// Approach 4's preprocessing: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.
