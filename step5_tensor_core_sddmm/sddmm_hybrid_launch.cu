@@ -10,7 +10,6 @@
 #include "sddmm_dense_panels.cuh"
 #include "sddmm_full_tiles.cuh"
 #include "sddmm_hybrid.cuh"
-#include "upload_resources.hpp"
 #include "wmma_tile_product.cuh"
 
 #include <algorithm>
@@ -165,41 +164,25 @@ void with_block_tile_chunk(int inner, Launch launch) {
   }
 }
 
-/// Launches the Tensor Core block tiles on @p stream: the dense panels' tiles, then the full
-/// tiles (those inside a dense panel leave at once).
-void launch_tensor_core_tiles(const DensePanelTables& tables, const int* panel_slots,
-                              const FullTileWork& full, const DenseOperands& operands,
-                              const DevicePattern& pattern, cudaStream_t stream, float* output) {
-  const float* values = approach4_values(pattern);
-  const bool vector_a = allows_vector_loads(operands.a, operands.lda);
-  const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
-  if (tables.tile_count > 0) {
-    with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      dense_panel_kernel<decltype(chunk)::value>
-          <<<blocks_for(tables.tile_count, 1), kBlockTileThreads, 0, stream>>>(
-              operands, tables.storage.at<DenseTile>(tables.tiles_offset),
-              tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
-              vector_a, vector_b, output);
-    });
-    CUDA_CHECK_LAUNCH(dense_panel_kernel);
-  }
-  if (full.tile_count > 0) {
-    with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      full_tile_kernel<decltype(chunk)::value>
-          <<<blocks_for(full.tile_count, 1), kBlockTileThreads, 0, stream>>>(
-              operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values,
-              output);
-    });
-    CUDA_CHECK_LAUNCH(full_tile_kernel);
-  }
-}
-
 }  // namespace
 
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const Options& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
+  const bool vector_a = allows_vector_loads(operands.a, operands.lda);
+  const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
+  const float* values = approach4_values(pattern);
+  if (tables.tile_count > 0) {
+    with_block_tile_chunk(operands.inner, [&](auto chunk) {
+      dense_panel_kernel<decltype(chunk)::value>
+          <<<blocks_for(tables.tile_count, 1), kBlockTileThreads>>>(
+              operands, tables.storage.at<DenseTile>(tables.tiles_offset),
+              tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
+              vector_a, vector_b, output);
+    });
+    CUDA_CHECK_LAUNCH(dense_panel_kernel);
+  }
   LaneLaunch lanes{0,
                    operands,
                    pattern,
@@ -210,29 +193,25 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
                    options.lane_iterations,
                    output};
   if (full.tile_count > 0) {
-    lanes.selection = LaneSelection::listed;  // the entries in no full tile and no dense panel
+    with_block_tile_chunk(operands.inner, [&](auto chunk) {
+      full_tile_kernel<decltype(chunk)::value>
+          <<<blocks_for(full.tile_count, 1), kBlockTileThreads>>>(
+              operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values,
+              output);
+    });
+    CUDA_CHECK_LAUNCH(full_tile_kernel);
+    if (full.listed_count == 0) {
+      return;  // the full tiles and the dense panels hold every nonzero
+    }
+    lanes.selection = LaneSelection::listed;
     lanes.count = full.listed_count;
     lanes.listed = full.listed;
+  } else if (!tables.sparse_rows) {
+    return;  // the dense panels hold every nonzero
   } else if (panel_slots != nullptr) {
     lanes.selection = LaneSelection::skip_dense_panels;
   }
-  const bool tensor_core_work = tables.tile_count > 0 || full.tile_count > 0;
-  const bool lane_work = full.tile_count > 0 ? full.listed_count > 0 : tables.sparse_rows;
-  // The Tensor Core tiles and the lane groups write disjoint entries, so when there are both
-  // the tiles run on the side stream beside the lane groups on the default stream: a wave of
-  // a few dozen tile blocks would otherwise leave most SMs idle before the lane groups start.
-  cudaStream_t tile_stream = nullptr;
-  if (options.tiles_beside_lanes && tensor_core_work && lane_work) {
-    side_stream_waits_for_default();  // the tiles read what the caller queued before
-    tile_stream = side_copy_stream();
-  }
-  launch_tensor_core_tiles(tables, panel_slots, full, operands, pattern, tile_stream, output);
-  if (lane_work) {
-    launch_lane_groups(options.group_lanes, lanes);
-  }
-  if (tile_stream != nullptr) {
-    default_waits_for_side();  // the join: work queued next on the default stream sees both
-  }
+  launch_lane_groups(options.group_lanes, lanes);
 }
 
 }  // namespace course::step5

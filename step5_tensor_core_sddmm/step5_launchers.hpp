@@ -183,9 +183,6 @@ struct Options {
   /// approach 4: full tiles only when they hold at least this many nonzeros together (below,
   /// the lane groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
-  /// approach 4: run the Tensor Core tiles on a second stream beside the lane groups (they
-  /// write disjoint entries), instead of one after the other on the default stream
-  bool tiles_beside_lanes = true;
   int lane_iterations =
       0;  ///< approach 4: runs of nonzeros per lane-group block (0: automatic, 1..8 by size)
   bool tile_ranges =

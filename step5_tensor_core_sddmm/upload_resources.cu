@@ -30,7 +30,6 @@ struct SideStream {
   int device = -1;
   cudaStream_t stream = nullptr;
   cudaEvent_t default_done = nullptr;  ///< recorded on the default stream, waited for
-  cudaEvent_t side_done = nullptr;     ///< recorded on the side stream, waited for
   SideStream() = default;
   SideStream(const SideStream&) = delete;
   SideStream& operator=(const SideStream&) = delete;
@@ -43,12 +42,8 @@ struct SideStream {
     if (default_done != nullptr) {
       cudaEventDestroy(default_done);
     }
-    if (side_done != nullptr) {
-      cudaEventDestroy(side_done);
-    }
     stream = nullptr;
     default_done = nullptr;
-    side_done = nullptr;
   }
 };
 
@@ -62,7 +57,6 @@ SideStream& side_stream() {
     side.release();
     CUDA_CHECK(cudaStreamCreateWithFlags(&side.stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&side.default_done, cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventCreateWithFlags(&side.side_done, cudaEventDisableTiming));
     side.device = device;
   }
   return side;
@@ -95,12 +89,6 @@ void side_stream_waits_for_default() {
   SideStream& side = side_stream();
   CUDA_CHECK(cudaEventRecord(side.default_done, nullptr));
   CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.default_done, 0));
-}
-
-void default_waits_for_side() {
-  SideStream& side = side_stream();
-  CUDA_CHECK(cudaEventRecord(side.side_done, side.stream));
-  CUDA_CHECK(cudaStreamWaitEvent(nullptr, side.side_done, 0));
 }
 
 }  // namespace course::step5

@@ -3,8 +3,7 @@
 /// @file upload_resources.hpp
 /// @brief Host resources that make S's preprocessing cheap when it is repeated: page-locked
 /// host scratch kept per thread, and a second stream on which S's values are copied while
-/// the GPU checks its indices (and on which approach 4's Tensor Core kernels run beside its
-/// lane groups).
+/// the GPU checks its indices.
 ///
 /// Both are created on first use in a thread and kept until the thread ends, so a program
 /// that prepares many patterns (the benchmark, a training loop) pays cudaHostAlloc and
@@ -32,18 +31,13 @@ enum class PinnedUse {
 /// @return the buffer (host and device address)
 void* pinned_scratch(PinnedUse use, std::size_t bytes);
 
-/// @brief The calling thread's non-blocking stream for copies and kernels that overlap the
-/// default stream's work (it does not wait for the legacy default stream), on the current
-/// device.
+/// @brief The calling thread's non-blocking stream for copies that overlap the default
+/// stream's work (it does not wait for the legacy default stream), on the current device.
 /// @return the stream
 cudaStream_t side_copy_stream();
 
 /// @brief Makes side_copy_stream() wait for the work queued so far on the default stream
 /// (a stream-ordered allocation, for instance) without blocking the host.
 void side_stream_waits_for_default();
-
-/// @brief Makes the default stream wait for the work queued so far on side_copy_stream()
-/// (the join after work forked with side_stream_waits_for_default), without blocking the host.
-void default_waits_for_side();
 
 }  // namespace course::step5

@@ -81,7 +81,6 @@ int run(int argc, char** argv) {
   long long tc_min_nnz = course::step5::Options{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::Options{}.tc_density;
-  long long tiles_beside_lanes = 1;
   std::string cusparse_layout = "auto";
   std::string filter;
   course::ArgParser parser(
@@ -116,9 +115,6 @@ int run(int argc, char** argv) {
                   "approach 4: panel density for Tensor Cores");
   parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
                      "approach 4: Tensor Cores only when dense panels hold this many nonzeros");
-  parser.add_integer("--tiles-beside-lanes", &tiles_beside_lanes, 0, 1,
-                     "approach 4: Tensor Core tiles on a second stream beside the lane groups "
-                     "(1, the default) or before them on one stream (0)");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
                      "approach 4: runs of nonzeros per lane-group block (0: automatic)");
   parser.add_text("--filter", &filter, "run only the matrices whose name contains this text");
@@ -151,7 +147,6 @@ int run(int argc, char** argv) {
   settings.options.tc_min_nnz = tc_min_nnz;
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
   settings.options.tc_density = tc_density;
-  settings.options.tiles_beside_lanes = tiles_beside_lanes != 0;
 
   // The cases (a file's size line included) are listed before looking for a GPU.
   std::vector<BenchCase> cases;
