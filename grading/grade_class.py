@@ -223,9 +223,18 @@ def write_tables(students, args, out_dir, state, header=""):
     header = (f"{state}GPU: {gpu_name}; {time.strftime('%Y-%m-%d %H:%M')}; seed {args.seed}. "
               + header)
     text = report.class_markdown(rows, args.title, header)
-    (out_dir / "class_grades.md").write_text(text, encoding="utf-8")
-    (out_dir / "class_grades.csv").write_text(report.class_csv(rows), encoding="utf-8")
+    write_whole(out_dir / "class_grades.md", text)
+    write_whole(out_dir / "class_grades.csv", report.class_csv(rows))
     return text
+
+
+def write_whole(path, text):
+    """Writes @p text to a temporary file and renames it over @p path, so that a reader (or
+    the SIGTERM handler, which rewrites the table while a write may be under way) never
+    finds the table truncated to nothing."""
+    temporary = path.with_name(path.name + ".partial")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 if __name__ == "__main__":
