@@ -1,0 +1,38 @@
+/// @file launch_math.hpp
+/// @brief The arithmetic of launch configurations that every step shares: ceiling division
+/// and CUDA's grid limits, defined once here.
+///
+/// Host launchers compute their grids with ceil_div() and compare them with the limits
+/// below before launching, so that a size over a limit is refused with a message instead of
+/// failing inside the CUDA runtime. The functions are `constexpr` and callable from device
+/// code too.
+#pragma once
+
+#if defined(__CUDACC__)
+/// @brief Marks a function callable from host and device code when nvcc compiles it.
+#define COURSE_HOST_DEVICE __host__ __device__
+#else
+#define COURSE_HOST_DEVICE
+#endif
+
+namespace course {
+
+/// @brief Largest gridDim.y CUDA accepts (gridDim.x may go to 2^31 - 1).
+constexpr int kMaxGridY = 65535;
+
+/// @brief Largest gridDim.z CUDA accepts.
+constexpr int kMaxGridZ = 65535;
+
+/// @brief Ceiling division for non-negative counts: how many parts of @p per_part cover
+/// @p count (the number of blocks or tiles a grid needs).
+/// @tparam Int an integer type (both arguments have it, so a mix of int and long long is
+/// a compile error rather than a silent narrowing)
+/// @param count length to cover (>= 0)
+/// @param per_part length of one part (>= 1)
+/// @return ceil(count / per_part)
+template <typename Int>
+COURSE_HOST_DEVICE constexpr Int ceil_div(Int count, Int per_part) {
+  return (count + per_part - 1) / per_part;
+}
+
+}  // namespace course
