@@ -126,7 +126,7 @@ const ApproachEntry& find_approach(const ProgramSetup& setup, long long number) 
 /// Parses the command line into @p request and the approach's number; false after --help.
 bool parse_request(const ProgramSetup& setup, int argc, char** argv, Request& request,
                    long long& approach_number) {
-  long long seed = 0;
+  long long seed = course::kFreshSeed;
   course::ArgParser parser(
       setup.name,
       "SDDMM C = S o (A*B) at the nonzeros of a sparse S: A is rows x inner, B is inner x cols "
@@ -140,14 +140,15 @@ bool parse_request(const ProgramSetup& setup, int argc, char** argv, Request& re
   parser.add_integer("--n", &request.cols, 1, INT_MAX, "columns of B and S");
   parser.add_integer("--k", &request.inner, 1, 1 << 16, "inner size: columns of A, rows of B");
   parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "nonzeros of the random mask S");
-  parser.add_integer("--seed", &seed, 0, LLONG_MAX, "seed (0: a fresh one)");
-  parser.add_path("--matrix", &request.matrix_path, "read S from this .mtx/.mtx.gz instead");
+  parser.add_seed(&seed, "seed of the mask S and of A and B");
+  parser.add_input_file("--matrix", &request.matrix_path, "read S from this .mtx/.mtx.gz instead");
   if (!parser.parse(argc, argv)) {
     return false;
   }
   parser.refuse_together("--matrix", {"--m", "--n", "--nnz"},
                          "the file gives S's sizes and entries");
-  request.seed = seed == 0 ? course::fresh_seed() : static_cast<std::uint64_t>(seed);
+  request.seed = static_cast<std::uint64_t>(seed);  // a real seed after parsing (fresh ones
+                                                    // drawn there)
   return true;
 }
 
