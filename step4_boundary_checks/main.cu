@@ -95,8 +95,7 @@ void check_modes(const course::ArgParser& parser, bool bench, bool demo_unchecke
 /// arrays when DEBUG is defined).
 course::MemoryEstimate single_run_estimate(course::step4::Approach approach,
                                            const course::ProductSizes& sizes) {
-  course::MemoryEstimate estimate =
-      course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, course::kDebugCheck);
+  course::MemoryEstimate estimate = course::dense_product_estimate(sizes, course::kDebugCheck);
   if (approach == course::step4::Approach::padded) {
     estimate.device("padded copies of A, B and C",
                     course::step4::PaddedWorkspace::padded_bytes(sizes));
@@ -109,8 +108,7 @@ course::MemoryEstimate single_run_estimate(course::step4::Approach approach,
 course::MemoryEstimate bench_estimate(const std::vector<course::ProductSizes>& shapes) {
   course::MemoryEstimate largest;
   for (const course::ProductSizes& sizes : shapes) {
-    course::MemoryEstimate estimate =
-        course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, false);
+    course::MemoryEstimate estimate = course::dense_product_estimate(sizes, false);
     estimate.host("C of cuBLAS and of a kernel, read back",
                   course::array_bytes(sizes.rows, sizes.cols, 2 * sizeof(float)));
     estimate.device("padded copies of A, B and C",

@@ -11,12 +11,37 @@
 /// column-major inner×cols matrix.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <cuda_fp16.h>
 
 namespace course::step5 {
 
 /// @brief The dense operands on the device.
+///
+/// Made from a course::ProductSizes (rows, inner, cols: the one order of the course), so that
+/// sizes given in another order do not compile; the kernels read the fields.
 struct DenseOperands {
+  /// @brief Empty operands (every size 0, no matrix).
+  DenseOperands() = default;
+  /// @brief A and Bᵀ for the product of @p sizes.
+  /// @param sizes rows, inner and cols
+  /// @param a_matrix A, rows×inner row-major
+  /// @param a_ld leading dimension of A
+  /// @param b_transposed_matrix Bᵀ, cols×inner row-major
+  /// @param b_transposed_ld leading dimension of Bᵀ
+  DenseOperands(const ProductSizes& sizes, const __half* a_matrix, int a_ld,
+                const __half* b_transposed_matrix, int b_transposed_ld)
+      : rows(sizes.rows),
+        cols(sizes.cols),
+        inner(sizes.inner),
+        a(a_matrix),
+        lda(a_ld),
+        b_transposed(b_transposed_matrix),
+        ldb(b_transposed_ld) {}
+  /// @brief rows, inner and cols as a ProductSizes.
+  ProductSizes sizes() const { return {rows, inner, cols}; }
+
   int rows = 0;                          ///< rows: rows of A (and of S)
   int cols = 0;                          ///< cols: columns of B (and of S)
   int inner = 0;                         ///< inner: columns of A, rows of B

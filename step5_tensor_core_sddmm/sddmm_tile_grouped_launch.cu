@@ -31,11 +31,11 @@ void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const Dense
         vector_b, output);
   };
   if (tile_ranges) {
-    launch(tile_grouped_kernel<kTileGroupedWarps, true>);
+    launch(sddmm_tile_grouped_kernel<kTileGroupedWarps, true>);
   } else {
-    launch(tile_grouped_kernel<kTileGroupedWarps, false>);
+    launch(sddmm_tile_grouped_kernel<kTileGroupedWarps, false>);
   }
-  CUDA_CHECK_LAUNCH(tile_grouped_kernel);
+  CUDA_CHECK_LAUNCH(sddmm_tile_grouped_kernel);
 }
 
 }  // namespace course::step5

@@ -9,6 +9,7 @@
 /// is course::DeviceBuffer from the stream-ordered pool (common/matrix.hpp).
 #pragma once
 
+#include "common/launch_math.hpp"
 #include "common/sparse_matrix.hpp"
 
 #include <cstdint>
@@ -21,6 +22,14 @@ namespace course::step5 {
 /// every 64 rows, in the same pass that validates S. Approach 4 (going_further/) cuts S into
 /// these panels (going_further/panel_classification.cuh says why 64).
 constexpr int kPanelRows = 64;
+
+/// @brief Panels of kPanelRows rows that cover @p rows, counted in 64 bits (rows may be
+/// INT_MAX, where rows + 63 would overflow an int).
+/// @param rows rows of S (>= 0)
+/// @return ceil(rows / kPanelRows)
+inline int panels_covering(int rows) {
+  return static_cast<int>(course::ceil_div<std::int64_t>(rows, kPanelRows));
+}
 
 /// @brief What DevicePattern's CSR constructor uploads as S's values.
 enum class PatternValues {

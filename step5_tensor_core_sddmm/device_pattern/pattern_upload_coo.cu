@@ -4,6 +4,7 @@
 /// @brief DevicePattern from COO: upload, validation (on the host for a few thousand entries,
 /// on the GPU beyond), the panel counts and spans that approach 4 classifies from, and the
 /// accessors.
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/coo_pattern_check.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
@@ -58,7 +59,7 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
                                 std::to_string(matrix.values.size()) + " values");
   }
   nnz_ = static_cast<std::int64_t>(nnz);
-  const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
+  const int panel_count = panels_covering(rows_);
   panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
   panel_spans_.assign(static_cast<std::size_t>(panel_count), PanelSpan{});
   if (nnz > 0) {

@@ -4,6 +4,7 @@
 /// @brief DevicePattern from CSR: 4 bytes per nonzero plus 4 per row on the bus, the rows
 /// rebuilt and S checked by one kernel (csr_pattern_kernel), the values copied on a side
 /// stream; a small S is expanded to COO on the host instead.
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/csr_pattern_upload.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
@@ -72,7 +73,7 @@ std::size_t first_bad_csr_entry_on_host(const course::CsrMatrix& matrix) {
 
 /// Nonzeros of each 64-row panel of @p matrix (valid row offsets): two offsets per panel.
 std::vector<std::int64_t> count_panels(const course::CsrMatrix& matrix) {
-  const int panel_count = (matrix.rows + kPanelRows - 1) / kPanelRows;
+  const int panel_count = panels_covering(matrix.rows);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(panel_count));
   for (int panel = 0; panel < panel_count; ++panel) {
     const int end_row = std::min(matrix.rows, (panel + 1) * kPanelRows);
@@ -151,7 +152,7 @@ DevicePattern::DevicePattern(const course::CsrMatrix& matrix, PatternValues valu
 void DevicePattern::upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones) {
   const std::size_t nnz = matrix.col_indices.size();
   nnz_ = static_cast<std::int64_t>(nnz);
-  const int panel_count = (rows_ + kPanelRows - 1) / kPanelRows;
+  const int panel_count = panels_covering(rows_);
   const PatternArrays device = buffers_->allocate(nnz);
   const std::size_t offsets_bytes = matrix.row_offsets.size() * sizeof(int);
   const course::DeviceBuffer<int> device_offsets(matrix.row_offsets.size(), "the CSR offsets of S",

@@ -2,7 +2,7 @@
 // Read first: dense_panel_tables.hpp, then sddmm_hybrid_panel_choice.cu (which launches them).
 /// @file dense_panel_tables.cuh
 /// @brief The two kernels of approach 4's plan: the panel tables moved to the device in one
-/// launch, and the table of where each tile's nonzeros start (which dense_panel_kernel reads
+/// launch, and the table of where each tile's nonzeros start (which sddmm_dense_panels_kernel reads
 /// instead of searching S).
 #pragma once
 
@@ -37,7 +37,7 @@ __global__ void panel_tables_kernel(const int* host_tables, int* __restrict__ de
 /// position r of the panel of slot p, and block b of the panel's column span,
 /// tile_starts[slots[p].starts_offset + r·slots[p].stride + b] is the first entry of the row
 /// with a column >= 64·(slots[p].first_block + b); entry b = span is the row's end.
-/// dense_panel_kernel then finds a tile's entries with two loads, no search.
+/// sddmm_dense_panels_kernel then finds a tile's entries with two loads, no search.
 ///
 /// One thread per nonzero: an entry writes the starts of the column blocks between its
 /// predecessor's block (exclusive) and its own (inclusive), and the last entry of a row also

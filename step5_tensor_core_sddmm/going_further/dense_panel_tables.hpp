@@ -2,9 +2,9 @@
 // Read first: panel_classification.cuh (the panels), step5_launchers.hpp (Options, Plan).
 /// @file dense_panel_tables.hpp
 /// @brief Approach 4's plan: which 64-row panels go to Tensor Cores (DensePanelChoice, made on
-/// the host by choose_dense_panels) and the tables on the device that lead dense_panel_kernel
-/// to their block tiles and nonzeros (DensePanelTables, from upload_dense_panels). Both are
-/// implemented in sddmm_hybrid_panel_choice.cu.
+/// the host by choose_dense_panels) and the tables on the device that lead
+/// sddmm_dense_panels_kernel to their block tiles and nonzeros (DensePanelTables, from
+/// upload_dense_panels). Both are implemented in sddmm_hybrid_panel_choice.cu.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -30,7 +30,7 @@ struct __align__(16) DenseSlot {
   int panel;          ///< the panel (rows 64·panel ..)
 };
 
-/// @brief One 64×64 block tile of a dense panel, as dense_panel_kernel reads it in one load.
+/// @brief One 64×64 block tile of a dense panel, as sddmm_dense_panels_kernel reads it in one load.
 struct __align__(16) DenseTile {
   int first_row;  ///< first row of the tile
   int first_col;  ///< first column of the tile

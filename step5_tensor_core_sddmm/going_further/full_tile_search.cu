@@ -13,6 +13,7 @@
 /// Why a threshold (HybridOptions::full_tile_min_nnz, 65 536 entries, 16 tiles): the search costs
 /// a pass over S and one read-back, and below about 16 tiles the lane groups compute the
 /// same entries in the time of the extra launches.
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/going_further/full_tile_search.cuh"
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
@@ -42,7 +43,7 @@ constexpr auto kPool = course::DeviceMemorySource::stream_pool;
 std::int64_t candidate_bound(const DevicePattern& pattern, long long min_nnz) {
   const std::vector<std::int64_t>& counts = pattern.panel_nnz();
   const std::int64_t width = std::min(kFullTileEdge, pattern.cols());
-  const std::int64_t col_blocks = (pattern.cols() + kFullTileEdge - 1) / kFullTileEdge;
+  const std::int64_t col_blocks = course::ceil_div<std::int64_t>(pattern.cols(), kFullTileEdge);
   std::int64_t bound = 0;
   std::int64_t in_eligible_panels = 0;
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {

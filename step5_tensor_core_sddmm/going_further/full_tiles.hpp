@@ -24,7 +24,7 @@ namespace course::step5 {
 /// @brief Rows and columns of a full tile (one panel high, one column block wide).
 constexpr int kFullTileEdge = 64;
 
-/// @brief One full tile, as full_tile_kernel reads it in one load.
+/// @brief One full tile, as sddmm_full_tiles_kernel reads it in one load.
 struct __align__(16) FullTile {
   int first_row;  ///< first row (a multiple of 64)
   int first_col;  ///< first column (a multiple of 64)

@@ -29,7 +29,7 @@
 
 namespace course::step5 {
 
-/// @brief The copy-out of dense_panel_kernel for one warp: writes S's entries in
+/// @brief The copy-out of sddmm_dense_panels_kernel for one warp: writes S's entries in
 /// kRowsPerWarp rows of the finished tile, C[e] = value · tile(row, column of e).
 ///
 /// The rows' entries are numbered one after the other (a prefix sum over the lanes that hold
@@ -103,10 +103,10 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
 /// @param output one float per nonzero
 template <int kChunk>
 __global__ void __launch_bounds__(256)
-    dense_panel_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
-                       const int* __restrict__ tile_starts, const int* __restrict__ col_indices,
-                       const float* __restrict__ values, bool vector_a, bool vector_b,
-                       float* __restrict__ output) {
+    sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
+                              const int* __restrict__ tile_starts,
+                              const int* __restrict__ col_indices, const float* __restrict__ values,
+                              bool vector_a, bool vector_b, float* __restrict__ output) {
   using Product = BlockTileProduct<kChunk>;
   constexpr int kWarps = Product::kWarps;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp

@@ -33,10 +33,10 @@ namespace course::step5 {
 /// @param output one float per nonzero
 template <int kChunk>
 __global__ void __launch_bounds__(256)
-    full_tile_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
-                     const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
-                     bool vector_a, bool vector_b, const float* __restrict__ values,
-                     float* __restrict__ output) {
+    sddmm_full_tiles_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
+                            const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
+                            bool vector_a, bool vector_b, const float* __restrict__ values,
+                            float* __restrict__ output) {
   using Product = BlockTileProduct<kChunk>;
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  // 8 rows each

@@ -1,5 +1,6 @@
 // Step 5, approach 4 (lesson Part 2): the launches of its two kernels.
-// Read first: sddmm_hybrid.cuh and sddmm_dense_panels.cuh (the kernels), dense_panel_tables.hpp.
+// Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
+// dense_panel_tables.hpp.
 /// @file sddmm_hybrid_launch.cu
 /// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels and of the
 /// full tiles, then the lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled
@@ -9,7 +10,7 @@
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_dense_panels.cuh"
 #include "step5_tensor_core_sddmm/going_further/sddmm_full_tiles.cuh"
-#include "step5_tensor_core_sddmm/going_further/sddmm_hybrid.cuh"
+#include "step5_tensor_core_sddmm/going_further/sddmm_lane_groups.cuh"
 #include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ struct LaneLaunch {
   int iterations;
   float* output;
 
-  /// Launches one instantiation of lane_group_kernel with these arguments.
+  /// Launches one instantiation of sddmm_lane_groups_kernel with these arguments.
   template <typename Kernel>
   void operator()(Kernel kernel) const {
     kernel<<<blocks, kThreadsPerBlock>>>(operands, count, pattern.row_indices(),
@@ -70,20 +71,20 @@ struct LaneLaunch {
   }
 };
 
-/// Launches lane_group_kernel<kGroupLanes, kVector, selection, kFixedChunks> for the launch's
-/// selection.
+/// Launches sddmm_lane_groups_kernel<kGroupLanes, kVector, selection, kFixedChunks> for the
+/// launch's selection.
 template <int kGroupLanes, bool kVector, int kFixedChunks = 0>
 void launch_selected(const LaneLaunch& launch) {
   switch (launch.selection) {
     case LaneSelection::every:
-      launch(lane_group_kernel<kGroupLanes, kVector, LaneSelection::every, kFixedChunks>);
+      launch(sddmm_lane_groups_kernel<kGroupLanes, kVector, LaneSelection::every, kFixedChunks>);
       break;
     case LaneSelection::skip_dense_panels:
-      launch(
-          lane_group_kernel<kGroupLanes, kVector, LaneSelection::skip_dense_panels, kFixedChunks>);
+      launch(sddmm_lane_groups_kernel<kGroupLanes, kVector, LaneSelection::skip_dense_panels,
+                                      kFixedChunks>);
       break;
     case LaneSelection::listed:
-      launch(lane_group_kernel<kGroupLanes, kVector, LaneSelection::listed, kFixedChunks>);
+      launch(sddmm_lane_groups_kernel<kGroupLanes, kVector, LaneSelection::listed, kFixedChunks>);
       break;
   }
 }
@@ -117,7 +118,7 @@ void launch_lane_groups_with(LaneLaunch launch) {
   } else {
     launch_selected<kGroupLanes, false>(launch);
   }
-  CUDA_CHECK_LAUNCH(lane_group_kernel);
+  CUDA_CHECK_LAUNCH(sddmm_lane_groups_kernel);
 }
 
 /// Lanes per nonzero when the options leave it open: 4 up to inner = 256 (each lane reads up to
@@ -175,13 +176,13 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      dense_panel_kernel<decltype(chunk)::value>
+      sddmm_dense_panels_kernel<decltype(chunk)::value>
           <<<blocks_for(tables.tile_count, 1), kBlockTileThreads>>>(
               operands, tables.storage.at<DenseTile>(tables.tiles_offset),
               tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
               vector_a, vector_b, output);
     });
-    CUDA_CHECK_LAUNCH(dense_panel_kernel);
+    CUDA_CHECK_LAUNCH(sddmm_dense_panels_kernel);
   }
   LaneLaunch lanes{0,
                    operands,
@@ -194,12 +195,12 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
                    output};
   if (full.tile_count > 0) {
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      full_tile_kernel<decltype(chunk)::value>
+      sddmm_full_tiles_kernel<decltype(chunk)::value>
           <<<blocks_for(full.tile_count, 1), kBlockTileThreads>>>(
               operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values,
               output);
     });
-    CUDA_CHECK_LAUNCH(full_tile_kernel);
+    CUDA_CHECK_LAUNCH(sddmm_full_tiles_kernel);
     if (full.listed_count == 0) {
       return;  // the full tiles and the dense panels hold every nonzero
     }

@@ -38,7 +38,8 @@ struct RandomOperands {
         bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
         device_a(a),
         device_bt(bt),
-        operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
+        operands(course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(),
+                 ld) {}
   course::HostMatrix<__half> a;
   course::HostMatrix<__half> bt;
   course::DeviceMatrix<__half> device_a;

@@ -168,8 +168,10 @@ TEST_CASE("plan run refuses operands of another shape", "[step5][gpu]") {
   const course::step5::Plan plan(course::step5::Approach::tile_grouped, pattern, 16);
   course::DeviceBuffer<__half> a(21 * 16);
   course::DeviceBuffer<float> output(10);
-  const course::step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands wrong(course::ProductSizes{21, 16, 20}, a.data(), 16, a.data(),
+                                           16);
   CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
-  const course::step5::DenseOperands other_inner{20, 20, 17, a.data(), 17, a.data(), 17};
+  const course::step5::DenseOperands other_inner(course::ProductSizes{20, 17, 20}, a.data(), 17,
+                                                 a.data(), 17);
   CHECK_THROWS_WITH(plan.run(other_inner, output.data()), Catch::Contains("inner=16"));
 }

@@ -44,8 +44,8 @@ TEST_CASE("approach 4 all-dense Tensor Core panels with inner sizes 1 7 100 and 
           "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
-  // 130 x 150 at 30 %: every 64-row panel (the last one has 2 rows) goes to dense_panel_kernel
-  // and the lane-group kernel is not launched at all.
+  // 130 x 150 at 30 %: every 64-row panel (the last one has 2 rows) goes to
+  // sddmm_dense_panels_kernel and the lane-group kernel is not launched at all.
   const course::CooMatrix s =
       with_random_values(course::random_uniform_mask(130, 150, 5850, seed), seed);
   course::step5::HybridOptions tensor_cores;
@@ -180,7 +180,8 @@ TEST_CASE("approach 4 plan refuses bad options and operands of another shape", "
   const course::step5::HybridPlan plan(pattern, 16);
   course::DeviceBuffer<__half> a(21 * 16);
   course::DeviceBuffer<float> output(10);
-  const course::step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands wrong(course::ProductSizes{21, 16, 20}, a.data(), 16, a.data(),
+                                           16);
   CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
   course::step5::HybridOptions bad;
   bad.tc_density = 0.0;
@@ -192,7 +193,8 @@ TEST_CASE("approach 4 plan refuses bad options and operands of another shape", "
   bad = {};
   bad.group_lanes = 3;
   const course::step5::HybridPlan odd(pattern, 16, bad);
-  const course::step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands right(course::ProductSizes{20, 16, 20}, a.data(), 16, a.data(),
+                                           16);
   CHECK_THROWS_WITH(odd.run(right, output.data()), Catch::Contains("4, 8, 16 or 32"));
   CHECK(course::step5::hybrid_approach().name.find("hybrid") != std::string::npos);
   CHECK(course::step5::hybrid_approach().number == course::step5::kHybridApproach);

@@ -116,7 +116,7 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings) {
   const auto inner = static_cast<std::uint64_t>(bench_case.inner);
   const auto nnz = static_cast<std::uint64_t>(bench_case.expected_nnz);
   course::MemoryEstimate estimate = course::sampled_product_estimate(
-      rows, cols, inner, nnz,
+      course::ProductSizes{bench_case.rows, bench_case.inner, bench_case.cols}, nnz,
       bench_case.from_file ? course::SamplingSource::file : course::SamplingSource::random_mask,
       false);
   // The benchmark's own: S as CSR, cuSPARSE's result and ours read back, the magnitudes; on

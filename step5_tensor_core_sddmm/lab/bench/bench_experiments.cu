@@ -40,8 +40,9 @@ void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream
     course::DeviceBuffer<__half> bt(static_cast<std::size_t>(sampling.cols) * inner, "Bt");
     course::step5::fill_random_half(a.data(), sampling.rows, inner, inner, 11);
     course::step5::fill_random_half(bt.data(), sampling.cols, inner, inner, 12);
-    const course::step5::DenseOperands operands{sampling.rows, sampling.cols, inner, a.data(),
-                                                inner,         bt.data(),     inner};
+    const course::step5::DenseOperands operands(
+        course::ProductSizes{sampling.rows, inner, sampling.cols}, a.data(), inner, bt.data(),
+        inner);
     const course::step5::DevicePattern pattern(sampling);
     course::DeviceBuffer<float> output(sampling.nnz(), "C");
     course::DeviceBuffer<float> check_output(sampling.nnz(), "P check");

@@ -199,8 +199,8 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
   course::step5::fill_random_half(a.data(), rows, inner, inner, seed);
   course::step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
-  const course::step5::DenseOperands operands{
-      rows, cols, inner, a.data(), inner, b_transposed.data(), inner};
+  const course::step5::DenseOperands operands(course::ProductSizes{rows, inner, cols}, a.data(),
+                                              inner, b_transposed.data(), inner);
 
   const course::step5::DevicePattern pattern(csr, pattern_values);
   std::vector<float> magnitude;

@@ -6,6 +6,7 @@
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/timing.hpp"
@@ -72,7 +73,8 @@ BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t hand
   const float alpha = 1.0f;
   const float beta = 0.0f;
   const float* values = pattern.unit_values() ? nullptr : pattern.values();
-  const auto blocks = static_cast<unsigned>((pattern.nnz() + kGatherThreads - 1) / kGatherThreads);
+  const auto blocks = static_cast<unsigned>(
+      course::ceil_div(pattern.nnz(), static_cast<std::int64_t>(kGatherThreads)));
   const auto work = [&] {
     // Row-major C (rows×cols) is column-major Cᵀ (cols×rows) = Bᵀ·Aᵀ seen column-major: Bᵀ's bytes
     // (cols×inner row-major) are a column-major inner×cols matrix, used transposed; A's bytes

@@ -90,8 +90,8 @@ int run(int argc, char** argv) {
   course::step5::fill_random_half(a.data(), kSize, kInner, kInner, 1);
   course::step5::fill_random_half(b_transposed.data(), kSize, kInner, kInner, 2);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const course::step5::DenseOperands operands{
-      kSize, kSize, kInner, a.data(), kInner, b_transposed.data(), kInner};
+  const course::step5::DenseOperands operands(course::ProductSizes{kSize, kInner, kSize}, a.data(),
+                                              kInner, b_transposed.data(), kInner);
   const double warm_up_ms = warm_up(mode, operands, output.data());
   const char* loading = std::getenv("CUDA_MODULE_LOADING");
   for (int call = 0; call < 3; ++call) {

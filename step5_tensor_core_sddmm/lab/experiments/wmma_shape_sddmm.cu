@@ -8,6 +8,7 @@
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.cuh"
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.hpp"
 
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
@@ -17,21 +18,15 @@
 namespace course::step5::experiments {
 namespace {
 
-constexpr int kMaxGridY = 65535;
 /// Sparsity is at most 1, so no tile passes this threshold (the note's never-true `if`).
 constexpr float kImpossibleSparsity = 2.0f;
 
 template <int kM, int kN, int kWarpsX, int kWarpsY, SparsityUse kUse>
 void launch_product(const DenseOperands& operands, const float* dense_s, float* dense, int ld) {
-  const int tile_cols = (operands.cols + kN - 1) / kN;
-  const int tile_rows = (operands.rows + kM - 1) / kM;
   const dim3 block(32 * kWarpsX, kWarpsY);
-  const dim3 grid((tile_cols + kWarpsX - 1) / kWarpsX, (tile_rows + kWarpsY - 1) / kWarpsY);
-  if (grid.y > static_cast<unsigned>(kMaxGridY)) {
-    throw std::invalid_argument("the shape experiment needs " + std::to_string(grid.y) +
-                                " blocks along the rows, more than the limit " +
-                                std::to_string(kMaxGridY));
-  }
+  const dim3 grid =
+      warp_tile_grid(course::ceil_div(operands.rows, kM), course::ceil_div(operands.cols, kN),
+                     kWarpsX, kWarpsY, "the shape experiment");
   shape_wmma_kernel<kM, kN, kWarpsX, kWarpsY, kUse>
       <<<grid, block>>>(operands, dense_s, ld, kImpossibleSparsity, dense, ld,
                         allows_vector_loads(operands.a, operands.lda),

@@ -9,6 +9,7 @@
 /// and not used).
 #pragma once
 
+#include "common/launch_math.hpp"
 #include "step5_tensor_core_sddmm/sddmm_dense_wmma.cuh"
 
 #include <cstdint>
@@ -103,7 +104,8 @@ __global__ void __launch_bounds__(32 * kWarpsX * kWarpsY)
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int tile_col = static_cast<int>(blockIdx.x) * kWarpsX + warp_x;
   const int tile_row = static_cast<int>(blockIdx.y) * kWarpsY + static_cast<int>(threadIdx.y);
-  if (tile_col >= (operands.cols + kN - 1) / kN || tile_row >= (operands.rows + kM - 1) / kM) {
+  if (tile_col >= course::ceil_div(operands.cols, kN) ||
+      tile_row >= course::ceil_div(operands.rows, kM)) {
     return;  // warps of the last blocks that fall past the tiles; whole warps leave together
   }
   float* tile = dense + static_cast<std::int64_t>(tile_row) * kM * ld_dense +

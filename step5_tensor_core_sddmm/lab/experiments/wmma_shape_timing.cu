@@ -47,7 +47,8 @@ struct Case {
         bt(course::step5::random_half_matrix(cols, kInner, kInner, seed + 101)),
         device_a(a),
         device_bt(bt),
-        operands{rows, cols, kInner, device_a.data(), kInner, device_bt.data(), kInner},
+        operands(course::ProductSizes{rows, kInner, cols}, device_a.data(), kInner,
+                 device_bt.data(), kInner),
         reference(course::step5::sddmm_reference(a, bt, s)) {}
   std::string name;
   course::CooMatrix s;

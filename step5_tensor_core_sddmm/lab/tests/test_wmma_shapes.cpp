@@ -46,8 +46,8 @@ void check_variants(const course::CooMatrix& s, int inner, int ld, std::uint64_t
       course::step5::random_half_matrix(s.cols, inner, ld, seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_bt(bt);
-  const course::step5::DenseOperands operands{s.rows, s.cols,           inner, device_a.data(),
-                                              ld,     device_bt.data(), ld};
+  const course::step5::DenseOperands operands(course::ProductSizes{s.rows, inner, s.cols},
+                                              device_a.data(), ld, device_bt.data(), ld);
   const course::step5::DevicePattern pattern(s);
   course::step5::experiments::ShapeWorkspace workspace(pattern, true);
   const auto reference = course::step5::sddmm_reference(a, bt, s);
@@ -88,7 +88,8 @@ TEST_CASE("WMMA shape experiment refuses a variant that is not built", "[step5][
   const course::CooMatrix s = course::random_uniform_mask(32, 32, 10, 1);
   const course::step5::DevicePattern pattern(s);
   const course::DeviceMatrix<__half> a(32, 16);
-  const course::step5::DenseOperands operands{32, 32, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands operands(course::ProductSizes{32, 16, 32}, a.data(), 16,
+                                              a.data(), 16);
   course::step5::experiments::ShapeWorkspace without_s(pattern, false);
   CHECK_THROWS_AS(without_s.product({16, 16, 4, 4, 1}, operands), std::invalid_argument);
   course::step5::experiments::ShapeWorkspace workspace(pattern, true);

@@ -1,6 +1,6 @@
 // Step 5, approach 4 (lesson Part 2): the CUDA-core kernel, lane groups per nonzero.
 // Read first: sddmm_warp_per_nonzero.cuh (approach 1's warp reduction).
-/// @file sddmm_hybrid.cuh
+/// @file sddmm_lane_groups.cuh
 /// @brief Approach 4's CUDA-core part: a group of lanes per nonzero (the Tensor Core part for
 /// dense panels is in sddmm_dense_panels.cuh).
 ///
@@ -12,7 +12,7 @@
 /// needs no preprocessing at all. Four lanes per nonzero at inner = 256 (each lane reads 8
 /// chunks of 16 bytes of each row) measured 10–25 % faster than eight: fewer shuffles, more
 /// loads in flight per lane. Only 64-row panels whose density reaches HybridOptions::tc_density
-/// go to the Tensor Core kernel (dense_panel_kernel) instead.
+/// go to the Tensor Core kernel (sddmm_dense_panels_kernel) instead.
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
@@ -143,7 +143,7 @@ __device__ inline float row_dot(const __half* a_row, const __half* b_row, int in
 /// @brief Which of S's nonzeros the lane groups compute.
 enum class LaneSelection {
   every,              ///< all of them: no Tensor Core work
-  skip_dense_panels,  ///< all but those of dense panels (dense_panel_kernel writes them)
+  skip_dense_panels,  ///< all but those of dense panels (sddmm_dense_panels_kernel writes them)
   listed              ///< those of a list: the rest are in full tiles or dense panels
 };
 
@@ -178,10 +178,11 @@ enum class LaneSelection {
 /// @param output one float per nonzero
 template <int kGroupLanes, bool kVector, LaneSelection kSelection, int kFixedChunks = 0>
 __global__ void __launch_bounds__(256)
-    lane_group_kernel(DenseOperands operands, std::int64_t count,
-                      const int* __restrict__ row_indices, const int* __restrict__ col_indices,
-                      const float* __restrict__ values, const int* __restrict__ panel_is_dense,
-                      const int* __restrict__ listed, int iterations, float* __restrict__ output) {
+    sddmm_lane_groups_kernel(DenseOperands operands, std::int64_t count,
+                             const int* __restrict__ row_indices,
+                             const int* __restrict__ col_indices, const float* __restrict__ values,
+                             const int* __restrict__ panel_is_dense, const int* __restrict__ listed,
+                             int iterations, float* __restrict__ output) {
   static_assert(kGroupLanes >= 1 && kGroupLanes <= 32 && (kGroupLanes & (kGroupLanes - 1)) == 0,
                 "a group is a power of two of lanes within one warp");
   static_assert(kFixedChunks == 0 || (kVector && kFixedChunks % kGroupLanes == 0),
