@@ -6,8 +6,8 @@
 ///
 /// The dense product needs rows×cols floats (padded to 16): 37000² is 5.5 GB, 106000² already
 /// 45 GB, 916000² 3.4 TB. That storage, not the arithmetic, is why this version fails on the
-/// large matrices (the note's "memory allocation error"); the plan (plan.cu) refuses it up
-/// front with the figure.
+/// large matrices (the note's "memory allocation error"); the plan (step5_launchers.cu) refuses it
+/// up front with the figure.
 #pragma once
 
 #include "common/launch_math.hpp"

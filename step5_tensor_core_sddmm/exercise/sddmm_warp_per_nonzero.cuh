@@ -1,5 +1,5 @@
 // Step 5 exercise, approach 1 (lesson Part 1): the kernel you write.
-// Read first: experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
+// Read first: lab/experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh, approach 1 (kept
 // out of the course book).

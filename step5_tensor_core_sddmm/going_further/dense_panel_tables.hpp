@@ -1,5 +1,6 @@
 // Step 5, approach 4 (lesson Part 2): the plan of approach 4, as data.
-// Read first: panel_classification.cuh (the panels), step5_launchers.hpp (Options, Plan).
+// Read first: panel_classification.cuh (the panels), hybrid_options.hpp (HybridOptions),
+// hybrid_plan.hpp (HybridPlan).
 /// @file dense_panel_tables.hpp
 /// @brief Approach 4's plan: which 64-row panels go to Tensor Cores (DensePanelChoice, made on
 /// the host by choose_dense_panels) and the tables on the device that lead
