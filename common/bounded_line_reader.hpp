@@ -143,7 +143,7 @@ class BoundedLineReader {
 };
 
 /// @brief A file (plain or gzip) opened for BoundedLineReader: only a regular file is
-/// opened (a FIFO, device, socket or folder is refused at once, see regular_file.hpp).
+/// opened (a FIFO, device, socket or folder is refused at once, see file_checks.hpp).
 class BoundedTextFile {
  public:
   /// @brief Opens @p path.

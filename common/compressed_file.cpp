@@ -2,7 +2,7 @@
 /// @brief Reading and writing plain or gzip text files through zlib.
 #include "common/compressed_file.hpp"
 
-#include "common/regular_file.hpp"
+#include "common/file_checks.hpp"
 
 #include <unistd.h>
 #include <zlib.h>

@@ -21,7 +21,7 @@ class CompressedReadBuffer : public std::streambuf {
  public:
   /// @brief Opens @p path; check is_open() (and open_error()) before reading. Only a
   /// regular file is opened: a FIFO, device, socket or folder is refused at once (see
-  /// regular_file.hpp), never waited on.
+  /// file_checks.hpp), never waited on.
   /// @param path file to read
   explicit CompressedReadBuffer(const std::string& path);
   ~CompressedReadBuffer() override;

@@ -9,7 +9,7 @@
 /// Rules of this reader (each violation is a MatrixMarketError naming the file, the line
 /// and the problem; it never crashes, whatever the bytes):
 /// - only a regular file is read: a FIFO, a device, a socket or a folder is refused at once,
-///   by name (see regular_file.hpp), never waited on;
+///   by name (see file_checks.hpp), never waited on;
 /// - a line may hold at most kMaxLineBytes bytes (a longer one is refused as soon as the
 ///   limit is reached, so the memory used never depends on the file); a UTF-8 byte-order
 ///   mark before the header is accepted and ignored;
