@@ -293,7 +293,9 @@ void write_matrix_market(const std::string& path, const CooMatrix& matrix, bool 
   sink.append(text, static_cast<std::size_t>(length));
   length = std::snprintf(text, sizeof(text), "%d %d %zu\n", matrix.rows, matrix.cols, matrix.nnz());
   sink.append(text, static_cast<std::size_t>(length));
+  ProgressMeter progress("writing " + path, matrix.nnz(), "entries");
   for (std::size_t entry = 0; entry < matrix.nnz(); ++entry) {
+    progress.update(entry);
     // 1-based indices; %.9g prints every float so that it reads back bit for bit.
     length = pattern ? std::snprintf(text, sizeof(text), "%d %d\n", matrix.row_indices[entry] + 1,
                                      matrix.col_indices[entry] + 1)
@@ -303,6 +305,7 @@ void write_matrix_market(const std::string& path, const CooMatrix& matrix, bool 
     sink.append(text, static_cast<std::size_t>(length));
   }
   sink.close();
+  progress.finish(matrix.nnz());
 }
 
 }  // namespace course

@@ -35,7 +35,7 @@
 ///   e.g. SciPy's and MATLAB's sparse construction), or refused (DuplicatePolicy::Error);
 /// - values must be finite numbers that fit a float (an integer field accepts whole numbers
 ///   only); `nan`/`inf` are refused.
-/// Reading a large file prints progress lines to stderr (see progress.hpp).
+/// Reading or writing a large file prints progress lines to stderr (see progress.hpp).
 /// The result is sorted row-major. Memory reserved in advance is capped, so a size line that
 /// lies about the entry count cannot make the reader allocate huge vectors.
 #pragma once
