@@ -1,169 +1,365 @@
-"""Grades built test programs: every test case in its own process (plain), and every graded
-test that passed again under each compute-sanitizer tool of the plan. Runs side by side in a
-pool; a test's sanitizer runs start as soon as its plain run has passed.
+"""Grades a built submission with the judge: every case of the plan runs in the sandbox
+(plain, then under each compute-sanitizer tool of the plan), every evidence case once more
+under the evidence run, and the judge checks every run's outputs. Runs go side by side in a
+pool; a case's sanitizer runs start as soon as its plain run has passed.
+
+The verdict is the judge's: a run counts only through the outputs it wrote, read by the
+grader without following links and checked by course_judge (a program that links no
+student code) against its own inputs. The runner's exit status and printout decide nothing;
+the sanitizer's findings come from its own output, which the runner cannot write to (the
+runner's output goes to a file of the scratch folder).
 
 With stop_at_first_loss (the mutation check: it only has to show that a mutant loses
-points), a step's remaining runs are stopped as soon as one graded test has lost its
-points; they are marked "stopped" and the row says how many points they could still have
-given (points_at_most)."""
+points), a step's remaining runs are stopped as soon as one graded case has lost its points;
+they are marked "stopped" and the row says how many points they could still have given."""
 import argparse
 import concurrent.futures
 import heapq
 import itertools
+import os
 import pathlib
+import shutil
+import stat
 import sys
 import threading
 
-from gradelib import gpu_share, kernels, plan, runner, scoring
+from gradelib import evidence, gpu_share, kernels, plan, runner, sanitizer
+from gradelib import sandbox as sandbox_module, scoring
 
-# After this many plain runs of a step have timed out (its kernels hang), the step's tests
+# After this many plain runs of a step have timed out (its kernels hang), the step's cases
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
 # costs minutes, not an hour.
 HANGS_BEFORE_SHORT_LIMIT = 2
 HANG_TIMEOUT = 60.0
+JUDGE_TIMEOUT = 300.0
+SANITIZER_PRINT_LIMIT = "10"
 
 
-def list_tests(program, timeout=60):
-    """Returns {test name: [tags]} from the course test main's listing, or raises
-    RuntimeError when the program cannot list its tests."""
-    result = runner.run_limited([str(program), "--course-list-tests"], timeout)
-    if result.status != 0:
-        raise RuntimeError(f"{program} --course-list-tests failed (exit {result.status}): "
-                           + runner.first_lines(result.output, 4))
-    tests = {}
-    for line in result.output.splitlines():
-        if "\t" in line:
-            name, tags = line.split("\t", 1)
-            tests[name] = tags.split(";") if tags else []
-    return tests
+def stem(name):
+    """The judge's file name of a case (case_file_stem in cases.cpp)."""
+    return "".join(character.lower() if character.isascii() and character.isalnum() else "-"
+                   for character in name)
 
 
-class StepTests:
-    """The tests of one step, filled in as their runs finish."""
+class StepCases:
+    """The cases of one step of one submission, filled in as their runs finish."""
 
-    def __init__(self, step, program, tests, student_kernels=None, gpu=None):
+    def __init__(self, step, context, names, student_kernels, findings):
         self.step = step
-        self.gpu = gpu  # the class run's shared records of long GPU runs (gpu_share), or None
-        self.program = pathlib.Path(program)
-        # None: check and charge every kernel; else the kernels of the student's files.
-        self.student_kernels = student_kernels
-        self.cancel = threading.Event()  # set when the step stops at its first loss
+        self.context = context  # grading-wide: sandbox, folders, judge, options
+        self.student_kernels = student_kernels  # [] when none found; None: charge every kernel
+        self.findings = findings  # inspection.Finding of this step
+        self.cancel = threading.Event()
         self.timed_out = 0
+        self.lock = threading.Lock()
         graded = plan.graded_tests(step.label)
-        self.stale = [name for name in graded if name not in tests]
-        self.tests = []
-        for index, (name, tags) in enumerate(sorted(tests.items())):
+        self.stale = [name for name in list(graded) + list(plan.EVIDENCE.get(step.label, ()))
+                      if name not in names]
+        self.cases = []
+        for index, name in enumerate(plan.EVIDENCE.get(step.label, ()) + tuple(graded)):
+            if name not in names:
+                continue
             entry = graded.get(name)
-            self.tests.append({"name": name, "gpu": "gpu" in tags,
-                               "weight": entry.weight if entry else 0,
-                               "tools": list(entry.tools) if entry else [], "index": index,
-                               "outcome": "not run", "message": "", "seconds": 0.0,
-                               "sanitizers": []})
+            self.cases.append({
+                "name": name, "index": index, "weight": entry.weight if entry else 0,
+                "tools": list(entry.tools) if entry else [], "gate": entry.gate if entry else "",
+                "files": list(entry.files if entry else plan.evidence_files(step.label, name)),
+                "evidence": entry is None, "outcome": "not run", "message": "",
+                "seconds": 0.0, "sanitizers": [], "evidence_run": None})
 
+    def folder(self, *parts):
+        return self.context.out_dir / f"{self.step.label}-runs" / pathlib.Path(*parts)
 
     def sanitizer_arguments(self, tool):
-        """Arguments of one tool's runs (kernels.sanitizer_arguments)."""
         if self.student_kernels is None:
             return []
         return kernels.sanitizer_arguments(tool, self.student_kernels)
 
 
-def run_plain(step_tests, test, folder, timeout, seed):
-    """One plain run, with a short limit once the step's kernels have hung twice."""
-    if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
+class Context:
+    """What every run of one submission shares."""
+
+    def __init__(self, box, judge, build_dir, submission, inputs_dir, out_dir, options, gpu):
+        self.box = box
+        self.judge = pathlib.Path(judge)
+        self.build_dir = pathlib.Path(build_dir)
+        self.submission = pathlib.Path(submission)
+        self.inputs_dir = pathlib.Path(inputs_dir)
+        self.out_dir = pathlib.Path(out_dir)
+        self.options = options
+        self.gpu = gpu
+
+
+def list_cases(judge, timeout=60):
+    """{case name: step label} from the judge's listing; raises RuntimeError when it fails."""
+    result = runner.run_limited([str(judge), "--list-cases"], timeout)
+    if result.status != 0:
+        raise RuntimeError(f"{judge} --list-cases failed (exit {result.status}): "
+                           + runner.first_lines(result.output, 4))
+    return dict(line.split("\t", 1) for line in result.output.splitlines() if "\t" in line)
+
+
+def generate_inputs(judge, seed, folder, names):
+    """Writes the inputs of @p names into @p folder (the judge's own folder)."""
+    command = [str(judge), "--generate", "--seed", str(seed), "--out", str(folder)]
+    for name in names:
+        command += ["--case", name]
+    result = runner.run_limited(command, JUDGE_TIMEOUT)
+    if result.status != 0:
+        raise RuntimeError("the judge could not write the inputs: "
+                           + runner.first_lines(result.output, 4))
+
+
+def _read_no_links(scratch, name, limit):
+    """The bytes of @p name in the folder @p scratch (which the grader made), opened without
+    following a link, only if it is a regular file of at most @p limit bytes."""
+    directory = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=directory)
+    except OSError:
+        return None
+    finally:
+        os.close(directory)
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(handle, "rb") as stream:
+            handle = None
+            return stream.read(limit + 1)
+    finally:
+        if handle is not None:
+            os.close(handle)
+
+
+def judge_outputs(context, case, scratch, label):
+    """Checks the outputs a run left in @p scratch with the judge; returns (passed, message)."""
+    inputs = context.inputs_dir / f"{stem(case['name'])}.in"
+    limit = 64 + 2 * inputs.stat().st_size + (1 << 20)
+    data = _read_no_links(scratch, "out.bin", limit)
+    folder = context.out_dir / "judge" / label
+    folder.mkdir(parents=True, exist_ok=True)
+    output = folder / f"{stem(case['name'])}.out"
+    if output.exists():
+        output.unlink()
+    if data is None:
+        return False, "the runner wrote no outputs (out.bin missing, not a plain file, or " \
+                      "too large)" + _runner_tail(scratch)
+    output.write_bytes(data)
+    report = folder / f"{stem(case['name'])}.xml"
+    result = runner.run_limited([str(context.judge), case["name"], "--inputs",
+                                 str(context.inputs_dir), "--outputs", str(folder), "-r",
+                                 "junit", "-o", str(report)], JUDGE_TIMEOUT)
+    parsed = runner.parse_junit(report)
+    if parsed is None:
+        return False, f"the judge failed (exit {result.status}): " + runner.first_lines(
+            result.output, 4)
+    failed, message = parsed
+    if failed or result.status != 0:
+        return False, (message or runner.first_lines(result.output)) + _runner_tail(scratch)
+    return True, ""
+
+
+def _runner_tail(scratch):
+    data = _read_no_links(scratch, "runner.log", 1 << 20)
+    text = (data or b"").decode("utf-8", errors="replace").strip()
+    return ("\nthe runner printed:\n" + runner.first_lines(text, 6)) if text else ""
+
+
+def new_scratch(context, step_cases, case, label):
+    """A fresh scratch folder for one run, holding a copy of the case's inputs."""
+    scratch = step_cases.folder(stem(case["name"]), label)
+    build_remove(scratch)
+    scratch.mkdir(parents=True)
+    shutil.copyfile(context.inputs_dir / f"{stem(case['name'])}.in", scratch / "in.bin")
+    context.box.prepare_writable(scratch)
+    return scratch
+
+
+def build_remove(path):
+    if os.path.lexists(path):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def runner_command(step):
+    """The runner, its output sent to a file of the scratch folder (never to the stream the
+    grader reads: a sanitizer's report must not be forgeable by what the runner prints)."""
+    program = f"{sandbox_module.BUILD}/grading/{step.program}"
+    return ["/bin/sh", "-c", f'exec "$0" "$@" > {sandbox_module.SCRATCH}/runner.log 2>&1',
+            program, "--inputs", f"{sandbox_module.SCRATCH}/in.bin", "--outputs",
+            f"{sandbox_module.SCRATCH}/out.bin"]
+
+
+def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
+    return runner.run_limited(
+        context.box.command(argv, submission=context.submission, build=context.build_dir,
+                            scratch=scratch),
+        timeout, log_path=log_path, cancel=step_cases.cancel, gpu=context.gpu,
+        preexec=context.box.preexec())
+
+
+def run_plain(step_cases, case, timeout):
+    """One plain run and its judgement: (outcome, message, seconds)."""
+    context = step_cases.context
+    if step_cases.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
         timeout = min(timeout, HANG_TIMEOUT)
+    scratch = new_scratch(context, step_cases, case, "plain")
     try:
-        result = runner.run_test(step_tests.program, test["name"],
-                                 folder / f"{test['index']:02d}.xml", timeout, seed,
-                                 step_tests.cancel, step_tests.gpu)
+        result = sandboxed(context, runner_command(step_cases.step), scratch, timeout,
+                           step_cases)
     except runner.Cancelled:
-        return "stopped", "stopped: an earlier graded test of the step lost its points", 0.0
-    if result[1].startswith("timed out") and not result[1].startswith(runner.DISTURBED):
-        step_tests.timed_out += 1
-    return result
+        return "stopped", "stopped: an earlier graded case of the step lost its points", 0.0
+    if result.disturbed:
+        return "failed", f"{runner.DISTURBED} (after {timeout} s)", result.seconds
+    if result.timed_out:
+        with step_cases.lock:
+            step_cases.timed_out += 1
+        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
+            result.seconds
+    passed, message = judge_outputs(context, case, scratch, "plain")
+    return ("passed" if passed else "failed"), message, result.seconds
 
 
-def run_sanitizer(step_tests, test, tool, options, seed, log):
-    """One sanitizer run of a passed test (runner.sanitize_test), or a "stopped" entry."""
+def run_sanitizer(step_cases, case, tool):
+    """One run under a compute-sanitizer tool: its findings, and the judge's check of what
+    it computed (a run that stops early proves nothing)."""
+    context = step_cases.context
+    options = context.options
+    scratch = new_scratch(context, step_cases, case, tool)
+    extra = step_cases.sanitizer_arguments(tool)
+    limit = [] if "--print-limit" in extra else ["--print-limit", SANITIZER_PRINT_LIMIT]
+    command = [options.sanitizer, "--tool", tool, "--error-exitcode",
+               str(sanitizer.SANITIZER_ERROR_CODE), *limit, *extra,
+               *runner_command(step_cases.step)]
+    log = step_cases.folder(stem(case["name"]), f"{tool}.log")
     try:
-        return runner.sanitize_test(step_tests.program, test["name"], tool,
-                                    options.sanitizer_timeout, seed, log, options.sanitizer,
-                                    step_tests.sanitizer_arguments(tool),
-                                    step_tests.student_kernels, step_tests.cancel,
-                                    step_tests.gpu)
+        result = sandboxed(context, command, scratch, options.sanitizer_timeout, step_cases,
+                           log)
     except runner.Cancelled:
         return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
                 "first_lines": "", "seconds": 0.0}
+    entry = runner.judge_sanitizer_run(tool, result, options.sanitizer_timeout,
+                                       step_cases.student_kernels)
+    if result.disturbed:
+        entry["disturbed"] = True
+    if entry["outcome"] in ("clean", "course errors"):
+        passed, message = judge_outputs(context, case, scratch, tool)
+        if not passed:
+            entry.update(outcome="errors", errors=max(entry["errors"], 1),
+                         first_lines=f"the outputs of the run under {tool} are wrong:\n"
+                         + runner.first_lines(message, 8))
+    return entry
 
 
-def lost_points(test):
-    """Whether a finished graded test (or one of its sanitizer runs) lost its points."""
-    return test["weight"] > 0 and (test["outcome"] == "failed"
-                                   or bool(scoring.sanitizer_failures(test)))
+def run_evidence(step_cases, case):
+    """The evidence run of an evidence case (evidence.py)."""
+    context = step_cases.context
+    scratch = new_scratch(context, step_cases, case, "evidence")
+    names = step_cases.student_kernels or []
+    command = [context.options.sanitizer, *evidence.arguments(names),
+               *runner_command(step_cases.step)]
+    log = step_cases.folder(stem(case["name"]), "evidence.log")
+    try:
+        result = sandboxed(context, command, scratch, context.options.sanitizer_timeout,
+                           step_cases, log)
+    except runner.Cancelled:
+        return {"outcome": "stopped", "kernels": [], "message": ""}
+    verdict = evidence.judge(result, names)
+    if verdict["outcome"] == "seen":
+        passed, message = judge_outputs(context, case, scratch, "evidence")
+        if not passed:
+            verdict.update(outcome="not seen", message="the outputs of the evidence run are "
+                           "wrong:\n" + runner.first_lines(message, 6))
+    if result.disturbed:
+        verdict["disturbed"] = True
+    return verdict
 
 
-def plain_priority(test, label, stop_mode):
-    """The order plain runs start in (smaller first). Grading a submission: the slow graded
-    tests first (the longest chains), then graded tests with sanitizer runs, then the other
-    graded tests, the course tests last. Stopping at the first loss (a mutant): the slow
-    graded tests last, since a quicker test usually catches the mutant first."""
-    if test["weight"] == 0:
-        return (4,)
-    slow = plan.graded_tests(label)[test["name"]].slow
+def lost_points(step_cases, case):
+    """Whether a finished graded case (or one of its runs) lost its points."""
+    return case["weight"] > 0 and (case["outcome"] == "failed"
+                                   or bool(scoring.sanitizer_failures(case)))
+
+
+def plain_priority(case, label, stop_mode):
+    """The order plain runs start in (smaller first): the evidence cases, then the slow cases
+    (the longest chains; last when stopping at a mutant's first loss), the cases with
+    sanitizer runs, the others."""
+    if case["evidence"]:
+        return (0,)
+    slow = plan.graded_tests(label)[case["name"]].slow
     if slow:
-        return (3 if stop_mode else 1, -test["weight"])
-    return (2, not test["tools"], -test["weight"])
+        return (3 if stop_mode else 1, -case["weight"])
+    return (2, not case["tools"], -case["weight"])
 
 
-def grade_programs(programs, options, out_dir, seed):
-    """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
-    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
-    student_kernels ({label: kernel names of the student's files}; a step not in it checks
-    and charges every kernel), stop_at_first_loss and graded_only (course tests are not run:
-    the mutation check of a student's file needs only the points). In a class run (the
-    environment names gpu_share's records), runs that ran out of time beside another
-    submission's hang are run again once the GPU is quiet (gpu_share explains why)."""
-    gpu = gpu_share.GpuRecords.from_environment() or gpu_share.GpuRecords(out_dir / "gpu-runs")
-    steps = []
-    names = getattr(options, "student_kernels", None) or {}
-    for step, program in programs.items():
-        try:
-            steps.append(StepTests(step, program, list_tests(program),
-                                   names.get(step.label), gpu))
-        except RuntimeError as error:
-            print(f"{step.label}: {error}", file=sys.stderr)
-            steps.append(None)
-    stop_mode = getattr(options, "stop_at_first_loss", False)
-    graded_only = getattr(options, "graded_only", False)
-    queue, sequence = [], itertools.count()
-    for step_tests in filter(None, steps):
-        folder = out_dir / f"{step_tests.step.label}-runs"
-        folder.mkdir(parents=True, exist_ok=True)
-        for test in step_tests.tests:
-            if graded_only and test["weight"] == 0:
-                test["outcome"] = "skipped"
-                test["message"] = "course test not run: only the graded tests were run"
+def run_queue(queue, sequence, options, stop_mode):
+    """Runs the queued runs, test_jobs side by side, the most urgent first; a plain run that
+    passes queues its sanitizer runs (and, for an evidence case, its evidence run)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
+        pending = {}
+
+        def start_more():
+            while queue and len(pending) < max(1, options.test_jobs):
+                _, _, step_cases, case, tool = heapq.heappop(queue)
+                if tool is None:
+                    future = pool.submit(run_plain, step_cases, case, options.timeout)
+                elif tool == "evidence":
+                    future = pool.submit(run_evidence, step_cases, case)
+                else:
+                    future = pool.submit(run_sanitizer, step_cases, case, tool)
+                pending[future] = (step_cases, case, tool)
+
+        start_more()
+        while pending:
+            done, _ = concurrent.futures.wait(pending,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                step_cases, case, tool = pending.pop(future)
+                label = step_cases.step.label
+                if tool is None:
+                    case["outcome"], case["message"], seconds = future.result()
+                    case["seconds"] = round(seconds, 1)
+                    print(f"  {label}: {case['outcome']:7s} {case['name']}", file=sys.stderr)
+                    if case["outcome"] == "passed" and options.no_sanitizers:
+                        case["evidence_skipped"] = case["evidence"]
+                    if case["outcome"] == "passed" and not options.no_sanitizers:
+                        for each in case["tools"] + (["evidence"] if case["evidence"] else []):
+                            heapq.heappush(queue, ((0,), next(sequence), step_cases, case, each))
+                elif tool == "evidence":
+                    case["evidence_run"] = future.result()
+                    print(f"  {label}: evidence  {case['evidence_run']['outcome']:9s} "
+                          f"{case['name']}", file=sys.stderr)
+                else:
+                    result = future.result()
+                    case["sanitizers"].append(result)
+                    print(f"  {label}: {tool:9s} {result['outcome']:9s} {case['name']}",
+                          file=sys.stderr)
+                if stop_mode and lost_points(step_cases, case):
+                    step_cases.cancel.set()
+            start_more()
+
+
+def disturbed_runs(steps, sequence):
+    """A queue of the runs that ran out of time beside another long GPU run, their results
+    cleared so that the second run is the one that counts."""
+    queue = []
+    for step_cases in steps:
+        for case in step_cases.cases:
+            if case["message"].startswith(runner.DISTURBED):
+                case.update(outcome="not run", message="", seconds=0.0)
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, None))
                 continue
-            heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
-                                   next(sequence), step_tests, test, folder, None))
-    run_queue(queue, sequence, options, seed, stop_mode)
-    run_again_alone(gpu, [each for each in steps if each], out_dir, sequence, options, seed,
-                    stop_mode)
-    graded = {}
-    for step, step_tests in zip(programs, steps):
-        if step_tests is None:
-            graded[step.label] = None
-            continue
-        for test in step_tests.tests:
-            test["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
-            for run in test["sanitizers"]:
-                run.pop("disturbed", None)
-            del test["index"]
-        graded[step.label] = (step_tests.tests, step_tests.stale)
-    return graded
+            for run in [run for run in case["sanitizers"] if run.get("disturbed")]:
+                case["sanitizers"].remove(run)
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, run["tool"]))
+            if (case["evidence_run"] or {}).get("disturbed"):
+                case["evidence_run"] = None
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, "evidence"))
+    return queue
 
 
-def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
+def run_again_alone(gpu, steps, sequence, options, stop_mode):
     """Runs the disturbed runs again, one at a time, inside gpu_share's lock for second runs,
     until none is disturbed (at most gpu_share.MOST_RUNS runs of each in all)."""
     alone = argparse.Namespace(**vars(options))
@@ -171,89 +367,75 @@ def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
     alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
     alone.sanitizer_timeout = min(options.sanitizer_timeout, gpu_share.RETRY_TIMEOUT)
     for _ in range(gpu_share.MOST_RUNS - 1):
-        queue = disturbed_runs(steps, out_dir, sequence)
+        queue = disturbed_runs(steps, sequence)
         if not queue:
             return
         print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for "
               "the whole GPU to run them again, one at a time", file=sys.stderr)
+        for step_cases in steps:
+            step_cases.context.options = alone
         with gpu.alone():
-            run_queue(queue, sequence, alone, seed, stop_mode)
+            run_queue(queue, sequence, alone, stop_mode)
+        for step_cases in steps:
+            step_cases.context.options = options
 
 
-def disturbed_runs(steps, out_dir, sequence):
-    """A queue of the runs (plain or sanitizer) that ran out of time beside another long GPU
-    run, their results cleared so that the second run is the one that counts."""
-    queue = []
-    for step_tests in steps:
-        folder = out_dir / f"{step_tests.step.label}-runs"
-        for test in step_tests.tests:
-            if test["message"].startswith(runner.DISTURBED):
-                test.update(outcome="not run", message="", seconds=0.0)
-                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder, None))
-                continue
-            for run in [run for run in test["sanitizers"] if run.get("disturbed")]:
-                test["sanitizers"].remove(run)
-                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder,
-                                       run["tool"]))
-    return queue
+def grade_steps(context, programs, inspection, seed, stop_mode=False):
+    """Grades the built runners {Step: program}; returns {label: (cases, stale, findings)}.
+    @p inspection: inspection.Inspection of the build (None: every kernel checked and
+    charged, no static findings: the course's own code)."""
+    names = list_cases(context.judge)
+    wanted = [name for step in programs for name in
+              list(plan.EVIDENCE.get(step.label, ())) + list(plan.graded_tests(step.label))
+              if name in names]
+    generate_inputs(context.judge, seed, context.inputs_dir, wanted)
+    steps = []
+    for step in programs:
+        kernels_found = None if inspection is None else inspection.student_kernels.get(
+            step.label, [])
+        findings = [] if inspection is None else inspection.findings.get(step.label, [])
+        steps.append(StepCases(step, context, names, kernels_found, findings))
+    queue, sequence = [], itertools.count()
+    for step_cases in steps:
+        if stop_mode and any(scoring.finding_costs(step_cases.findings, case)
+                             for case in step_cases.cases if case["weight"]):
+            for case in step_cases.cases:
+                case.update(outcome="stopped", message="stopped: a finding of the inspection "
+                            "already costs a graded case")
+            continue
+        for case in step_cases.cases:
+            heapq.heappush(queue, (plain_priority(case, step_cases.step.label, stop_mode),
+                                   next(sequence), step_cases, case, None))
+    run_queue(queue, sequence, context.options, stop_mode)
+    run_again_alone(context.gpu, steps, sequence, context.options, stop_mode)
+    graded = {}
+    for step_cases in steps:
+        for case in step_cases.cases:
+            case["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
+            for run in case["sanitizers"]:
+                run.pop("disturbed", None)
+            if case["evidence_run"]:
+                case["evidence_run"].pop("disturbed", None)
+            del case["index"]
+        graded[step_cases.step.label] = (step_cases.cases, step_cases.stale,
+                                         step_cases.findings, step_cases.student_kernels)
+    return graded
 
 
-def run_queue(queue, sequence, options, seed, stop_mode):
-    """Runs the queued runs, test_jobs side by side, the most urgent first; a plain run that
-    passes queues its sanitizer runs."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
-        pending = {}
-
-        def start_more():
-            # Keep test_jobs runs going, the most urgent first (sanitizer runs, then the
-            # plain runs in plain_priority's order), so that no run waits behind a queue.
-            while queue and len(pending) < max(1, options.test_jobs):
-                _, _, step_tests, test, folder, tool = heapq.heappop(queue)
-                if tool is None:
-                    future = pool.submit(run_plain, step_tests, test, folder, options.timeout,
-                                         seed)
-                else:
-                    log = folder / f"{test['index']:02d}-{tool}.log"
-                    future = pool.submit(run_sanitizer, step_tests, test, tool, options, seed,
-                                         log)
-                pending[future] = (step_tests, test, folder, tool)
-
-        start_more()
-        while pending:
-            done, _ = concurrent.futures.wait(pending,
-                                              return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                step_tests, test, folder, tool = pending.pop(future)
-                if tool is None:
-                    test["outcome"], test["message"], seconds = future.result()
-                    test["seconds"] = round(seconds, 1)
-                    print(f"  {step_tests.step.label}: {test['outcome']:7s} {test['name']}",
-                          file=sys.stderr)
-                    if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
-                        for each in test["tools"]:
-                            heapq.heappush(queue, ((0,), next(sequence), step_tests, test,
-                                                   folder, each))
-                else:
-                    result = future.result()
-                    test["sanitizers"].append(result)
-                    print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
-                          f"{test['name']}", file=sys.stderr)
-                if stop_mode and lost_points(test):
-                    step_tests.cancel.set()
-            start_more()
-
-
-def rows_for(steps, programs, notes, options, out_dir, seed):
-    """Score rows of @p steps: graded programs, and notes for the steps without one."""
+def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False,
+             problems=()):
+    """Score rows of @p steps: graded runners, and notes for the steps without one."""
     by_label = {step.label: step for step in steps}
     to_grade = {by_label[label]: program for label, program in programs.items()}
-    graded = grade_programs(to_grade, options, out_dir, seed) if to_grade else {}
+    graded = grade_steps(context, to_grade, inspection, seed, stop_mode) if to_grade else {}
     rows = []
     for step in steps:
         result = graded.get(step.label)
         if result is None:
-            note = notes.get(step.label) or "test program does not list its tests"
-            rows.append(scoring.make_row(step.label, [], note))
+            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
         else:
-            rows.append(scoring.make_row(step.label, result[0], stale=result[1]))
+            cases, stale, findings, names = result
+            step_problems = [problem for problem in problems if problem.startswith(step.label)]
+            rows.append(scoring.make_row(step.label, cases, stale=stale, findings=findings,
+                                         kernels=names, problems=step_problems))
     return rows
