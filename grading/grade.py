@@ -150,9 +150,13 @@ def prepare_pristine(box, args):
 def gpu_usable(box, pristine, scratch):
     """Whether the pristine runner sees a GPU inside the sandbox."""
     box.prepare_writable(scratch)
+    program = next((build.runner_program(step) for step in plan.STEPS
+                    if (pathlib.Path(pristine) / build.runner_program(step)).is_file()), None)
+    if program is None:
+        return False
     result = runner.run_limited(
-        box.command([f"{sandbox_module.BUILD}/grading/grading_runner_step1", "--probe"],
-                    build=pristine, scratch=scratch), 120, preexec=box.preexec())
+        box.command([f"{sandbox_module.BUILD}/{program}", "--probe"], build=pristine,
+                    scratch=scratch), 120, preexec=box.preexec())
     say(f"GPU in the sandbox: {runner.first_lines(result.output, 2) or 'none'}")
     return result.status == 0
 

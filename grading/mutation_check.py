@@ -340,7 +340,9 @@ def cheat_result(mutation, graded, changes, not_run):
     if changes:
         return "**DISTURBED** files outside its folders"
     if not_run:  # without a GPU only the inspection can speak
-        return "zero (inspection)" if graded["findings"] else "not run (no GPU)"
+        if graded["findings"]:
+            return "zero (inspection)"
+        return "**NOT ZERO** (no finding)" if mutation.expect == "zero" else "not run (no GPU)"
     if mutation.expect == "zero":
         return "zero" if graded["points"] == 0 else "**NOT ZERO**"
     return "caught" if graded["points"] < graded["max_points"] else "**SURVIVED**"
@@ -508,8 +510,10 @@ def prepare_shared(args, work):
             logs.mkdir(parents=True, exist_ok=True)
             options = argparse.Namespace(cmake_arg=args.cmake_arg, configure_timeout=600,
                                          build_timeout=3600)
+            steps = [step for step in plan.STEPS
+                     if not args.steps or step.folder in args.steps.split(",")]
             ok, message = build.build_pristine(box, shared.pristine, REPO_ROOT, options, logs,
-                                               os.cpu_count() or 2)
+                                               os.cpu_count() or 2, steps)
             if not ok:
                 raise RuntimeError(message)
     shared.course_kernels = inspection.course_kernel_names(shared.pristine)

@@ -135,8 +135,13 @@ def _read_no_links(scratch, name, limit):
 def judge_outputs(context, case, scratch, label):
     """Checks the outputs a run left in @p scratch with the judge; returns (passed, message)."""
     inputs = context.inputs_dir / f"{stem(case['name'])}.in"
-    limit = 64 + 2 * inputs.stat().st_size + (1 << 20)
+    limit = 4 * inputs.stat().st_size + (16 << 20)  # the judge checks the exact size
     data = _read_no_links(scratch, "out.bin", limit)
+    for name in ("in.bin", "out.bin"):  # copies: the judge keeps its own
+        try:
+            os.unlink(os.path.join(scratch, name))
+        except OSError:
+            pass
     folder = context.out_dir / "judge" / label
     folder.mkdir(parents=True, exist_ok=True)
     output = folder / f"{stem(case['name'])}.out"
@@ -150,6 +155,7 @@ def judge_outputs(context, case, scratch, label):
     result = runner.run_limited([str(context.judge), case["name"], "--inputs",
                                  str(context.inputs_dir), "--outputs", str(folder), "-r",
                                  "junit", "-o", str(report)], JUDGE_TIMEOUT)
+    output.unlink()
     parsed = runner.parse_junit(report)
     if parsed is None:
         return False, f"the judge failed (exit {result.status}): " + runner.first_lines(
@@ -276,7 +282,11 @@ def run_evidence(step_cases, case):
 
 
 def lost_points(step_cases, case):
-    """Whether a finished graded case (or one of its runs) lost its points."""
+    """Whether a finished graded case (or one of its runs) lost its points, or an evidence
+    case failed (every case it gates then loses its points)."""
+    if case["evidence"]:
+        return case["outcome"] == "failed" or (case.get("evidence_run") or {}).get(
+            "outcome") == "not seen"
     return case["weight"] > 0 and (case["outcome"] == "failed"
                                    or bool(scoring.sanitizer_failures(case)))
 
