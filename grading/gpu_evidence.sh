@@ -18,8 +18,9 @@
 # class_run.md/.csv, grades_reference.*, grades_exercise.*, class_reports.md,
 # mutation_report.md, the students' reports) and OUT_DIR/evidence.tar.gz.
 # Environment: BUDGET (seconds for the class and the mutation check together, after the
-# build; default 420), LANES (class lanes, default 3), MUTATION_JOBS (mutation slots side by
-# side, default 6), SLOTS (slots per step, default 3), PART (all, class or mutations;
+# build; default 420), LANES (class lanes, default 3), TEST_JOBS (runs side by side per
+# lane, default 3), MUTATION_JOBS (mutation slots side by side, default 5), SLOTS (slots per
+# step, default 3), PART (all, class or mutations;
 # default all), SHARD (K/N of the mutation list), MATCH (mutation_check.py --match),
 # STUDENTS (the class folders to keep, e.g. "01-reference 02-exercise"), WORK (scratch,
 # default /tmp/course-evidence), NO_SANDBOX=1 (grade unsandboxed: the verdict says so).
@@ -61,6 +62,9 @@ python3 grading/grade.py --build-only --work-dir "$work/shared" --out-dir "$work
   "${sandbox[@]}" "${cmake_options[@]}" >> "$log" 2>&1 || { say "the course does not build"; exit 1; }
 pristine="$work/shared/pristine"
 say "pristine tree built in $((SECONDS - build_started)) s"
+# The course's runner, outside the sandbox: the driver creates its device nodes (nvidia-uvm)
+# at the first CUDA call of a privileged process; then the same probe inside the sandbox.
+say "GPU outside: $("$pristine/grading/grading_runner_step1" --probe 2>&1 | head -1)"
 
 python3 grading/make_class_example.py "$work/class" >> "$log" 2>&1 || { say "make_class_example failed"; exit 1; }
 if [ -n "${STUDENTS:-}" ]; then  # a part of the class only (e.g. "01-reference 02-exercise")
@@ -79,6 +83,7 @@ if [ "$part" != mutations ]; then
   say "class run (${LANES:-3} lanes)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
     --pristine "$pristine" --lanes "${LANES:-3}" --cores "$class_cores" \
+    --test-jobs "${TEST_JOBS:-3}" \
     --timeout 45 --sanitizer-timeout 150 --student-timeout 360 "${sandbox[@]}" \
     --title "Class run: the example class (grading/make_class_example.py)" \
     "${cmake_options[@]}" > "$out/class.log" 2>&1 &
@@ -90,7 +95,7 @@ if [ "$part" != class ]; then
   [ -n "${SHARD:-}" ] && shard=(--shard "$SHARD")
   timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
     --report "$results/mutation_report.md" --work-dir "$work/mutants" --pristine "$pristine" \
-    --slots "${SLOTS:-3}" --jobs "${MUTATION_JOBS:-6}" --build-jobs 2 --test-jobs 2 \
+    --slots "${SLOTS:-3}" --jobs "${MUTATION_JOBS:-5}" --build-jobs 2 --test-jobs 2 \
     --stop-at-first-loss --timeout 45 --sanitizer-timeout 150 ${MATCH:+--match "$MATCH"} \
     "${sandbox[@]}" "${cmake_options[@]}" > "$out/mutation.log" 2>&1 &
   pids+=($!)
@@ -176,7 +181,8 @@ say "done, status $status"
 {
   grep "VERDICT\|STUDENT\|MUTANT" "$log"
   grep -h "students;" "$results/class_run.md" 2>/dev/null
-  grep "pristine tree built\|ended with status" "$log"
+  grep "pristine tree built\|ended with status\|GPU outside" "$log"
+  grep -h "GPU in the sandbox" "$grades/students/01-reference/grade.log" 2>/dev/null
   cat "$results/machine.txt"
   echo "status $status after $SECONDS s"
 } > "$out/summary.txt"

@@ -53,6 +53,9 @@ def make_parser():
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     add_cmake_arg(parser)
+    parser.add_argument("--test-jobs", type=positive(int), default=None,
+                        help="runs side by side per lane (default: cores / (2 lanes)); runs "
+                             "under compute-sanitizer wait on the GPU as much as on a core")
     parser.add_argument("--pristine", default="",
                         help="a course tree built by grade.py --build-only (default: built "
                              "here in <work-dir>/pristine)")
@@ -158,13 +161,15 @@ def main():
     os.environ[gpu_share.ENVIRONMENT] = str(records)
     lane_names = [f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
     jobs = lanes.lane_jobs(args.cores, len(lane_names))
+    if args.test_jobs:
+        jobs = (jobs[0], args.test_jobs)
     say(f"{len(folders)} students, {len(lane_names)} lane(s) on {args.cores} cores: "
         f"{jobs[0]} build jobs and {jobs[1]} runs side by side per lane")
     write_tables([], args, out_dir, f"(in progress, 0 of {len(folders)} graded) ")
     started = time.monotonic()
     finished, built_after, state = [], {}, {}
     watched = [HERE.parent, students_dir.resolve()]
-    excluded = [out_dir, work] + [HERE.parent / name for name in ("build", ".git")]
+    excluded = [out_dir, work] + integrity.build_folders(HERE.parent)
 
     def prebuild_lane(lane, index, nothing_left):
         if index == 0:  # the one build of the course, with every core, then a snapshot

@@ -153,7 +153,7 @@ class StepRunner:
         build.remove_tree(self.submission)
         build.course_version(REPO_ROOT, "reference", self.submission, plan.STEPS)
         self.box = sandbox.Sandbox(self.source, hide=[self.shared.work],
-                                   enabled=not self.args.no_sandbox)
+                                   enabled=not self.args.no_sandbox, uid=self.args.sandbox_uid)
         self.fresh()
         return self.compile()
 
@@ -307,8 +307,8 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
         return row(mutation, "applies and reverts")
     started = time.monotonic()
     watched = [REPO_ROOT, slot_runner.shared.pristine, slot_runner.shared.sentinel]
-    before = integrity.snapshot(watched, [slot_runner.shared.work]) \
-        if mutation.family == "cheat" else None
+    excluded = [slot_runner.shared.work] + integrity.build_folders(REPO_ROOT)
+    before = integrity.snapshot(watched, excluded) if mutation.family == "cheat" else None
     problem = slot_runner.compile()
     if problem and mutation.family != "cheat":
         return row(mutation, f"**ERROR** mutant {problem}")
@@ -319,8 +319,7 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     reasons = lost_on(graded)
     not_run = not slot_runner.shared.has_gpu
     if mutation.family == "cheat":
-        changes = integrity.compare(before, integrity.snapshot(watched,
-                                                               [slot_runner.shared.work]))
+        changes = integrity.compare(before, integrity.snapshot(watched, excluded))
         result = cheat_result(mutation, graded, changes, not_run)
         reasons += [f"changed outside its folders: {change}" for change in changes[:5]]
     else:
@@ -449,6 +448,9 @@ def make_parser():
     parser.add_argument("--no-sandbox", action="store_true",
                         help="build and run without bubblewrap (the cheat set then runs "
                              "unconfined: do not)")
+    parser.add_argument("--sandbox-uid", type=positive(int), default=65533,
+                        help="the user a root grader runs the mutants as (default 65533: not "
+                             "a class run's 65534, so that each can count its own processes)")
     parser.add_argument("--dry-run", action="store_true",
                         help="no runs: check every original text, apply and revert each "
                              "mutation, build the first mutant of each step and every cheat "
@@ -498,7 +500,8 @@ def prepare_shared(args, work):
     shared.sentinel = work / "classmate"  # a folder a cheat must not reach
     shared.sentinel.mkdir(parents=True, exist_ok=True)
     (shared.sentinel / "grades.md").write_text("| classmate | 100 |\n", encoding="utf-8")
-    box = sandbox.Sandbox(REPO_ROOT, hide=[work], enabled=not args.no_sandbox)
+    box = sandbox.Sandbox(REPO_ROOT, hide=[work], enabled=not args.no_sandbox,
+                          uid=args.sandbox_uid)
     log(box.check())
     if args.pristine:
         shared.pristine = pathlib.Path(args.pristine).resolve()
@@ -576,7 +579,7 @@ def main():
                    for step, slot, mine in units if mine or slot == 1]
         for future in futures:
             rows += future.result()
-    left = integrity.processes_of(sandbox.DEFAULT_UID) if os.geteuid() == 0 else []
+    left = integrity.processes_of(args.sandbox_uid) if os.geteuid() == 0 else []
     order = {mutation.name: index for index, mutation in enumerate(mutations)}
     rows.sort(key=lambda entry: order[entry["mutation"]])
     gpu = "dry run (no baseline, first mutant of each step and the cheats built)" \

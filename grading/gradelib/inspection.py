@@ -39,8 +39,10 @@ import subprocess
 from gradelib import kernels, runner, sandbox as sandbox_module, sanitizer
 
 # Undefined symbols a student's object may add to the reference's: printing to stdout or
-# stderr, math, memory primitives the compiler emits, exceptions and guards, and the CUDA
-# calls a kernel launch and its configuration need.
+# stderr, math, memory primitives the compiler emits, exceptions, guards and assertions, the
+# course's CUDA checks, and the CUDA calls a launch, its configuration, device memory of its
+# own and a synchronisation need. Not: copies between host and device (cudaMemcpy*, host or
+# managed allocations), files, processes, the network, exits.
 HARMLESS = re.compile(
     r"^(printf|puts|putchar|fputs|fputc|fprintf|fwrite|fflush|vprintf|vfprintf|stdout|stderr"
     r"|memcpy|memset|memmove|memcmp|strlen|__stack_chk_fail|_Unwind_Resume|__gxx_personality_v0"
@@ -54,7 +56,10 @@ HARMLESS = re.compile(
     r"|fmin|fmax|ldexp|frexp|modf)[fl]?"
     r"|__cuda\w+|cudaLaunchKernel\w*|cudaGetLastError|cudaPeekAtLastError|cudaGetErrorString"
     r"|cudaGetErrorName|cudaFuncSetAttribute|cudaFuncGetAttributes|cudaOccupancy\w+"
-    r"|cudaGetDevice|cudaDeviceGetAttribute|cudaGetDeviceProperties\w*)$")
+    r"|cudaGetDevice|cudaDeviceGetAttribute|cudaGetDeviceProperties\w*|cudaGetDeviceCount"
+    r"|cudaMalloc|cudaFree|cudaMallocAsync|cudaFreeAsync|cudaMemset\w*|cudaDeviceSynchronize"
+    r"|cudaStreamSynchronize|__assert_fail"
+    r"|_ZN6course(10check_cuda|12check_launch)\w*|_ZN6course9CudaError\w*|_ZTIN6course9CudaErrorE)$")
 # What nvcc's registration of the fatbinary, its kernels and __device__ variables reaches
 # from a static initializer: always allowed there.
 REGISTRATION = re.compile(r"^(__cuda\w+|atexit|__cxa_atexit|__dso_handle)$")

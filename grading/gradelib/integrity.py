@@ -39,6 +39,15 @@ def snapshot(roots, exclude=()):
     return entries
 
 
+def build_folders(course):
+    """The course's own build folders (build, build-gpu, ...) and .git: what an instructor may
+    be doing beside a class run, never a submission's business (its sandbox sees them
+    read-only)."""
+    course = pathlib.Path(course)
+    return [entry for entry in course.iterdir()
+            if entry.name == ".git" or entry.name.startswith("build")]
+
+
 def compare(before, after):
     """The differences: ["changed PATH", "added PATH", "removed PATH"]."""
     changes = [f"removed {path}" for path in sorted(set(before) - set(after))]

@@ -112,7 +112,7 @@ class Sandbox:
         for path in self.hide:
             if path.exists() and not _under(path, pathlib.Path("/tmp")):
                 command += ["--tmpfs", str(path)]
-        command += ["--dev", "/dev"]
+        command += ["--dev", "/dev", "--perms", "1777", "--tmpfs", "/dev/shm"]
         for node in _nvidia_devices():
             command += ["--dev-bind", node, node]
         command += ["--proc", "/proc", "--perms", "0755", "--dir", VIRTUAL_ROOT,
