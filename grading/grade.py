@@ -17,6 +17,7 @@ Without a GPU the cases are "not run". A step that is missing (no folder, a file
 compiling) gets 0 points and a note; the other steps are still graded.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import pathlib
@@ -201,34 +202,37 @@ def grade(args, box):
         args.seed = random.SystemRandom().randrange(2 ** 63)
     print(f"seed {args.seed}", file=sys.stderr)
     built = [step for step in present if step.label in programs]
-    found = None
-    problems = []
-    if built:
-        say("inspecting the compiled files")
-        found = inspection.inspect_build(box, build_dir, pristine, submission, built,
-                                         inspection.course_kernel_names(pristine),
-                                         jobs=args.test_jobs)
-        problems = list(found.problems)
-        for problem in problems:
-            label = problem.split(":", 1)[0]
-            if label in found.findings:
-                found.findings[label].append(inspection.Finding(
-                    (), "inspection", "could not be inspected: " + problem))
-        if args.all_kernels:
-            found.student_kernels = {label: None for label in found.student_kernels}
     context = grading.Context(box, pristine / build.JUDGE, build_dir, submission,
                               args.out_dir / "judge" / "inputs", args.out_dir, args,
                               gpu_share.GpuRecords.from_environment()
                               or gpu_share.GpuRecords(args.work_dir / "gpu-runs"))
-    has_gpu = bool(built) and gpu_usable(box, pristine, args.work_dir / "probe")
-    if built and not has_gpu:
-        rows = not_run_rows(steps, programs, notes, context, found)
-    else:
-        rows = grading.rows_for(steps, programs, notes, context, found, args.seed,
-                                problems=problems)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        # The inspection goes on beside the plain runs, which need nothing of it.
+        found = pool.submit(inspect, args, box, build_dir, pristine, submission, built) \
+            if built else None
+        has_gpu = bool(built) and gpu_usable(box, pristine, args.work_dir / "probe")
+        if built and not has_gpu:
+            rows = not_run_rows(steps, programs, notes, context, found.result())
+        else:
+            rows = grading.rows_for(steps, programs, notes, context, found, args.seed)
     if not args.keep_build:
         build.remove_tree(build_dir)
     return rows
+
+
+def inspect(args, box, build_dir, pristine, submission, built):
+    """The inspection of the student's objects; what could not be inspected costs the step."""
+    say("inspecting the compiled files")
+    found = inspection.inspect_build(box, build_dir, pristine, submission, built,
+                                     inspection.course_kernel_names(pristine),
+                                     jobs=args.test_jobs)
+    for problem in found.problems:
+        label = problem.split(":", 1)[0]
+        if label in found.findings:
+            found.findings[label].append(inspection.Finding(
+                (), "inspection", "could not be inspected: " + problem))
+    found.charge_all = args.all_kernels
+    return found
 
 
 def not_run_rows(steps, programs, notes, context, found):
@@ -239,12 +243,11 @@ def not_run_rows(steps, programs, notes, context, found):
         if step.label not in programs:
             rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
             continue
-        cases = grading.StepCases(step, context, names, [], found.findings.get(step.label, []))
+        cases = grading.StepCases(step, context, names, found)
         for case in cases.cases:
             case.pop("index", None)
         rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
-                                     findings=cases.findings,
-                                     kernels=found.student_kernels.get(step.label)))
+                                     findings=cases.findings, kernels=cases.evidence_kernels))
     return rows
 
 

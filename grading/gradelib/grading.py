@@ -44,11 +44,13 @@ def stem(name):
 class StepCases:
     """The cases of one step of one submission, filled in as their runs finish."""
 
-    def __init__(self, step, context, names, student_kernels, findings):
+    def __init__(self, step, context, names, inspection):
         self.step = step
         self.context = context  # grading-wide: sandbox, folders, judge, options
-        self.student_kernels = student_kernels  # [] when none found; None: charge every kernel
-        self.findings = findings  # inspection.Finding of this step
+        # The inspection of the build (inspection.Inspection, or a concurrent.futures.Future
+        # of one: the plain runs need nothing of it and start at once; None: the course's own
+        # code, every kernel checked and charged, no findings).
+        self._inspection = inspection
         self.cancel = threading.Event()
         self.timed_out = 0
         self.lock = threading.Lock()
@@ -66,6 +68,31 @@ class StepCases:
                 "files": list(entry.files if entry else plan.evidence_files(step.label, name)),
                 "evidence": entry is None, "outcome": "not run", "message": "",
                 "seconds": 0.0, "sanitizers": [], "evidence_run": None})
+
+    def _found(self):
+        found = self._inspection
+        return found.result() if isinstance(found, concurrent.futures.Future) else found
+
+    @property
+    def student_kernels(self):
+        """The kernels the sanitizer runs check and charge: the student's ([] when none was
+        found), or None: every kernel (the course's own code, or --all-kernels)."""
+        found = self._found()
+        if found is None or getattr(found, "charge_all", False):
+            return None
+        return found.student_kernels.get(self.step.label, [])
+
+    @property
+    def evidence_kernels(self):
+        """The kernels of the student's files, which the evidence run looks for."""
+        found = self._found()
+        return [] if found is None else found.student_kernels.get(self.step.label, []) or []
+
+    @property
+    def findings(self):
+        """The inspection's findings of this step."""
+        found = self._found()
+        return [] if found is None else found.findings.get(self.step.label, [])
 
     def folder(self, *parts):
         return self.context.out_dir / f"{self.step.label}-runs" / pathlib.Path(*parts)
@@ -261,7 +288,7 @@ def run_evidence(step_cases, case):
     """The evidence run of an evidence case (evidence.py)."""
     context = step_cases.context
     scratch = new_scratch(context, step_cases, case, "evidence")
-    names = step_cases.student_kernels or []
+    names = step_cases.evidence_kernels
     command = [context.options.sanitizer, *evidence.arguments(names),
                *runner_command(step_cases.step)]
     log = step_cases.folder(stem(case["name"]), "evidence.log")
@@ -391,20 +418,15 @@ def run_again_alone(gpu, steps, sequence, options, stop_mode):
 
 
 def grade_steps(context, programs, inspection, seed, stop_mode=False):
-    """Grades the built runners {Step: program}; returns {label: (cases, stale, findings)}.
-    @p inspection: inspection.Inspection of the build (None: every kernel checked and
-    charged, no static findings: the course's own code)."""
+    """Grades the built runners {Step: program}; returns {label: (cases, stale, findings,
+    kernels)}. @p inspection: inspection.Inspection of the build, or a Future of one (None:
+    every kernel checked and charged, no static findings: the course's own code)."""
     names = list_cases(context.judge)
     wanted = [name for step in programs for name in
               list(plan.EVIDENCE.get(step.label, ())) + list(plan.graded_tests(step.label))
               if name in names]
     generate_inputs(context.judge, seed, context.inputs_dir, wanted)
-    steps = []
-    for step in programs:
-        kernels_found = None if inspection is None else inspection.student_kernels.get(
-            step.label, [])
-        findings = [] if inspection is None else inspection.findings.get(step.label, [])
-        steps.append(StepCases(step, context, names, kernels_found, findings))
+    steps = [StepCases(step, context, names, inspection) for step in programs]
     queue, sequence = [], itertools.count()
     for step_cases in steps:
         if stop_mode and any(scoring.finding_costs(step_cases.findings, case)
@@ -428,12 +450,11 @@ def grade_steps(context, programs, inspection, seed, stop_mode=False):
                 case["evidence_run"].pop("disturbed", None)
             del case["index"]
         graded[step_cases.step.label] = (step_cases.cases, step_cases.stale,
-                                         step_cases.findings, step_cases.student_kernels)
+                                         step_cases.findings, step_cases.evidence_kernels)
     return graded
 
 
-def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False,
-             problems=()):
+def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False):
     """Score rows of @p steps: graded runners, and notes for the steps without one."""
     by_label = {step.label: step for step in steps}
     to_grade = {by_label[label]: program for label, program in programs.items()}
@@ -445,7 +466,7 @@ def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False,
             rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
         else:
             cases, stale, findings, names = result
-            step_problems = [problem for problem in problems if problem.startswith(step.label)]
+            problems = [finding.text for finding in findings if finding.rule == "inspection"]
             rows.append(scoring.make_row(step.label, cases, stale=stale, findings=findings,
-                                         kernels=names, problems=step_problems))
+                                         kernels=names, problems=problems))
     return rows
