@@ -18,7 +18,7 @@
 # class_run.md/.csv, grades_reference.*, grades_exercise.*, class_reports.md,
 # mutation_report.md, the students' reports) and OUT_DIR/evidence.tar.gz.
 # Environment: BUDGET (seconds for the class and the mutation check together, after the
-# build; default 420), LANES (class lanes, default 3), TEST_JOBS (runs side by side per
+# build; default 330), LANES (class lanes, default 3), TEST_JOBS (runs side by side per
 # lane, default 3), MUTATION_JOBS (mutation slots side by side, default 5), SLOTS (slots per
 # step, default 3), PART (all, class or mutations;
 # default all), SHARD (K/N of the mutation list), MATCH (mutation_check.py --match),
@@ -30,7 +30,7 @@
 set -uo pipefail
 # shellcheck source=grading/out_dir_args.sh
 source "$(dirname "$0")/out_dir_args.sh" /tmp/course-evidence "$@"
-budget="${BUDGET:-420}"
+budget="${BUDGET:-330}"
 part="${PART:-all}"
 case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
 [ -x "$root/.deps/usr/bin/bwrap" ] && export PATH="$root/.deps/usr/bin:$PATH"

@@ -27,7 +27,8 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, grading, gpu_share, inspection, plan, report, runner  # noqa: E402
+from gradelib import build, grading, gpu_share, inspection, plan, report  # noqa: E402
+from gradelib import runner  # noqa: E402
 from gradelib import sandbox as sandbox_module, scoring  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
                                  add_test_jobs, add_time_limits, positive)
@@ -78,8 +79,9 @@ def make_parser():
     parser.add_argument("--no-sandbox", action="store_true",
                         help="run the build and the runs without bubblewrap (every report then "
                              "says NOT SANDBOXED; only for submissions you trust)")
-    parser.add_argument("--sandbox-uid", type=positive(int), default=sandbox_module.DEFAULT_UID,
-                        help="the user a root grader runs submissions as (default 65534)")
+    parser.add_argument("--sandbox-uid", type=non_negative, default=sandbox_module.DEFAULT_UID,
+                        help="the user a root grader runs submissions as (default 65534; 0 "
+                             "keeps root without capabilities: a diagnosis, not for a class)")
     parser.add_argument("--hide", action="append", default=[],
                         help="a folder the sandbox must not show (repeatable; grade_class.py "
                              "hides the class and its reports)")
@@ -89,6 +91,17 @@ def make_parser():
                         help="only build the pristine course tree in <work-dir>/pristine (for "
                              "grade_class.py --pristine and mutation_check.py --pristine)")
     return parser
+
+
+def non_negative(text):
+    """An argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
 
 
 def check_arguments(parser, args):
@@ -212,7 +225,7 @@ def grade(args, box):
             if built else None
         has_gpu = bool(built) and gpu_usable(box, pristine, args.work_dir / "probe")
         if built and not has_gpu:
-            rows = not_run_rows(steps, programs, notes, context, found.result())
+            rows = grading.not_run_rows(steps, programs, notes, context, found.result())
         else:
             rows = grading.rows_for(steps, programs, notes, context, found, args.seed)
     if not args.keep_build:
@@ -233,22 +246,6 @@ def inspect(args, box, build_dir, pristine, submission, built):
                 (), "inspection", "could not be inspected: " + problem))
     found.charge_all = args.all_kernels
     return found
-
-
-def not_run_rows(steps, programs, notes, context, found):
-    """Rows for a machine without a usable GPU: the inspection's findings, no case run."""
-    names = grading.list_cases(context.judge)
-    rows = []
-    for step in steps:
-        if step.label not in programs:
-            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
-            continue
-        cases = grading.StepCases(step, context, names, found)
-        for case in cases.cases:
-            case.pop("index", None)
-        rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
-                                     findings=cases.findings, kernels=cases.evidence_kernels))
-    return rows
 
 
 def main():

@@ -3,7 +3,6 @@ JUnit reports and judges a compute-sanitizer run from its output."""
 import contextlib
 import dataclasses
 import os
-import pathlib
 import signal
 import subprocess
 import tempfile

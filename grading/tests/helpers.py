@@ -1,5 +1,4 @@
 """Shared by the grader's CPU tests: the recorded data and fake programs."""
-import os
 import pathlib
 import stat
 import sys

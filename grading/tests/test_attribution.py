@@ -1,16 +1,12 @@
 """initcheck runs every kernel and charges only the student's: a finding that names a
 course kernel is a course problem, one in the student's kernel costs the test's points.
 The recorded outputs are described in data/README.md."""
-import pathlib
-import tempfile
 import threading
 import time
-import types
 import unittest
-from unittest import mock
 
-from tests.helpers import sample, sanitizer_run, script, test
-from gradelib import grading, kernels, plan, runner, scoring
+from tests.helpers import sample, test
+from gradelib import kernels, plan, runner, scoring
 
 # One graded test fails at once; the other graded tests would take a minute.
 SLOW_PROGRAM = """

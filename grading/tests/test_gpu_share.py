@@ -8,12 +8,10 @@ import subprocess
 import tempfile
 import threading
 import time
-import types
 import unittest
 from unittest import mock
 
-from tests.helpers import script
-from gradelib import gpu_share, grading, plan, runner
+from gradelib import gpu_share, runner
 
 
 

@@ -12,7 +12,7 @@ import unittest
 from unittest import mock
 
 from tests import fake_world
-from gradelib import gpu_share, grading, inspection, plan, scoring
+from gradelib import case_runs, gpu_share, grading, inspection, plan, scoring
 
 STEP1 = plan.STEPS[0]
 
@@ -74,12 +74,12 @@ class Verdicts(unittest.TestCase):
             right = pathlib.Path(folder) / "classmate.out"
             right.write_text("right")
             (scratch / "out.bin").symlink_to(right)
-            self.assertIsNone(grading._read_no_links(scratch, "out.bin", 100))
+            self.assertIsNone(case_runs._read_no_links(scratch, "out.bin", 100))
             (scratch / "out.bin").unlink()
             (scratch / "out.bin").write_text("x" * 200)
-            self.assertIsNone(grading._read_no_links(scratch, "out.bin", 100))  # too large
+            self.assertIsNone(case_runs._read_no_links(scratch, "out.bin", 100))  # too large
             os.mkfifo(scratch / "fifo")
-            self.assertIsNone(grading._read_no_links(scratch, "fifo", 100))
+            self.assertIsNone(case_runs._read_no_links(scratch, "fifo", 100))
 
     def test_the_order_of_the_plain_runs(self):
         def case(name, weight, tools=(), evidence=False):

@@ -1,10 +1,8 @@
 """Commands under time limits, and sanitizer runs judged from compute-sanitizer's output."""
-import os
 import pathlib
 import tempfile
 import time
 import unittest
-from unittest import mock
 
 from tests.helpers import sample
 from gradelib import runner
