@@ -38,6 +38,24 @@ FILE_SIZE_LIMIT = 4 << 30
 PROCESS_LIMIT = 4096
 
 
+PASSED_THROUGH = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH")
+
+# Without util-linux's setpriv: the same with Python (no new privileges, then the user;
+# changing the user from root to another clears every capability).
+_PYTHON_DROP = ("import ctypes, os, sys; ctypes.CDLL(None).prctl(38, 1, 0, 0, 0); "
+                "os.setgroups([]); os.setgid(int(sys.argv[1])); os.setuid(int(sys.argv[1])); "
+                "os.execvp(sys.argv[2], sys.argv[2:])")
+
+
+def _drop_privileges(uid):
+    """The command prefix that runs what follows as @p uid with no capabilities and
+    no_new_privs (set-user-ID programs gain nothing)."""
+    if shutil.which("setpriv"):
+        return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    return ["python3", "-c", _PYTHON_DROP, str(uid)]
+
+
 class SandboxError(RuntimeError):
     """The sandbox cannot run here (no bwrap, no namespaces): grading stops with the reason,
     unless the instructor chose --no-sandbox."""
@@ -100,6 +118,9 @@ class Sandbox:
         environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                        "HOME": SCRATCH if scratch else "/tmp", "TMPDIR": "/tmp",
                        "CUDA_CACHE_DISABLE": "1"}
+        for name in PASSED_THROUGH:  # where the machine's CUDA lives, which GPU to use
+            if name in os.environ:
+                environment[name] = os.environ[name]
         environment.update(env or {})
         if not self.enabled:
             return self._unsandboxed(argv, submission, build, scratch, environment)
@@ -128,9 +149,7 @@ class Sandbox:
             command += ["--setenv", key, str(value)]
         command += ["--chdir", cwd or (SCRATCH if scratch else VIRTUAL_ROOT), "--"]
         if self.as_root:
-            command += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
-                        "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-                        "--no-new-privs", "--"]
+            command += _drop_privileges(self.uid)
         return command + [str(part) for part in argv]
 
     def _unsandboxed(self, argv, submission, build, scratch, environment):
