@@ -321,7 +321,8 @@ def markdown(rows, title, header_note):
     memory = [entry for entry in rows if entry["family"] == "memory"]
     memory_caught = sum(1 for entry in memory if entry["result"].startswith("caught"))
     cheats = [entry for entry in rows if entry["family"] == "cheat"]
-    stopped = sum(1 for entry in cheats if entry["result"] in ("zero", "caught"))
+    stopped = sum(1 for entry in cheats
+                  if entry["result"] in ("zero", "caught", "zero (inspection)"))
     course = [entry for entry in rows if entry["family"] == "course"]
     lines += ["", f"{caught} of {len(mutants)} mutations caught ({memory_caught} of "
               f"{len(memory)} of the memory-safety family).", ""]
