@@ -40,8 +40,8 @@ class ToolArguments(unittest.TestCase):
     def test_kernel_names_as_the_sanitizer_prints_them(self):
         self.assertEqual(kernels.base_name(
             "step4::rect_tiles_kernel<step4::RectTiling<(int)64, (int)16>>"), "rect_tiles_kernel")
-        self.assertEqual(kernels.base_name("course::step1::matMulNaiveKernel"),
-                         "matMulNaiveKernel")
+        self.assertEqual(kernels.base_name("course::step1::renamed_naive_kernel"),
+                         "renamed_naive_kernel")
         self.assertEqual(kernels.base_name("cub::CUB_300000_SM_900::detail::scan::"
                                            "DeviceScanKernel<cub::X<(int)1>, int *>"),
                          "DeviceScanKernel")
@@ -88,7 +88,7 @@ class Attribution(unittest.TestCase):
         self.assertEqual(run["kernels"], ["course::step2::one_thread_per_element_kernel"])
 
     def test_findings_only_in_course_kernels_are_a_course_problem(self):
-        run = judged("initcheck_uninitialized_read.txt", 86, ["matMulNaiveKernel"])
+        run = judged("initcheck_uninitialized_read.txt", 86, ["renamed_naive_kernel"])
         self.assertEqual(run["outcome"], "course errors")
         entry = test("a graded test", weight=2, sanitizers=[run])
         self.assertTrue(scoring.earns(entry))
