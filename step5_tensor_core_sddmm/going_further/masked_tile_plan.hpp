@@ -1,0 +1,70 @@
+// Step 5, going further: the plan that splits S between Tensor Core tiles, lane groups and
+// the dense product, by the cost model.
+// Read first: tile_cost_model.hpp (the model), masked_tiles.hpp (the tiles),
+// dense_product_path.hpp (the dense path).
+/// @file masked_tile_plan.hpp
+/// @brief plan_masked_tiles(): the threshold and the kernel's shape from the device, the
+/// search for masked tiles, whether they pay, the list of the lane groups' entries, and the
+/// dense path when it wins; with the figures (bytes, FLOPs, seconds) the benchmark's LIMIT
+/// column reads.
+#pragma once
+
+#include "common/matrix.hpp"
+#include "going_further/dense_product_path.hpp"
+#include "going_further/device_description.hpp"
+#include "going_further/masked_tiles.hpp"
+#include "going_further/tile_cost_model.hpp"
+#include "step5_launchers.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace course::step5 {
+
+/// @brief The switches of the masked-tile plan (the benchmark times variants with them).
+struct MaskedTileOptions {
+  bool tiles = true;       ///< look for masked tiles at all
+  int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
+  int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
+  bool dense_path = true;  ///< let the plan take the dense product when it wins
+};
+
+/// @brief What the plan chose, and what its choice must move and compute.
+struct MaskedPlanFigures {
+  bool dense_path = false;            ///< the dense product computes every entry
+  TileThreshold threshold;            ///< the tiles' threshold used
+  MaskedTileShape shape;              ///< the kernel's launch shape (panels 0: no tiles)
+  std::int64_t tiles = 0;             ///< tiles on Tensor Cores
+  std::int64_t steps = 0;             ///< tile columns copied
+  std::int64_t items = 0;             ///< blocks of the masked-tile kernel
+  std::int64_t covered = 0;           ///< entries inside the tiles
+  std::int64_t lane_entries = 0;      ///< entries the lane groups compute
+  double gathered_bytes = 0.0;        ///< bytes brought from L2: rows of Bᵀ and of A
+  double tensor_flops = 0.0;          ///< Tensor Core FLOPs (tiles, or the dense product)
+  double extra_dram_bytes = 0.0;      ///< the dense path's product, written and gathered
+  double model_sparse_seconds = 0.0;  ///< the model's time of tiles and lane groups
+  double model_dense_seconds = 0.0;   ///< the model's time of the dense path
+  int launches = 0;                   ///< kernels per run
+};
+
+/// @brief A plan's Tensor Core tiles, the lane groups' entries and the dense path.
+struct MaskedTilePlan {
+  MaskedTiles tiles;                        ///< the tiles (none when tile_count is 0)
+  course::DeviceBuffer<int> listed;         ///< the lane groups' entries, when there are tiles
+  std::unique_ptr<DenseProductPath> dense;  ///< the dense path, when the plan took it
+  MaskedPlanFigures figures;                ///< what was chosen and what it costs
+};
+
+/// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked tiles when
+/// the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps them
+/// when they pay for their launch, lists the entries left to the lane groups, and takes the
+/// dense path instead when it is cheaper and fits (then nothing else runs).
+/// @param pattern S on the device
+/// @param inner the inner size
+/// @param options the switches
+/// @param device the GPU (describe_current_device in a program)
+/// @return the plan
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
+                                 const MaskedTileOptions& options, const DeviceDescription& device);
+
+}  // namespace course::step5

@@ -1,0 +1,190 @@
+// Step 5, going further: Tensor Cores on the masked 16×16 tiles, results stored straight into
+// S's value order through the tiles' descriptors.
+// Read first: masked_tiles.hpp (descriptors, steps, items), async_piece_copy.cuh (the copies),
+// ../wmma_tile_product.cuh (one warp, one WMMA tile).
+/// @file sddmm_masked_tiles.cuh
+/// @brief masked_tile_kernel: one block per item, one warp per 16-row panel of its
+/// super-panel. The panels' rows of A are copied into shared memory once; the tile columns
+/// of the item stream through a ring of stages of Bᵀ (16 rows × 64 values each), copied
+/// asynchronously several stages ahead where the GPU has cp.async; every warp whose panel
+/// has a tile in the column multiplies it with WMMA 16×16×16, and after the column's last
+/// stage writes the tile's entries of S, row by row, through its starts and masks.
+#pragma once
+
+#include "going_further/async_piece_copy.cuh"
+#include "going_further/masked_tiles.hpp"
+#include "step5_launchers.hpp"
+
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include <cstdint>
+
+namespace course::step5 {
+
+/// @brief What masked_tile_kernel reads besides the operands.
+struct MaskedTileArgs {
+  const int* starts;             ///< 16 per tile
+  const std::uint16_t* masks;    ///< 16 per tile
+  const int* step_cols;          ///< tile column of each step
+  const int* step_super_panels;  ///< super-panel of each step
+  const int* step_tiles;         ///< panels per step: the tile, or -1
+  const int* item_first_steps;   ///< first step of each item, and the end
+  const float* values;           ///< S's values, or nullptr when all are one
+  int stages;                    ///< stages of Bᵀ in the ring (2..4)
+  int item_steps;                ///< most steps of an item (the table's room)
+};
+
+/// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
+/// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
+/// writing column c when the row's mask holds it, at start + (entries of the row before c).
+/// A row's entries are consecutive in S, so each half-warp's stores are one run.
+/// @param accumulator the tile's product
+/// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
+/// @param tile_start lane r < 16: the row's first position in S
+/// @param tile_mask lane r < 16: the row's columns
+/// @param values S's values, or nullptr
+/// @param output one float per entry of S
+__device__ inline void store_masked_tile(
+    const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
+    float* result, int tile_start, unsigned tile_mask, const float* __restrict__ values,
+    float* __restrict__ output) {
+  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
+                                  nvcuda::wmma::mem_row_major);
+  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
+  const int col = lane % kMaskedTileEdge;
+  // Both half-warps make 8 passes, so every lane joins every shuffle.
+  for (int row = lane / kMaskedTileEdge; row < kMaskedTileEdge; row += 2) {
+    const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
+    const int row_start = __shfl_sync(kAllLanes, tile_start, row);
+    if ((row_mask >> col) & 1u) {
+      const int position = row_start + __popc(row_mask & ((1u << col) - 1u));
+      const float product = result[row * kMaskedTileEdge + col];
+      output[position] = values == nullptr ? product : __ldg(values + position) * product;
+    }
+  }
+  __syncwarp();  // every lane has read the tile before the warp's next tile overwrites it
+}
+
+/// @brief Tensor Cores on the masked tiles: one block per item (blockIdx.x).
+///
+/// Preconditions: blockDim.x = 32 · kPanels; dynamic shared memory of
+/// masked_tile_shared_bytes(kPanels, args.stages, inner, args.item_steps); the tables of
+/// group_masked_tiles grouped for kPanels panels and at most args.item_steps steps per item;
+/// with @p kVector, allows_vector_loads for A and Bᵀ; 2 <= args.stages <= 4.
+/// @tparam kPanels 16-row panels per block, one warp each (1, 2 or 4)
+/// @tparam kVector 16-byte copies (else one half at a time: odd leading dimensions)
+/// @param operands A and Bᵀ
+/// @param args the tiles' tables
+/// @param output one float per entry of S
+template <int kPanels, bool kVector>
+__global__ void __launch_bounds__(32 * kPanels)
+    masked_tile_kernel(DenseOperands operands, MaskedTileArgs args, float* __restrict__ output) {
+  static_assert(kPanels == 1 || kPanels == 2 || kPanels == 4, "1, 2 or 4 panels per block");
+  static_assert(kMaskedStageHalves % 16 == 0, "a stage holds whole 16-deep WMMA steps");
+  using namespace nvcuda;
+  constexpr int kThreads = 32 * kPanels;
+  constexpr int kEdge = kMaskedTileEdge;
+  extern __shared__ __align__(128) unsigned char shared[];
+  const int thread = static_cast<int>(threadIdx.x);
+  const int warp = thread / 32;
+  const int lane = thread % 32;
+
+  const int first_step = args.item_first_steps[blockIdx.x];
+  const int step_count = args.item_first_steps[blockIdx.x + 1] - first_step;
+  const int first_row = args.step_super_panels[first_step] * kPanels * kEdge;
+  const int inner16 = (operands.inner + 15) / 16 * 16;  // WMMA's depth; zeros past inner
+  const int a_ld = inner16 + kMaskedTilePad;
+  const int chunks = (inner16 + kMaskedStageHalves - 1) / kMaskedStageHalves;
+  // Shared memory: each warp's 16×16 floats, the panels' rows of A, the ring of stages of
+  // Bᵀ, and the item's table (tile column and the panels' tiles of each step).
+  float* results = reinterpret_cast<float*>(shared);
+  __half* a_rows = reinterpret_cast<__half*>(results + kPanels * kEdge * kEdge);
+  __half* ring = a_rows + kPanels * kEdge * a_ld;
+  int* table_cols = reinterpret_cast<int*>(ring + args.stages * kEdge * kMaskedStageLd);
+  int* table_tiles = table_cols + args.item_steps;
+
+  for (int step = thread; step < step_count; step += kThreads) {
+    table_cols[step] = args.step_cols[first_step + step];
+  }
+  for (int slot = thread; slot < step_count * kPanels; slot += kThreads) {
+    table_tiles[slot] = args.step_tiles[first_step * kPanels + slot];
+  }
+  __syncthreads();  // the table is whole before threads copy the stages other threads listed
+
+  // The panels' rows of A join the first group of copies: the first wait covers them.
+  copy_slice<kVector>(a_rows, a_ld, operands.a, operands.lda, operands.rows, operands.inner,
+                      first_row, kPanels * kEdge, 0, inner16, thread, kThreads);
+  const int total = step_count * chunks;  // stages to compute: each step's chunks of inner
+  const auto copy_stage = [&](int stage) {
+    const int k0 = (stage % chunks) * kMaskedStageHalves;
+    copy_slice<kVector>(ring + (stage % args.stages) * kEdge * kMaskedStageLd, kMaskedStageLd,
+                        operands.b_transposed, operands.ldb, operands.cols, operands.inner,
+                        table_cols[stage / chunks] * kEdge, kEdge, k0,
+                        min(kMaskedStageHalves, inner16 - k0), thread, kThreads);
+  };
+  for (int stage = 0; stage < args.stages - 1; ++stage) {
+    if (stage < total) {
+      copy_stage(stage);
+    }
+    commit_pieces();  // one group per stage, empty past the last, so the count stays exact
+  }
+
+  // Lane r < 16 holds row r's start and mask of the warp's tile in the current step, and
+  // loads those of the next step one step ahead, so that their latency hides behind it.
+  int next_start = 0;
+  unsigned next_mask = 0;
+  const auto load_descriptor = [&](int step) {
+    const int tile = step < step_count ? table_tiles[step * kPanels + warp] : -1;
+    if (tile >= 0 && lane < kEdge) {
+      next_start = args.starts[tile * kEdge + lane];
+      next_mask = args.masks[tile * kEdge + lane];
+    }
+  };
+  load_descriptor(0);
+  int tile_start = 0;
+  unsigned tile_mask = 0;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> accumulator;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
+  // Bᵀ row-major is B column-major: B(k, n) of the stage sits at stage[n * ld + k].
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b_part;
+  for (int stage = 0; stage < total; ++stage) {
+    wait_pieces(args.stages - 2);  // this thread's copies of `stage` (and of A) have landed
+    __syncthreads();  // every thread's copies of `stage` are visible, and every warp is done
+                      // with stage - 1, whose buffer the next copy overwrites
+    if (stage + args.stages - 1 < total) {
+      copy_stage(stage + args.stages - 1);
+    }
+    commit_pieces();
+    const int step = stage / chunks;
+    const int chunk = stage % chunks;
+    if (chunk == 0) {
+      tile_start = next_start;
+      tile_mask = next_mask;
+      load_descriptor(step + 1);
+    }
+    if (table_tiles[step * kPanels + warp] < 0) {
+      continue;  // no tile of this warp's panel in the column (the same for the whole warp)
+    }
+    if (chunk == 0) {
+      wmma::fill_fragment(accumulator, 0.0f);
+    }
+    const __half* stage_b = ring + (stage % args.stages) * kEdge * kMaskedStageLd;
+    const int k0 = chunk * kMaskedStageHalves;
+    const int depth_steps = min(kMaskedStageHalves, inner16 - k0) / 16;
+    for (int depth = 0; depth < depth_steps; ++depth) {
+      wmma::load_matrix_sync(a_part, a_rows + warp * kEdge * a_ld + k0 + depth * 16, a_ld);
+      wmma::load_matrix_sync(b_part, stage_b + depth * 16, kMaskedStageLd);
+      wmma::mma_sync(accumulator, a_part, b_part, accumulator);
+    }
+    if (chunk == chunks - 1) {
+      store_masked_tile(accumulator, results + warp * kEdge * kEdge, tile_start, tile_mask,
+                        args.values, output);
+    }
+  }
+  wait_pieces(0);  // no copy may still be in flight when the block's shared memory is freed
+}
+
+}  // namespace course::step5
