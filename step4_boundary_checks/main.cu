@@ -154,11 +154,13 @@ int run(int argc, char** argv) {
   parser.add_flag("--bench", &bench, "benchmark every approach against cuBLAS");
   parser.add_flag("--all-fast-variants", &all_fast_variants,
                   "with --bench: also time each tile shape of the fast kernel");
-  parser.add_path("--csv", &csv_path, "with --bench: write the table as CSV here");
-  parser.add_path("--markdown", &markdown_path, "with --bench: write the Markdown table here");
-  parser.add_path("--shapes", &shapes_path,
-                  "with --bench: the shape benchmark (fast kernel vs cuBLAS) on the shapes of "
-                  "this file, one 'rows inner cols' a line");
+  parser.add_output_file("--csv", &csv_path, "with --bench: write the table as CSV here");
+  parser.add_output_file("--markdown", &markdown_path,
+                         "with --bench: write the Markdown table here");
+  parser.add_input_file(
+      "--shapes", &shapes_path,
+      "with --bench: the shape benchmark (fast kernel vs cuBLAS) on the shapes of "
+      "this file, one 'rows inner cols' a line");
   parser.add_flag("--demo-unchecked", &demo_unchecked,
                   "run the unchecked kernel on the note's 3x3 example (tile width 2)");
   parser.add_flag("--exact-alloc", &exact_allocation,

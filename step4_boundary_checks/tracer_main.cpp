@@ -63,7 +63,7 @@ int run(int argc, char** argv) {
   parser.add_integer("--block-col", &block_col, -1, 1023, "trace only this block column (bx)");
   parser.add_integer("--phase", &phase, -1, 1023, "trace only this phase");
   parser.add_flag("--only-invalid", &only_invalid, "list only the invalid accesses");
-  parser.add_path("--svg", &svg_path, "write a picture of the chosen block and phase here");
+  parser.add_output_file("--svg", &svg_path, "write a picture of the chosen block and phase here");
   parser.add_integer("--max-output-mb", &max_output_mb, 1, 1 << 20,
                      "refuse a full trace that would print more than this many MiB");
   if (!parser.parse(argc, argv)) {

@@ -123,7 +123,7 @@ int run(int argc, char** argv) {
   course::ArgParser parser("step4_pad_to_four",
                            "Experiment: the fast kernel on ragged shapes, directly and through "
                            "copies padded to multiples of 4, against cuBLAS SGEMM.");
-  parser.add_path("--shapes", &shapes_path, "shapes file, one 'rows inner cols' a line");
+  parser.add_input_file("--shapes", &shapes_path, "shapes file, one 'rows inner cols' a line");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
