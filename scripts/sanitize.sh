@@ -29,8 +29,8 @@ runs=(
   "step5 approach 1 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 1"
   "step5 approach 2 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 2"
   "step5 approach 3 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 3"
-  "step5 approach 4 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 4"
-  "step5 approach 4 200x150 K=40 dense|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 200 --n 150 --k 40 --nnz 24000 --approach 4"
+  "step5 approach 4 37x41 K=29|step5_tensor_core_sddmm/going_further/step5_going_further|--m 37 --n 41 --k 29 --nnz 300 --approach 4"
+  "step5 approach 4 200x150 K=40 dense|step5_tensor_core_sddmm/going_further/step5_going_further|--m 200 --n 150 --k 40 --nnz 24000 --approach 4"
   "step5 approach 3 nnz=0|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 20 --n 20 --k 16 --nnz 0 --approach 3"
 )
 tools=(memcheck racecheck initcheck synccheck)

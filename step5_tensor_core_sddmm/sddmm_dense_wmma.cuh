@@ -10,7 +10,7 @@
 /// front with the figure.
 #pragma once
 
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cstdint>
 

@@ -3,10 +3,10 @@
 /// @file sddmm_dense_wmma_launch.cu
 /// @brief Approach 2's launches: the dense product with one of the built block shapes (the
 /// note's experiment of 32×32 against 128×4 threads), then one thread per nonzero samples it.
-#include "approach_launches.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/cuda_check.hpp"
-#include "launch_config.hpp"
-#include "sddmm_dense_wmma.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/sddmm_dense_wmma.cuh"
 
 #include <stdexcept>
 #include <string>

@@ -11,8 +11,8 @@
 /// permutation. No dense rows×cols storage exists anywhere.
 #pragma once
 
-#include "fragment_map.cuh"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/fragment_map.cuh"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cstdint>
 

@@ -10,8 +10,8 @@
 /// that take part: the shuffle lesson of the note (see shuffle_mask.cu).
 #pragma once
 
-#include "step5_launchers.hpp"
-#include "warp_shuffle_check.cuh"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/warp_shuffle_check.cuh"
 
 #include <cuda_fp16.h>
 

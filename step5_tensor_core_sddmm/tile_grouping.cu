@@ -2,10 +2,10 @@
 // Read first: tile_grouping.hpp.
 /// @file tile_grouping.cu
 /// @brief GPU grouping of the nonzeros by tile: keys, CUB radix sort, run-length encode, scan.
-#include "tile_grouping.hpp"
+#include "step5_tensor_core_sddmm/tile_grouping.hpp"
 
 #include "common/cuda_check.hpp"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>

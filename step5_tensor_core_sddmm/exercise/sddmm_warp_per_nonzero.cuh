@@ -16,8 +16,8 @@
 // nonzero, as many blocks as needed; C has one float per nonzero, in S's order.
 #pragma once
 
-#include "step5_launchers.hpp"
-#include "warp_shuffle_check.cuh"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/warp_shuffle_check.cuh"
 
 #include <cuda_fp16.h>
 

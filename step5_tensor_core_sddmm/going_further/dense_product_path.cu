@@ -3,10 +3,10 @@
 /// @file dense_product_path.cu
 /// @brief DenseProductPath: cublasGemmEx (fp16 A and Bᵀ, fp32 product and sums) and the
 /// gather of S's entries.
-#include "going_further/dense_product_path.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 
 #include "common/cuda_check.hpp"
-#include "launch_config.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cstdint>
 #include <stdexcept>

@@ -8,7 +8,8 @@
 #pragma once
 
 #include "common/matrix.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cublas_v2.h>
 

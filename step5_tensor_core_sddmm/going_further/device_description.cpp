@@ -3,10 +3,10 @@
 /// @file device_description.cpp
 /// @brief describe_current_device(), the four written-out GPUs and described_rates() with
 /// its calibrated efficiencies.
-#include "going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 
 #include "common/cuda_check.hpp"
-#include "going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -3,7 +3,7 @@
 /// @file masked_tile_plan.cu
 /// @brief plan_masked_tiles(): threshold and shape, search, grouping, the lane groups' list,
 /// and the dense path.
-#include "going_further/masked_tile_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 
 #include "common/device.hpp"
 

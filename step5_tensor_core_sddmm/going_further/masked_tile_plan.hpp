@@ -10,11 +10,12 @@
 #pragma once
 
 #include "common/matrix.hpp"
-#include "going_further/dense_product_path.hpp"
-#include "going_further/device_description.hpp"
-#include "going_further/masked_tiles.hpp"
-#include "going_further/tile_cost_model.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -5,9 +5,9 @@
 /// (CUB: sort the tiles by super-panel and tile column, run-length encode the steps, cut
 /// items) and list_entries_outside() (CUB: select the lane groups' entries).
 #include "common/cuda_check.hpp"
-#include "going_further/masked_tile_search.cuh"
-#include "going_further/masked_tiles.hpp"
-#include "launch_config.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tile_search.cuh"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>

@@ -11,7 +11,7 @@
 /// the uniform masks, whose runs are single entries, cost one pass and no warp at all.
 #pragma once
 
-#include "going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 
 #include <cstdint>
 

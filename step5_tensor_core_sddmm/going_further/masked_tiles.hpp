@@ -21,9 +21,10 @@
 #pragma once
 
 #include "common/matrix.hpp"
-#include "going_further/device_description.hpp"
-#include "going_further/tile_cost_model.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,9 +11,9 @@
 /// stage writes the tile's entries of S, row by row, through its starts and masks.
 #pragma once
 
-#include "going_further/async_piece_copy.cuh"
-#include "going_further/masked_tiles.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cuda_fp16.h>
 #include <mma.h>

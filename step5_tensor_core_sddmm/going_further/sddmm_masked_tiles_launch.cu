@@ -4,10 +4,10 @@
 /// @brief launch_masked_tiles(): one block per item, the shape's panels and stages, 16-byte
 /// copies where A and Bᵀ allow them; and whether the kernel was compiled with cp.async.
 #include "common/cuda_check.hpp"
-#include "going_further/masked_tiles.hpp"
-#include "going_further/sddmm_masked_tiles.cuh"
-#include "launch_config.hpp"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/sddmm_masked_tiles.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <climits>
 #include <stdexcept>

@@ -3,9 +3,9 @@
 /// @file tile_cost_model.cpp
 /// @brief The threshold of a Tensor Core tile, the masked-tile kernel's launch shape, and
 /// the seconds of each path.
-#include "going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 
-#include "going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 
 #include <algorithm>
 #include <cmath>

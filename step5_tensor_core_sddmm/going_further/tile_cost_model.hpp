@@ -17,7 +17,7 @@
 /// Outputs (one float per nonzero) cost the same on every path.
 #pragma once
 
-#include "going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 
 #include <cstdint>
 

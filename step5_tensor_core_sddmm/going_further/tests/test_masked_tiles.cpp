@@ -1,0 +1,244 @@
+// Step 5, tests (going further): the masked 16×16 Tensor Core tiles and the dense path
+// against the CPU reference.
+// Read first: approach_checks.hpp, then going_further/masked_tiles.hpp.
+/// @file test_masked_tiles.cpp
+/// @brief GPU tests of the masked-tile search and kernel: the tiles found must be exactly
+/// those a host count finds (entries per tile, a long enough run, no repeats), every entry
+/// inside them must match the CPU reference (double accumulation, fresh random inputs, the
+/// output poisoned first) and every entry outside must be left untouched, on block masks of
+/// sizes 16 to 128 cut by the edges, causal masks, inner 1 to 256 (not multiples of 16 too)
+/// and odd leading dimensions; and the dense path on its own.
+#include <catch2/catch.hpp>
+
+#include "common/attention_masks.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "common/sparse_matrix.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <utility>
+#include <vector>
+
+using namespace course::step5::testing;  // the shared checks of approach_checks.hpp
+
+namespace {
+
+using course::step5::kMaskedTileEdge;
+
+/// Fresh random A and Bᵀ with leading dimension @p ld, on the host and the device.
+struct Operands {
+  Operands(int rows, int cols, int inner, int ld, std::uint64_t seed)
+      : a(course::step5::random_half_matrix(rows, inner, ld, seed)),
+        bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
+        device_a(a),
+        device_bt(bt),
+        operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
+  course::HostMatrix<__half> a;
+  course::HostMatrix<__half> bt;
+  course::DeviceMatrix<__half> device_a;
+  course::DeviceMatrix<__half> device_bt;
+  course::step5::DenseOperands operands;
+};
+
+/// The mask of the positions @p keep accepts, sorted row-major, values random.
+course::CooMatrix mask_of(int rows, int cols, const std::function<bool(int, int)>& keep,
+                          std::uint64_t seed) {
+  course::CooMatrix s;
+  s.rows = rows;
+  s.cols = cols;
+  for (int row = 0; row < rows; ++row) {
+    for (int col = 0; col < cols; ++col) {
+      if (keep(row, col)) {
+        s.row_indices.push_back(row);
+        s.col_indices.push_back(col);
+        s.values.push_back(1.0f);
+      }
+    }
+  }
+  return with_random_values(s, seed);
+}
+
+/// The tiles a host count keeps: at least @p min_entries entries and a row of at least
+/// @p min_run of them (no mask here repeats an entry). Key: (tile row, tile column).
+std::map<std::pair<int, int>, int> host_tiles(const course::CooMatrix& s, int min_entries,
+                                              int min_run) {
+  std::map<std::pair<int, int>, int> entries;
+  std::map<std::pair<int, int>, std::map<int, int>> per_row;
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    const std::pair<int, int> tile{s.row_indices[entry] / kMaskedTileEdge,
+                                   s.col_indices[entry] / kMaskedTileEdge};
+    ++entries[tile];
+    ++per_row[tile][s.row_indices[entry]];
+  }
+  std::map<std::pair<int, int>, int> kept;
+  for (const auto& [tile, count] : entries) {
+    int longest = 0;
+    for (const auto& [row, run] : per_row[tile]) {
+      longest = std::max(longest, run);
+    }
+    if (count >= min_entries && longest >= min_run) {
+      kept[tile] = count;
+    }
+  }
+  return kept;
+}
+
+/// Runs the masked-tile plan (tiles forced from @p min_entries, @p panels per block) and
+/// the kernel on S; checks the tiles against the host count, the entries inside them
+/// against the reference and the entries outside for the poison.
+void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_entries,
+                        int panels) {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("rows=" << s.rows << " cols=" << s.cols << " inner=" << inner << " ld=" << ld
+               << " nnz=" << s.nnz() << " min_entries=" << min_entries << " panels=" << panels
+               << " seed " << seed);
+  const Operands inputs(s.rows, s.cols, inner, ld, seed);
+  const course::step5::DevicePattern pattern(s);
+  course::step5::MaskedTileOptions options;
+  options.min_entries = min_entries;
+  options.panels = panels;
+  options.dense_path = false;
+  course::step5::DeviceDescription device = course::step5::describe_current_device();
+  const course::step5::MaskedTilePlan plan =
+      course::step5::plan_masked_tiles(pattern, inner, options, device);
+  const int min_run = std::max(2, (min_entries + kMaskedTileEdge - 1) / kMaskedTileEdge);
+  const auto expected = host_tiles(s, min_entries, min_run);
+  std::int64_t expected_covered = 0;
+  for (const auto& [tile, count] : expected) {
+    expected_covered += count;
+  }
+  // A plan keeps tiles only when they pay for a launch; these tests force small masks, so
+  // compare the search itself when the plan dropped them.
+  course::step5::MaskedTiles searched =
+      course::step5::find_masked_tiles(pattern, plan.figures.threshold, plan.figures.shape.panels);
+  CHECK(searched.tile_count == static_cast<std::int64_t>(expected.size()));
+  CHECK(searched.covered == expected_covered);
+  if (searched.tile_count == 0) {
+    return;
+  }
+  course::step5::group_masked_tiles(searched, s.rows, s.cols, [](std::int64_t) { return 4; });
+  course::step5::MaskedTileShape shape = plan.figures.shape;
+  shape.item_steps = searched.item_steps;
+  shape.shared_bytes = course::step5::masked_tile_shared_bytes(shape.panels, shape.stages, inner,
+                                                               searched.item_steps);
+  course::DeviceBuffer<float> output(s.nnz(), "C");
+  output.poison();
+  course::step5::launch_masked_tiles(searched, shape, inputs.operands, pattern.values(),
+                                     output.data());
+  std::vector<float> got = output.to_vector();
+  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+  std::int64_t untouched_outside = 0;
+  std::int64_t outside = 0;
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    const std::pair<int, int> tile{s.row_indices[entry] / kMaskedTileEdge,
+                                   s.col_indices[entry] / kMaskedTileEdge};
+    if (expected.count(tile) == 0) {
+      ++outside;
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &got[entry], sizeof(bits));
+      untouched_outside += bits == 0xFFFFFFFFu ? 1 : 0;
+      got[entry] = static_cast<float>(reference.value[entry]);  // not the kernel's to check
+    }
+  }
+  CHECK(untouched_outside == outside);
+  const auto result = course::step5::compare_sampled(
+      got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+  INFO(result.summary());
+  CHECK(result.ok());
+  // The lane groups' list is exactly the entries outside the tiles, in S's order.
+  const course::DeviceBuffer<int> listed = course::step5::list_entries_outside(searched, s.nnz());
+  CHECK(static_cast<std::int64_t>(listed.size()) == outside);
+}
+
+course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
+                             std::uint64_t seed) {
+  course::AttentionMaskSpec spec =
+      course::block_sparse_spec(rows, cols, block, density, causal, seed);
+  return with_random_values(course::attention_mask(spec), seed + 3);
+}
+
+}  // namespace
+
+TEST_CASE("masked tiles: block masks of every block size cut by the edges", "[gpu]") {
+  for (const int block : {16, 24, 32, 48, 64, 96, 128}) {
+    // 300 x 270: neither a multiple of 16 nor of the block size.
+    const course::CooMatrix s = block_mask(300, 270, block, 0.3, false, course::fresh_seed());
+    for (const int panels : {1, 2, 4}) {
+      check_masked_tiles(s, 64, 64, 16, panels);
+    }
+  }
+}
+
+TEST_CASE("masked tiles: inner from 1 to 256 16-byte and scalar copies", "[gpu]") {
+  const course::CooMatrix s = block_mask(200, 180, 32, 0.4, false, course::fresh_seed());
+  for (const int inner : {1, 15, 16, 17, 64, 100, 256}) {
+    check_masked_tiles(s, inner, inner, 16, 4);
+    check_masked_tiles(s, inner, inner + 3, 16, 2);  // odd leading dimension: scalar copies
+  }
+}
+
+TEST_CASE("masked tiles: causal masks and their diagonal tiles", "[gpu]") {
+  const course::CooMatrix causal = mask_of(
+      150, 150, [](int row, int col) { return col <= row; }, course::fresh_seed());
+  for (const int min_entries : {1, 16, 100, 136}) {
+    check_masked_tiles(causal, 64, 64, min_entries, 4);
+  }
+  const course::CooMatrix blocks = block_mask(260, 260, 48, 0.5, true, course::fresh_seed());
+  check_masked_tiles(blocks, 128, 128, 16, 1);
+  check_masked_tiles(blocks, 17, 17, 16, 4);
+}
+
+TEST_CASE("masked tiles: empty rows empty tiles partial tiles and lone entries", "[gpu]") {
+  // Rows 20..39 empty; a dense band of 8 columns every 40 columns; scattered singles.
+  const course::CooMatrix s = mask_of(
+      130, 200,
+      [](int row, int col) {
+        if (row >= 20 && row < 40) {
+          return false;
+        }
+        return (col % 40) < 8 || (row * 7 + col * 13) % 97 == 0;
+      },
+      course::fresh_seed());
+  for (const int min_entries : {8, 32, 64}) {
+    check_masked_tiles(s, 100, 100, min_entries, 4);
+    check_masked_tiles(s, 64, 64, min_entries, 1);
+  }
+}
+
+TEST_CASE("masked tiles: many tile columns per panel split into items", "[gpu]") {
+  // Every tile full: 64 tile columns per panel, items of 4 steps.
+  const course::CooMatrix s = mask_of(
+      70, 1024, [](int, int) { return true; }, course::fresh_seed());
+  check_masked_tiles(s, 32, 32, 256, 4);
+  check_masked_tiles(s, 40, 40, 256, 2);
+}
+
+TEST_CASE("dense path: GEMM and gather against the reference", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  for (const int inner : {1, 17, 64, 100}) {
+    const course::CooMatrix s = block_mask(190, 130, 16, 0.5, true, seed + inner);
+    INFO("inner=" << inner << " seed " << seed);
+    const Operands inputs(s.rows, s.cols, inner, inner, seed);
+    const course::step5::DevicePattern pattern(s);
+    const course::step5::DenseProductPath dense(s.rows, s.cols);
+    course::DeviceBuffer<float> output(s.nnz(), "C");
+    output.poison();
+    dense.run(inputs.operands, pattern, output.data());
+    const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+    const auto result = course::step5::compare_sampled(
+        output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+    INFO(result.summary());
+    CHECK(result.ok());
+  }
+}
