@@ -8,19 +8,42 @@
 
 namespace course::step5 {
 
+/// @brief Where approach 4 uses Tensor Cores.
+enum class TensorCoreTiles {
+  /// 16×16 tiles chosen one at a time by the cost model, stored through masks
+  /// (masked_tiles.hpp), and the dense product when it wins (masked_tile_plan.hpp)
+  masked16,
+  /// dense 64-row panels and 64×64 tiles wholly in S (the earlier plan: full_tiles.hpp,
+  /// dense_panel_tables.hpp)
+  panels64
+};
+
+/// @brief The switches of the masked-tile plan (the benchmark times variants with them).
+struct MaskedTileOptions {
+  int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
+  int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
+  bool dense_path = true;  ///< let the plan take the dense product when it wins
+  /// keep every tile found, even where the model says they save less than a launch costs
+  /// (the tests' small masks)
+  bool eager = false;
+};
+
 /// @brief Tuning knobs of approach 4; the defaults are the tuned values.
 struct HybridOptions {
-  int group_lanes = 0;  ///< lanes per nonzero (4, 8, 16, 32; 0: 4 up to inner=256, doubling
-                        ///< with inner)
-  /// a 64-row panel goes to Tensor Cores at this density, measured over the columns its
+  /// where Tensor Cores are used (masked16: the cost model's 16×16 tiles)
+  TensorCoreTiles tensor_core_tiles = TensorCoreTiles::masked16;
+  MaskedTileOptions masked;  ///< with masked16: the masked-tile plan's switches
+  int group_lanes = 0;       ///< lanes per nonzero (4, 8, 16, 32; 0: 4 up to inner=256, doubling
+                             ///< with inner)
+  /// panels64: a 64-row panel goes to Tensor Cores at this density, measured over the columns its
   /// nonzeros span
   double tc_density = 0.05;
-  /// Tensor Cores only when the dense panels hold at least this many nonzeros (below, one
+  /// panels64: Tensor Cores only when the dense panels hold at least this many nonzeros (below, one
   /// wave of lane groups finishes before a Tensor Core block's chain of loads)
   long long tc_min_nnz = 131072;
-  /// 64×64 tiles wholly in S run as plain dense Tensor Core tiles (full_tiles.hpp)
+  /// panels64: 64×64 tiles wholly in S run as plain dense Tensor Core tiles (full_tiles.hpp)
   bool full_tiles = true;
-  /// full tiles only when they hold at least this many nonzeros together (below, the lane
+  /// panels64: full tiles only when they hold at least this many nonzeros together (below, the lane
   /// groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
   int lane_iterations = 0;  ///< runs of nonzeros per lane-group block (0: automatic, 1..8 by

@@ -23,6 +23,7 @@ struct HybridPlan::State {
   DensePanelTables panels;           ///< the dense panels' tables
   FullTileSearch full;               ///< the full tiles
   course::DeviceBuffer<int> listed;  ///< with full tiles: the lane groups' entries
+  MaskedTilePlan masked;             ///< masked16: the tiles, their list, or the dense path
 };
 
 namespace {
@@ -50,7 +51,12 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
   if (inner < 0) {
     throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
-  prepare();
+  if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
+    state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_device());
+    tensor_core_units_ = state_->masked.figures.tiles;
+  } else {
+    prepare();
+  }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -93,8 +99,14 @@ void HybridPlan::prepare() {
 HybridPlan::~HybridPlan() = default;
 
 std::size_t HybridPlan::workspace_bytes() const {
+  const MaskedTilePlan& masked = state_->masked;
   return state_->panels.storage.bytes() + state_->full.tiles.bytes() +
-         state_->full.row_starts.bytes() + state_->listed.bytes();
+         state_->full.row_starts.bytes() + state_->listed.bytes() + masked.tiles.bytes() +
+         masked.listed.bytes() + (masked.dense ? masked.dense->bytes() : 0);
+}
+
+const MaskedPlanFigures& HybridPlan::masked_figures() const {
+  return state_->masked.figures;
 }
 
 void HybridPlan::run(const DenseOperands& operands, float* output) const {
@@ -102,11 +114,34 @@ void HybridPlan::run(const DenseOperands& operands, float* output) const {
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
+  if (options_.tensor_core_tiles == TensorCoreTiles::masked16) {
+    run_masked(operands, output);
+    return;
+  }
   launch_hybrid(state_->panels, tensor_core_units_ > 0,
                 FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
                              state_->full.tile_count, state_->listed.data(),
                              static_cast<std::int64_t>(state_->listed.size())},
                 options_, operands, *pattern_, output);
+}
+
+void HybridPlan::run_masked(const DenseOperands& operands, float* output) const {
+  const MaskedTilePlan& masked = state_->masked;
+  if (masked.dense) {
+    masked.dense->run(operands, *pattern_, output);
+    return;
+  }
+  if (masked.tiles.tile_count == 0) {
+    launch_listed_lane_groups(options_, operands, *pattern_, nullptr, 0, output);
+    return;
+  }
+  // A pattern S has no values to read (unit_values): the kernels then read none.
+  const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
+  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output);
+  if (masked.figures.lane_entries > 0) {
+    launch_listed_lane_groups(options_, operands, *pattern_, masked.listed.data(),
+                              masked.figures.lane_entries, output);
+  }
 }
 
 void sddmm_hybrid(const DevicePattern& pattern, const DenseOperands& operands, float* output,

@@ -47,7 +47,7 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
   MaskedPlanFigures& figures = plan.figures;
   figures.threshold = threshold_for(options, rates, inner);
   figures.shape = choose_masked_tile_shape(device, inner, options.panels);
-  if (!options.tiles || inner == 0 || figures.shape.panels == 0 ||
+  if (inner == 0 || figures.shape.panels == 0 ||
       !some_panel_holds(pattern, figures.threshold.min_entries)) {
     return;
   }
@@ -60,7 +60,7 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
   });
   const double seconds = masked_tile_seconds(rates, inner, tiles.tile_count, tiles.step_count,
                                              tiles.item_count, tiles.panels);
-  if (!masked_tiles_pay(rates, inner, tiles.covered, seconds)) {
+  if (!options.eager && !masked_tiles_pay(rates, inner, tiles.covered, seconds)) {
     return;  // too few entries to pay for one more launch
   }
   figures.shape.item_steps = tiles.item_steps;

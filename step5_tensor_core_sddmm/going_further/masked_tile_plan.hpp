@@ -12,6 +12,7 @@
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
@@ -21,14 +22,6 @@
 #include <memory>
 
 namespace course::step5 {
-
-/// @brief The switches of the masked-tile plan (the benchmark times variants with them).
-struct MaskedTileOptions {
-  bool tiles = true;       ///< look for masked tiles at all
-  int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
-  int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
-  bool dense_path = true;  ///< let the plan take the dense product when it wins
-};
 
 /// @brief What the plan chose, and what its choice must move and compute.
 struct MaskedPlanFigures {
@@ -56,9 +49,9 @@ struct MaskedTilePlan {
   MaskedPlanFigures figures;                ///< what was chosen and what it costs
 };
 
-/// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked tiles when
-/// the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps them
-/// when they pay for their launch, lists the entries left to the lane groups, and takes the
+/// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked
+/// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps
+/// them when they pay for their launch, lists the entries left to the lane groups, and takes the
 /// dense path instead when it is cheaper and fits (then nothing else runs).
 /// @param pattern S on the device
 /// @param inner the inner size

@@ -214,4 +214,21 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   launch_lane_groups(options.group_lanes, lanes);
 }
 
+void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
+                               const DevicePattern& pattern, const int* listed,
+                               std::int64_t listed_count, float* output) {
+  LaneLaunch lanes{0,
+                   operands,
+                   pattern,
+                   listed == nullptr ? LaneSelection::every : LaneSelection::listed,
+                   listed == nullptr ? pattern.nnz() : listed_count,
+                   nullptr,
+                   listed,
+                   options.lane_iterations,
+                   output};
+  if (lanes.count > 0) {
+    launch_lane_groups(options.group_lanes, lanes);
+  }
+}
+
 }  // namespace course::step5

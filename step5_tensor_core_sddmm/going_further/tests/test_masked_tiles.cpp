@@ -15,6 +15,8 @@
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
@@ -241,4 +243,76 @@ TEST_CASE("dense path: GEMM and gather against the reference", "[gpu]") {
     INFO(result.summary());
     CHECK(result.ok());
   }
+}
+
+TEST_CASE("approach 4 masked tiles and lane groups together on block masks", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  for (const int block : {16, 24, 32, 48, 64, 96, 128}) {
+    // Blocks cut by the edges (300 x 270), plus scattered entries for the lane groups.
+    const course::CooMatrix blocks = block_mask(300, 270, block, 0.25, block % 32 == 0, seed);
+    for (const int panels : {1, 4}) {
+      check_hybrid(blocks, 64, 64, seed, eager_masked_tiles(panels));
+    }
+    check_hybrid(blocks, 17, 17, seed, eager_masked_tiles());
+  }
+}
+
+TEST_CASE("approach 4 masked tiles with inner 1 to 256 and odd leading dimensions", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  const course::CooMatrix s = mask_of(
+      170, 190,
+      [](int row, int col) {
+        return (row / 16 + col / 16) % 3 == 0 || (row * 31 + col * 17) % 53 == 0 ||
+               (row >= 100 && col <= row - 100);
+      },
+      seed);
+  for (const int inner : {1, 15, 16, 17, 64, 100, 256}) {
+    check_hybrid(s, inner, inner, seed, eager_masked_tiles());
+    check_hybrid(s, inner, inner + 1, seed, eager_masked_tiles(2));
+  }
+  // The defaults on the same mask (the model decides; the result must be right either way).
+  check_hybrid(s, 64, 64, seed);
+}
+
+TEST_CASE("approach 4 masked tiles with empty rows and a pattern S from CSR", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // Rows 16..47 empty, whole empty tiles, a causal part and a 24-block part.
+  const course::CooMatrix s = mask_of(
+      200, 160,
+      [](int row, int col) {
+        if (row >= 16 && row < 48) {
+          return false;
+        }
+        return (row < 100 && col <= row) || ((row / 24 + col / 24) % 4 == 1);
+      },
+      seed);
+  check_hybrid(s, 128, 128, seed, eager_masked_tiles());
+  check_csr_upload(s, course::step5::PatternValues::all_ones, 64, seed);
+}
+
+TEST_CASE("approach 4 takes the dense path when no tile may go to Tensor Cores", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // Every position of 300 x 200: without tiles (a threshold above a tile's 256 entries) the
+  // lane groups would read a row of Bᵀ per entry, and the dense product is cheaper.
+  const course::CooMatrix s = mask_of(
+      300, 200, [](int, int) { return true; }, seed);
+  course::step5::HybridOptions options;
+  options.masked.min_entries = 257;
+  const course::step5::DevicePattern pattern(s);
+  const course::step5::HybridPlan plan(pattern, 256, options);
+  CHECK(plan.masked_figures().dense_path);
+  CHECK(plan.masked_figures().tiles == 0);
+  for (const int inner : {1, 17, 256}) {
+    check_hybrid(s, inner, inner, seed, options);
+  }
+  // Switched off, the same S runs on the lane groups.
+  options.masked.dense_path = false;
+  const course::step5::HybridPlan lanes(pattern, 256, options);
+  CHECK_FALSE(lanes.masked_figures().dense_path);
+  CHECK(lanes.masked_figures().lane_entries == static_cast<std::int64_t>(s.nnz()));
+  check_hybrid(s, 64, 64, seed, options);
 }
