@@ -17,30 +17,31 @@ namespace course::step5 {
 namespace {
 
 /// Share of the peak DRAM bandwidth (2 · memory clock · bus width) that a device-to-device
-/// copy reaches. Calibrated on an NVIDIA H100 80GB HBM3, 2026-11-24: 2960 GB/s copied
-/// against a peak of 3352 GB/s (sddmm_bench's start-up measurement).
+/// copy reaches. Calibrated on an NVIDIA H100 80GB HBM3, 2026-11-25: 2971 GB/s copied
+/// against a peak of 3352 GB/s (sddmm_bench's start-up measurement, issue 31's round 1).
 constexpr double kDramEfficiency = 0.88;
 
 /// Bytes per SM and clock that lane groups gather from L2 when each nonzero reads a 512-byte
-/// row of Bᵀ at random. Calibrated on an NVIDIA H100 80GB HBM3, 2026-11-25: about 8.2 TB/s
-/// (the gather rate behind issue 31's "7.4 TB/s, about 90 % of the measured L2 gather rate")
-/// over 132 SMs at 1.98 GHz.
-constexpr double kL2GatherBytesPerSmClock = 31.0;
+/// row of Bᵀ at random. Calibrated on an NVIDIA H100 80GB HBM3, 2026-11-25: 8228 GB/s
+/// (sddmm_bench's start-up gather, issue 31's round 1) over 132 SMs at 1.98 GHz.
+constexpr double kL2GatherBytesPerSmClock = 31.5;
 
 /// Rate of the masked-tile kernel's copies of 16-row tiles of Bᵀ into shared memory, as a
-/// share of the gather rate: contiguous 2 KiB pieces against scattered 512-byte rows.
-/// Uncalibrated (1.0) until the H100 round of issue 31 measures both.
-constexpr double kTileStreamOverGather = 1.0;
+/// share of the gather rate. NVIDIA H100 80GB HBM3, 2026-11-25 (issue 31's round 1): the
+/// first kernel (2 KiB stages) reached about a tenth of the gather rate; the 8 KiB stages
+/// that replaced it are taken at half until measured.
+constexpr double kTileStreamOverGather = 0.5;
 
-/// Share of the mma.sync peak (tensor_flops_per_sm_clock) that cuBLAS's fp16 GEMM reaches
-/// on large products. Calibrated on an NVIDIA H100 80GB HBM3 (2026-11-24, cuBLAS fp16 with
-/// fp32 output, dense then sample's runs): about 0.9 of 2048 FLOPs per SM clock.
-constexpr double kTensorEfficiency = 0.9;
+/// Share of the Tensor Cores' peak that cuBLAS's fp16 GEMM (fp32 output) reaches on large
+/// products, the dense path's rate. NVIDIA H100 80GB HBM3, 2026-11-25: 721.6 TFLOP/s on
+/// 8192 × 8192 × 4096 (sddmm_bench's start-up measurement), 0.67 of 4096 FLOPs per SM clock
+/// (cuBLAS uses wgmma on sm_90).
+constexpr double kTensorEfficiency = 0.67;
 
-/// One more kernel launch in the same stream when the GPU is busy (the gap between two
-/// dependent kernels). Measured on an NVIDIA H100 80GB HBM3, 2026-11-24: about 3 µs per
-/// launch for the benchmark's smallest matrices (karate: 0.008 ms for two launches).
-constexpr double kLaunchSeconds = 3e-6;
+/// One more kernel launch in the same stream. NVIDIA H100 80GB HBM3, 2026-11-25: an empty
+/// kernel timed between two events took 6.08 µs (sddmm_bench's launch floor); a second kernel
+/// queued behind a running one costs less, about 3 µs (karate: 0.008 ms for two launches).
+constexpr double kLaunchSeconds = 4e-6;
 
 int attribute(cudaDeviceAttr which, int device) {
   int value = 0;
@@ -155,7 +156,7 @@ int tensor_flops_per_sm_clock(int major, int minor) {
     return 2048;  // A100
   }
   if (major >= 9) {
-    return 2048;  // Hopper and later through mma.sync (wgmma reaches 4096 on Hopper)
+    return 4096;  // Hopper's wgmma, which cuBLAS uses (mma.sync reaches about half)
   }
   return 1024;  // Turing, GA10x, Ada
 }

@@ -62,7 +62,7 @@ struct DeviceRates {
   double dram_bytes_per_second = 0.0;         ///< reading and writing device memory
   double l2_gather_bytes_per_second = 0.0;    ///< rows of Bᵀ read at random by lane groups
   double tile_stream_bytes_per_second = 0.0;  ///< 16-row tiles of Bᵀ copied into shared memory
-  double tensor_flops_per_second = 0.0;       ///< fp16 products with fp32 sums on Tensor Cores
+  double tensor_flops_per_second = 0.0;       ///< cuBLAS's fp16 products with fp32 sums
   double launch_seconds = 0.0;                ///< one more kernel in the stream
 };
 
@@ -74,8 +74,8 @@ struct DeviceRates {
 DeviceRates described_rates(const DeviceDescription& device);
 
 /// @brief Tensor Core fp16 multiply-adds with fp32 sums per SM and clock, times two (FLOPs),
-/// of the architecture's mma.sync (NVIDIA's architecture white papers: 1024 on Turing and
-/// Ada, 2048 on Ampere's A100, 2048 for mma.sync on Hopper, whose full 4096 needs wgmma).
+/// as cuBLAS reaches them (NVIDIA's architecture white papers: 1024 on Turing and Ada, 2048 on
+/// Ampere's A100, 4096 on Hopper through wgmma).
 /// @param major compute capability, major
 /// @param minor compute capability, minor
 /// @return FLOPs per SM per clock

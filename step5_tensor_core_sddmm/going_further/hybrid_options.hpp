@@ -21,6 +21,7 @@ enum class TensorCoreTiles {
 /// @brief The switches of the masked-tile plan (the benchmark times variants with them).
 struct MaskedTileOptions {
   int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
+  int group_steps = 0;     ///< tile columns per stage of Bᵀ: 0 chooses, or 1 to 4
   int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
   bool dense_path = true;  ///< let the plan take the dense product when it wins
   /// keep every tile found, even where the model says they save less than a launch costs

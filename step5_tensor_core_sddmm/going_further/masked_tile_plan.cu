@@ -46,7 +46,7 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
                 const DeviceRates& rates) {
   MaskedPlanFigures& figures = plan.figures;
   figures.threshold = threshold_for(options, rates, inner);
-  figures.shape = choose_masked_tile_shape(device, inner, options.panels);
+  figures.shape = choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
   if (inner == 0 || figures.shape.panels == 0 ||
       !some_panel_holds(pattern, figures.threshold.min_entries)) {
     return;
@@ -65,7 +65,8 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
   }
   figures.shape.item_steps = tiles.item_steps;
   figures.shape.shared_bytes =
-      masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner, tiles.item_steps);
+      masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner, tiles.item_steps,
+                               figures.shape.group_steps);
   figures.tiles = tiles.tile_count;
   figures.steps = tiles.step_count;
   figures.items = tiles.item_count;

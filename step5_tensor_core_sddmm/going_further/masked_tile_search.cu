@@ -92,8 +92,8 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
   CUDA_CHECK_LAUNCH(row_offsets_kernel);
   const auto find_candidates = [&] {
     candidate_rows_kernel<<<entry_blocks, kThreadsPerBlock>>>(
-        pattern.row_indices(), pattern.col_indices(), nnz, threshold.min_run, capacity,
-        counts.data(), candidates.data());
+        pattern.row_indices(), pattern.col_indices(), offsets.data(), nnz, threshold.min_run,
+        capacity, counts.data(), candidates.data());
     CUDA_CHECK_LAUNCH(candidate_rows_kernel);
     return static_cast<std::int64_t>(read_counts(counts)[kCandidateCount]);
   };

@@ -58,40 +58,6 @@ __global__ void row_offsets_kernel(const int* __restrict__ row_of, std::int64_t 
   }
 }
 
-/// @brief One thread per entry: appends a candidate for each entry that starts a run of at
-/// least @p min_run entries of one row inside one tile column.
-/// @param row_of row of each entry
-/// @param col_of column of each entry
-/// @param nnz entries of S
-/// @param min_run entries a run needs (>= 1)
-/// @param capacity room in @p candidates (at least nnz / min_run: a run owns min_run entries)
-/// @param counts the search's counts (MaskedTileCount), zeroed before
-/// @param candidates where the candidates go
-__global__ void candidate_rows_kernel(const int* __restrict__ row_of,
-                                      const int* __restrict__ col_of, std::int64_t nnz, int min_run,
-                                      std::int64_t capacity, unsigned long long* counts,
-                                      MaskedCandidate* __restrict__ candidates) {
-  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (entry >= nnz) {
-    return;  // the last block's threads past S's end
-  }
-  const int row = row_of[entry];
-  const int tile_col = col_of[entry] / kMaskedTileEdge;
-  const bool starts_run =
-      entry == 0 || row_of[entry - 1] != row || col_of[entry - 1] / kMaskedTileEdge != tile_col;
-  const std::int64_t last = entry + min_run - 1;
-  // The run reaches min_run entries exactly when its (min_run - 1)-th successor is still in
-  // this row and tile column; past S's end it cannot.
-  if (!starts_run || last >= nnz || row_of[last] != row ||
-      col_of[last] / kMaskedTileEdge != tile_col) {
-    return;
-  }
-  const unsigned long long slot = atomicAdd(&counts[kCandidateCount], 1ull);
-  if (slot < static_cast<unsigned long long>(capacity)) {
-    candidates[slot] = MaskedCandidate{row, tile_col};
-  }
-}
-
 /// @brief The first position in [begin, end) whose column is at least @p col (a binary
 /// search in one sorted row of S), or end.
 /// @param col_of column of each entry
@@ -109,6 +75,63 @@ __device__ inline int first_column_at_least(const int* col_of, int begin, int en
     }
   }
   return begin;
+}
+
+/// @brief Whether row @p row holds at least @p min_run entries in tile column @p tile_col.
+/// @param col_of column of each entry
+/// @param offsets S's row offsets
+/// @param row the row
+/// @param tile_col the tile column
+/// @param min_run entries needed (>= 1)
+/// @return whether the row's run there is that long
+__device__ inline bool long_run(const int* col_of, const int* offsets, int row, int tile_col,
+                                int min_run) {
+  const int end = offsets[row + 1];
+  const int first = first_column_at_least(col_of, offsets[row], end, tile_col * kMaskedTileEdge);
+  const int last = first + min_run - 1;
+  return last < end && col_of[last] < (tile_col + 1) * kMaskedTileEdge;
+}
+
+/// @brief One thread per entry: appends a candidate for each entry that starts a run of at
+/// least @p min_run entries of one row inside one tile column, unless the row above, in the
+/// same tile, has such a run too (then it, or a row above it, is the candidate: one
+/// candidate per vertical stretch of long runs, so a block mask's tile has one, not 16).
+/// @param row_of row of each entry
+/// @param col_of column of each entry
+/// @param offsets S's row offsets (row_offsets_kernel, earlier in the stream)
+/// @param nnz entries of S
+/// @param min_run entries a run needs (>= 1)
+/// @param capacity room in @p candidates (at least nnz / min_run: a run owns min_run entries)
+/// @param counts the search's counts (MaskedTileCount), zeroed before
+/// @param candidates where the candidates go
+__global__ void candidate_rows_kernel(const int* __restrict__ row_of,
+                                      const int* __restrict__ col_of,
+                                      const int* __restrict__ offsets, std::int64_t nnz,
+                                      int min_run, std::int64_t capacity,
+                                      unsigned long long* counts,
+                                      MaskedCandidate* __restrict__ candidates) {
+  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (entry >= nnz) {
+    return;  // the last block's threads past S's end
+  }
+  const int row = row_of[entry];
+  const int tile_col = col_of[entry] / kMaskedTileEdge;
+  const bool starts_run =
+      entry == 0 || row_of[entry - 1] != row || col_of[entry - 1] / kMaskedTileEdge != tile_col;
+  const std::int64_t last = entry + min_run - 1;
+  // The run reaches min_run entries exactly when its (min_run - 1)-th successor is still in
+  // this row and tile column; past S's end it cannot.
+  if (!starts_run || last >= nnz || row_of[last] != row ||
+      col_of[last] / kMaskedTileEdge != tile_col) {
+    return;
+  }
+  if (row % kMaskedTileEdge != 0 && long_run(col_of, offsets, row - 1, tile_col, min_run)) {
+    return;  // the row above starts (or continues) this stretch of long runs
+  }
+  const unsigned long long slot = atomicAdd(&counts[kCandidateCount], 1ull);
+  if (slot < static_cast<unsigned long long>(capacity)) {
+    candidates[slot] = MaskedCandidate{row, tile_col};
+  }
 }
 
 /// @brief What the search writes for each tile it keeps.

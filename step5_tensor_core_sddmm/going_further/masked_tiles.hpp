@@ -34,13 +34,11 @@ namespace course::step5 {
 
 /// @brief Rows and columns of a masked tile (the WMMA shape 16×16×16).
 constexpr int kMaskedTileEdge = 16;
-/// @brief Values of the inner dimension one stage of Bᵀ holds.
-constexpr int kMaskedStageHalves = 64;
+/// @brief The most values of the inner dimension one stage of Bᵀ holds.
+constexpr int kMaskedMaxChunk = 256;
 /// @brief Halves added to each row in shared memory, so that the 8 rows a fragment load
 /// reads at once fall into different banks.
 constexpr int kMaskedTilePad = 8;
-/// @brief Leading dimension of a stage of Bᵀ in shared memory.
-constexpr int kMaskedStageLd = kMaskedStageHalves + kMaskedTilePad;
 
 /// @brief S's masked tiles and how the kernel walks them.
 struct MaskedTiles {

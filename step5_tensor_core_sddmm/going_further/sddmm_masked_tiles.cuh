@@ -5,10 +5,11 @@
 /// @file sddmm_masked_tiles.cuh
 /// @brief masked_tile_kernel: one block per item, one warp per 16-row panel of its
 /// super-panel. The panels' rows of A are copied into shared memory once; the tile columns
-/// of the item stream through a ring of stages of Bᵀ (16 rows × 64 values each), copied
-/// asynchronously several stages ahead where the GPU has cp.async; every warp whose panel
-/// has a tile in the column multiplies it with WMMA 16×16×16, and after the column's last
-/// stage writes the tile's entries of S, row by row, through its starts and masks.
+/// of the item stream through a ring of stages of Bᵀ (the 16 rows of up to four tile columns,
+/// up to 256 values of inner each), copied asynchronously several stages ahead where the GPU
+/// has cp.async; every warp whose panel has a tile in a column multiplies it with WMMA
+/// 16×16×16, and after the column's last chunk of inner writes the tile's entries of S, row by
+/// row, through its starts and masks.
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
@@ -33,7 +34,12 @@ struct MaskedTileArgs {
   const float* values;           ///< S's values, or nullptr when all are one
   int stages;                    ///< stages of Bᵀ in the ring (2..4)
   int item_steps;                ///< most steps of an item (the table's room)
+  int group_steps;               ///< steps whose tiles of Bᵀ one stage holds (1..4)
+  int chunk;                     ///< values of inner one stage holds (a multiple of 16)
 };
+
+/// @brief The most steps one stage holds (masked_tile_kernel's registers of descriptors).
+constexpr int kMaxGroupSteps = 4;
 
 /// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
 /// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
@@ -68,12 +74,65 @@ __device__ inline void store_masked_tile(
   __syncwarp();  // every lane has read the tile before the warp's next tile overwrites it
 }
 
+/// @brief The item's table of steps in shared memory: each step's tile column and, for each
+/// panel, its tile (-1: none).
+struct ItemTable {
+  int* cols;   ///< tile column of each step
+  int* tiles;  ///< kPanels tiles per step
+};
+
+/// @brief Lane r < 16's start and mask of row r of the warp's tiles in one group of steps.
+struct GroupDescriptors {
+  int start[kMaxGroupSteps];      ///< per step of the group
+  unsigned mask[kMaxGroupSteps];  ///< per step of the group (0 where the warp has no tile)
+};
+
+/// @brief Loads the warp's descriptors of group @p group (lanes 0..15; the rows' masks are 0
+/// where the warp's panel has no tile in a step, or past the item's last step).
+/// @tparam kPanels panels per block
+/// @param args the tiles' tables
+/// @param table the item's table
+/// @param group the group of steps
+/// @param group_steps steps per group
+/// @param step_count steps of the item
+/// @param warp the warp (its panel)
+/// @param lane the lane
+/// @return the descriptors
+template <int kPanels>
+__device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& args,
+                                                          const ItemTable& table, int group,
+                                                          int group_steps, int step_count, int warp,
+                                                          int lane) {
+  GroupDescriptors loaded{};
+#pragma unroll
+  for (int slot = 0; slot < kMaxGroupSteps; ++slot) {
+    const int step = group * group_steps + slot;
+    const int tile =
+        slot < group_steps && step < step_count ? table.tiles[step * kPanels + warp] : -1;
+    if (tile >= 0 && lane < kMaskedTileEdge) {
+      loaded.start[slot] = args.starts[tile * kMaskedTileEdge + lane];
+      loaded.mask[slot] = args.masks[tile * kMaskedTileEdge + lane];
+    }
+  }
+  return loaded;
+}
+
 /// @brief Tensor Cores on the masked tiles: one block per item (blockIdx.x).
 ///
+/// The item's steps are taken args.group_steps at a time, and inner args.chunk values at a
+/// time: one stage holds the 16 rows of Bᵀ of each step of a group for one chunk of inner.
+/// Groups of more than one step are used only when one chunk covers inner (then every tile
+/// is finished within its stage); with several chunks a group is one step and the warp's
+/// accumulator carries the tile from chunk to chunk. A stage is 8 KiB or so either way, so
+/// that each barrier moves enough bytes (2 KiB stages, one per 64 values of inner, measured
+/// 3–4× slower on the H100, 2026-11-25: a barrier and a wait per 2 KiB).
+///
 /// Preconditions: blockDim.x = 32 · kPanels; dynamic shared memory of
-/// masked_tile_shared_bytes(kPanels, args.stages, inner, args.item_steps); the tables of
-/// group_masked_tiles grouped for kPanels panels and at most args.item_steps steps per item;
-/// with @p kVector, allows_vector_loads for A and Bᵀ; 2 <= args.stages <= 4.
+/// masked_tile_shared_bytes for this launch's panels, stages, inner, item_steps,
+/// group_steps and chunk; the tables of group_masked_tiles grouped for kPanels panels and
+/// at most args.item_steps steps per item; with @p kVector, allows_vector_loads for A and
+/// Bᵀ; 2 <= args.stages <= 4; 1 <= args.group_steps <= kMaxGroupSteps, and 1 unless
+/// args.chunk >= inner rounded up to 16.
 /// @tparam kPanels 16-row panels per block, one warp each (1, 2 or 4)
 /// @tparam kVector 16-byte copies (else one half at a time: odd leading dimensions)
 /// @param operands A and Bᵀ
@@ -83,7 +142,6 @@ template <int kPanels, bool kVector>
 __global__ void __launch_bounds__(32 * kPanels)
     masked_tile_kernel(DenseOperands operands, MaskedTileArgs args, float* __restrict__ output) {
   static_assert(kPanels == 1 || kPanels == 2 || kPanels == 4, "1, 2 or 4 panels per block");
-  static_assert(kMaskedStageHalves % 16 == 0, "a stage holds whole 16-deep WMMA steps");
   using namespace nvcuda;
   constexpr int kThreads = 32 * kPanels;
   constexpr int kEdge = kMaskedTileEdge;
@@ -97,33 +155,46 @@ __global__ void __launch_bounds__(32 * kPanels)
   const int first_row = args.step_super_panels[first_step] * kPanels * kEdge;
   const int inner16 = (operands.inner + 15) / 16 * 16;  // WMMA's depth; zeros past inner
   const int a_ld = inner16 + kMaskedTilePad;
-  const int chunks = (inner16 + kMaskedStageHalves - 1) / kMaskedStageHalves;
+  const int stage_ld = args.chunk + kMaskedTilePad;
+  const int stage_rows = kEdge * args.group_steps;
+  const int chunks = (inner16 + args.chunk - 1) / args.chunk;
+  const int groups = (step_count + args.group_steps - 1) / args.group_steps;
   // Shared memory: each warp's 16×16 floats, the panels' rows of A, the ring of stages of
   // Bᵀ, and the item's table (tile column and the panels' tiles of each step).
   float* results = reinterpret_cast<float*>(shared);
   __half* a_rows = reinterpret_cast<__half*>(results + kPanels * kEdge * kEdge);
   __half* ring = a_rows + kPanels * kEdge * a_ld;
-  int* table_cols = reinterpret_cast<int*>(ring + args.stages * kEdge * kMaskedStageLd);
-  int* table_tiles = table_cols + args.item_steps;
+  const ItemTable table{
+      reinterpret_cast<int*>(ring + args.stages * stage_rows * stage_ld),
+      reinterpret_cast<int*>(ring + args.stages * stage_rows * stage_ld) + args.item_steps};
 
   for (int step = thread; step < step_count; step += kThreads) {
-    table_cols[step] = args.step_cols[first_step + step];
+    table.cols[step] = args.step_cols[first_step + step];
   }
   for (int slot = thread; slot < step_count * kPanels; slot += kThreads) {
-    table_tiles[slot] = args.step_tiles[first_step * kPanels + slot];
+    table.tiles[slot] = args.step_tiles[first_step * kPanels + slot];
   }
   __syncthreads();  // the table is whole before threads copy the stages other threads listed
 
   // The panels' rows of A join the first group of copies: the first wait covers them.
   copy_slice<kVector>(a_rows, a_ld, operands.a, operands.lda, operands.rows, operands.inner,
                       first_row, kPanels * kEdge, 0, inner16, thread, kThreads);
-  const int total = step_count * chunks;  // stages to compute: each step's chunks of inner
+  const int total = groups * chunks;  // stages: each group's chunks of inner
+  // Stage `stage` holds, for each step of its group, the step's 16 rows of Bᵀ for its chunk.
   const auto copy_stage = [&](int stage) {
-    const int k0 = (stage % chunks) * kMaskedStageHalves;
-    copy_slice<kVector>(ring + (stage % args.stages) * kEdge * kMaskedStageLd, kMaskedStageLd,
-                        operands.b_transposed, operands.ldb, operands.cols, operands.inner,
-                        table_cols[stage / chunks] * kEdge, kEdge, k0,
-                        min(kMaskedStageHalves, inner16 - k0), thread, kThreads);
+    const int group = stage / chunks;
+    const int k0 = (stage % chunks) * args.chunk;
+    const int width = min(args.chunk, inner16 - k0);
+    __half* target = ring + (stage % args.stages) * stage_rows * stage_ld;
+    for (int slot = 0; slot < args.group_steps; ++slot) {
+      const int step = group * args.group_steps + slot;
+      if (step >= step_count) {
+        break;  // the item's last group may be short: its missing steps are never read
+      }
+      copy_slice<kVector>(target + slot * kEdge * stage_ld, stage_ld, operands.b_transposed,
+                          operands.ldb, operands.cols, operands.inner, table.cols[step] * kEdge,
+                          kEdge, k0, width, thread, kThreads);
+    }
   };
   for (int stage = 0; stage < args.stages - 1; ++stage) {
     if (stage < total) {
@@ -132,20 +203,11 @@ __global__ void __launch_bounds__(32 * kPanels)
     commit_pieces();  // one group per stage, empty past the last, so the count stays exact
   }
 
-  // Lane r < 16 holds row r's start and mask of the warp's tile in the current step, and
-  // loads those of the next step one step ahead, so that their latency hides behind it.
-  int next_start = 0;
-  unsigned next_mask = 0;
-  const auto load_descriptor = [&](int step) {
-    const int tile = step < step_count ? table_tiles[step * kPanels + warp] : -1;
-    if (tile >= 0 && lane < kEdge) {
-      next_start = args.starts[tile * kEdge + lane];
-      next_mask = args.masks[tile * kEdge + lane];
-    }
-  };
-  load_descriptor(0);
-  int tile_start = 0;
-  unsigned tile_mask = 0;
+  // The warp's descriptors of the current group, and of the next one loaded a group ahead
+  // so that their latency hides behind the group's stages.
+  GroupDescriptors next =
+      load_group_descriptors<kPanels>(args, table, 0, args.group_steps, step_count, warp, lane);
+  GroupDescriptors current{};
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> accumulator;
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
   // Bᵀ row-major is B column-major: B(k, n) of the stage sits at stage[n * ld + k].
@@ -158,30 +220,36 @@ __global__ void __launch_bounds__(32 * kPanels)
       copy_stage(stage + args.stages - 1);
     }
     commit_pieces();
-    const int step = stage / chunks;
+    const int group = stage / chunks;
     const int chunk = stage % chunks;
     if (chunk == 0) {
-      tile_start = next_start;
-      tile_mask = next_mask;
-      load_descriptor(step + 1);
+      current = next;
+      next = load_group_descriptors<kPanels>(args, table, group + 1, args.group_steps, step_count,
+                                             warp, lane);
     }
-    if (table_tiles[step * kPanels + warp] < 0) {
-      continue;  // no tile of this warp's panel in the column (the same for the whole warp)
-    }
-    if (chunk == 0) {
-      wmma::fill_fragment(accumulator, 0.0f);
-    }
-    const __half* stage_b = ring + (stage % args.stages) * kEdge * kMaskedStageLd;
-    const int k0 = chunk * kMaskedStageHalves;
-    const int depth_steps = min(kMaskedStageHalves, inner16 - k0) / 16;
-    for (int depth = 0; depth < depth_steps; ++depth) {
-      wmma::load_matrix_sync(a_part, a_rows + warp * kEdge * a_ld + k0 + depth * 16, a_ld);
-      wmma::load_matrix_sync(b_part, stage_b + depth * 16, kMaskedStageLd);
-      wmma::mma_sync(accumulator, a_part, b_part, accumulator);
-    }
-    if (chunk == chunks - 1) {
-      store_masked_tile(accumulator, results + warp * kEdge * kEdge, tile_start, tile_mask,
-                        args.values, output);
+    const int k0 = chunk * args.chunk;
+    const int depth_steps = min(args.chunk, inner16 - k0) / 16;
+    const __half* stage_b = ring + (stage % args.stages) * stage_rows * stage_ld;
+#pragma unroll
+    for (int slot = 0; slot < kMaxGroupSteps; ++slot) {
+      const int step = group * args.group_steps + slot;
+      if (slot >= args.group_steps || step >= step_count ||
+          table.tiles[step * kPanels + warp] < 0) {
+        continue;  // no tile of this warp's panel in the step (the same for the whole warp)
+      }
+      if (chunk == 0) {
+        wmma::fill_fragment(accumulator, 0.0f);
+      }
+      const __half* tile_b = stage_b + slot * kEdge * stage_ld;
+      for (int depth = 0; depth < depth_steps; ++depth) {
+        wmma::load_matrix_sync(a_part, a_rows + warp * kEdge * a_ld + k0 + depth * 16, a_ld);
+        wmma::load_matrix_sync(b_part, tile_b + depth * 16, stage_ld);
+        wmma::mma_sync(accumulator, a_part, b_part, accumulator);
+      }
+      if (chunk == chunks - 1) {
+        store_masked_tile(accumulator, results + warp * kEdge * kEdge, current.start[slot],
+                          current.mask[slot], args.values, output);
+      }
     }
   }
   wait_pieces(0);  // no copy may still be in flight when the block's shared memory is freed

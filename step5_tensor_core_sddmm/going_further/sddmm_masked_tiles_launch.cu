@@ -58,8 +58,11 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                                 " blocks, more than the grid limit of " + std::to_string(INT_MAX));
   }
   if (shape.panels != tiles.panels || shape.stages < 2 || shape.stages > 4 ||
-      shape.shared_bytes !=
-          masked_tile_shared_bytes(shape.panels, shape.stages, operands.inner, tiles.item_steps)) {
+      shape.shared_bytes != masked_tile_shared_bytes(shape.panels, shape.stages, operands.inner,
+                                                     tiles.item_steps, shape.group_steps) ||
+      shape.chunk != masked_tile_chunk(operands.inner) || shape.group_steps < 1 ||
+      shape.group_steps > kMaxGroupSteps ||
+      (shape.group_steps > 1 && shape.chunk < (operands.inner + 15) / 16 * 16)) {
     throw std::invalid_argument("the masked tiles' launch shape does not match their grouping: " +
                                 std::to_string(shape.panels) + " panels for tiles grouped by " +
                                 std::to_string(tiles.panels) + ", " + std::to_string(shape.stages) +
@@ -73,7 +76,9 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                             tiles.item_first_steps.data(),
                             values,
                             shape.stages,
-                            tiles.item_steps};
+                            tiles.item_steps,
+                            shape.group_steps,
+                            shape.chunk};
   switch (shape.panels) {
     case 1:
       launch_panels<1>(tiles, shape, operands, args, output);

@@ -28,6 +28,9 @@ double row_bytes(int inner) {
   return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
 }
 
+/// The most tile columns one stage holds (masked_tile_kernel's kMaxGroupSteps).
+constexpr int kMaxGroupStepsModel = 4;
+
 /// Shared memory the runtime reserves for each resident block (sm_80 and later: 1 KiB).
 constexpr int kReservedPerBlock = 1024;
 
@@ -51,37 +54,58 @@ TileThreshold tile_threshold(const DeviceRates& rates, int inner) {
   return threshold;
 }
 
-int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps) {
+int masked_tile_chunk(int inner) {
+  return std::clamp((inner + 15) / 16 * 16, 16, kMaskedMaxChunk);
+}
+
+int masked_group_steps(int inner) {
+  const int chunk = masked_tile_chunk(inner);
+  if (chunk < (inner + 15) / 16 * 16) {
+    return 1;  // several chunks: one tile column per stage
+  }
+  return std::clamp(kMaskedMaxChunk / chunk, 1, kMaxGroupStepsModel);
+}
+
+int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps) {
   const int a_ld = (inner + 15) / 16 * 16 + kMaskedTilePad;
   const int a_bytes = panels * kMaskedTileEdge * a_ld * 2;
-  const int stage_bytes = stages * kMaskedTileEdge * kMaskedStageLd * 2;
+  const int stage_ld = masked_tile_chunk(inner) + kMaskedTilePad;
+  const int stage_bytes = stages * group_steps * kMaskedTileEdge * stage_ld * 2;
   const int result_bytes = panels * kMaskedTileEdge * kMaskedTileEdge * 4;
   const int table_bytes = item_steps * (1 + panels) * 4;
   return result_bytes + a_bytes + stage_bytes + table_bytes;
 }
 
 MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
-                                         int panels_wanted) {
+                                         int panels_wanted, int group_wanted) {
   MaskedTileShape shape;
   const int stages = device.async_copy ? 4 : 2;
+  const bool several_chunks = masked_tile_chunk(inner) < (inner + 15) / 16 * 16;
+  const int most_group = several_chunks      ? 1
+                         : group_wanted == 0 ? masked_group_steps(inner)
+                                             : std::clamp(group_wanted, 1, kMaxGroupStepsModel);
   for (const int panels : {4, 2, 1}) {
     if (panels_wanted != 0 && panels != panels_wanted) {
       continue;
     }
-    const int bytes = masked_tile_shared_bytes(panels, stages, inner, kMaxItemSteps);
-    if (bytes > device.shared_bytes_per_block) {
-      continue;  // the panels' rows of A do not fit one block
-    }
-    const int resident = blocks_per_sm(device, bytes, panels);
-    // Two blocks per SM, so that one computes while the other waits at a barrier; a single
-    // panel per block is taken even alone on its SM.
-    if (resident >= 2 || (panels == 1 && resident >= 1) || panels_wanted != 0) {
-      shape.panels = panels;
-      shape.stages = stages;
-      shape.item_steps = kMaxItemSteps;
-      shape.shared_bytes = bytes;
-      shape.blocks_per_sm = std::max(resident, 1);
-      return shape;
+    for (int group = most_group; group >= 1; group /= 2) {
+      const int bytes = masked_tile_shared_bytes(panels, stages, inner, kMaxItemSteps, group);
+      if (bytes > device.shared_bytes_per_block) {
+        continue;  // the panels' rows of A and the stages do not fit one block
+      }
+      const int resident = blocks_per_sm(device, bytes, panels);
+      // Two blocks per SM, so that one computes while the other waits at a barrier; a single
+      // panel per block is taken even alone on its SM.
+      if (resident >= 2 || (panels == 1 && resident >= 1) || panels_wanted != 0) {
+        shape.panels = panels;
+        shape.stages = stages;
+        shape.chunk = masked_tile_chunk(inner);
+        shape.group_steps = group;
+        shape.item_steps = kMaxItemSteps;
+        shape.shared_bytes = bytes;
+        shape.blocks_per_sm = std::max(resident, 1);
+        return shape;
+      }
     }
   }
   return shape;  // panels = 0: no masked tiles on this device for this inner
@@ -89,11 +113,13 @@ MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int in
 
 int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& shape,
                       std::int64_t steps) {
-  constexpr int kWaves = 4;
+  constexpr int kWaves = 2;
   const std::int64_t slots =
       static_cast<std::int64_t>(device.sm_count) * std::max(shape.blocks_per_sm, 1) * kWaves;
-  return static_cast<int>(
-      std::clamp<std::int64_t>(steps / std::max<std::int64_t>(slots, 1), 4, kMaxItemSteps));
+  const std::int64_t least = 4LL * std::max(shape.group_steps, 1);
+  return static_cast<int>(std::clamp<std::int64_t>(steps / std::max<std::int64_t>(slots, 1),
+                                                   std::min<std::int64_t>(least, kMaxItemSteps),
+                                                   kMaxItemSteps));
 }
 
 double lane_group_seconds(const DeviceRates& rates, int inner, std::int64_t entries) {

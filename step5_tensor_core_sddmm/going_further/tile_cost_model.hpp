@@ -43,24 +43,39 @@ TileThreshold tile_threshold(const DeviceRates& rates, int inner);
 /// @brief How the masked-tile kernel is launched on a GPU.
 struct MaskedTileShape {
   int panels = 0;         ///< 16-row panels per block, one warp each (1, 2 or 4); 0: none fits
-  int stages = 0;         ///< tiles of Bᵀ in flight per block (4 with cp.async, else 2)
+  int stages = 0;         ///< stages of Bᵀ in flight per block (4 with cp.async, else 2)
+  int chunk = 0;          ///< values of inner per stage (masked_tile_chunk)
+  int group_steps = 0;    ///< tile columns per stage (1 when a chunk does not cover inner)
   int item_steps = 0;     ///< most tile columns per block (a panel's longer lists are split)
   int shared_bytes = 0;   ///< dynamic shared memory per block
   int blocks_per_sm = 0;  ///< resident blocks per SM that the shared memory allows
 };
 
 /// @brief The most tile columns one block takes (the size of its table in shared memory).
-constexpr int kMaxItemSteps = 32;
+constexpr int kMaxItemSteps = 64;
 
-/// @brief Dynamic shared memory of the masked-tile kernel: the panels' rows of A (inner
-/// rounded up to 16, plus 8 halves against bank conflicts), the stages of Bᵀ (16 rows of 64
-/// halves plus 8), one 16×16 float tile per warp, and the block's table of tile columns.
+/// @brief Values of inner one stage of Bᵀ holds: inner rounded up to 16, at most 256.
+/// @param inner the inner size
+/// @return the chunk
+int masked_tile_chunk(int inner);
+
+/// @brief Tile columns one stage holds when the plan leaves it open: as many as keep a stage
+/// near 8 KiB (256 / chunk, at most 4), and 1 when one chunk does not cover inner.
+/// @param inner the inner size
+/// @return tile columns per stage
+int masked_group_steps(int inner);
+
+/// @brief Dynamic shared memory of the masked-tile kernel: one 16×16 float tile per warp,
+/// the panels' rows of A (inner rounded up to 16, plus 8 halves against bank conflicts), the
+/// stages of Bᵀ (16 rows per tile column of the group, chunk plus 8 halves each), and the
+/// block's table of tile columns.
 /// @param panels 16-row panels per block
 /// @param stages stages of Bᵀ
 /// @param inner the inner size
 /// @param item_steps tile columns per block
+/// @param group_steps tile columns per stage
 /// @return bytes
-int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps);
+int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps);
 
 /// @brief The launch shape for @p device and @p inner: the most panels per block (4, 2, 1)
 /// whose shared memory fits one block and still lets two blocks share an SM (one waits at a
@@ -69,12 +84,16 @@ int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps);
 /// @param device the GPU
 /// @param inner the inner size
 /// @param panels_wanted 0: choose; 1, 2 or 4: that many, if it fits
+/// @param group_wanted 0: masked_group_steps; 1..4: that many tile columns per stage (fewer
+/// when one chunk does not cover inner or the shared memory does not hold them)
 /// @return the shape (item_steps = kMaxItemSteps until choose_item_steps)
 MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
-                                         int panels_wanted = 0);
+                                         int panels_wanted = 0, int group_wanted = 0);
 
-/// @brief Tile columns per block: few enough that the blocks fill every SM about four times
-/// over (the last, partial wave stays short), at least 4 and at most kMaxItemSteps.
+/// @brief Tile columns per block: few enough that the blocks fill every SM about twice over
+/// (the last, partial wave stays short), at least 4 stages' worth and at most kMaxItemSteps
+/// (each block first copies its panels' rows of A and fills its ring: short items pay that
+/// again and again).
 /// @param device the GPU
 /// @param shape the launch shape
 /// @param steps tile columns to compute in all

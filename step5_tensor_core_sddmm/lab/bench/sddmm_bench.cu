@@ -94,8 +94,9 @@ std::string set_name(const std::string& path) {
 }
 
 /// Approach 4's switches of the masked-tile plan, checked.
-void apply_tile_options(const std::string& tiles, long long panels, long long min_entries,
-                        bool no_dense_path, course::step5::HybridOptions& hybrid) {
+void apply_tile_options(const std::string& tiles, long long panels, long long group_steps,
+                        long long min_entries, bool no_dense_path,
+                        course::step5::HybridOptions& hybrid) {
   if (tiles == "masked16") {
     hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
   } else if (tiles == "panels64") {
@@ -108,6 +109,7 @@ void apply_tile_options(const std::string& tiles, long long panels, long long mi
                              std::to_string(panels));
   }
   hybrid.masked.panels = static_cast<int>(panels);
+  hybrid.masked.group_steps = static_cast<int>(group_steps);
   hybrid.masked.min_entries = static_cast<int>(min_entries);
   hybrid.masked.dense_path = !no_dense_path;
 }
@@ -126,6 +128,7 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   double tc_density = course::step5::HybridOptions{}.tc_density;
   std::string tiles = "masked16";
   long long tile_panels = 0;
+  long long tile_group_steps = 0;
   long long tile_min_entries = 0;
   bool no_dense_path = false;
   bool no_fp32 = false;
@@ -169,6 +172,8 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
                   "default) or panels64 (dense 64-row panels and 64x64 full tiles)");
   parser.add_integer("--tile-panels", &tile_panels, 0, 4,
                      "masked16: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
+  parser.add_integer("--tile-group-steps", &tile_group_steps, 0, 4,
+                     "masked16: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
   parser.add_integer("--tile-min-entries", &tile_min_entries, 0, 257,
                      "masked16: entries from which a tile goes to Tensor Cores (0: the model's)");
   parser.add_flag("--no-dense-path", &no_dense_path,
@@ -207,7 +212,8 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   settings.hybrid.lane_iterations = static_cast<int>(lane_iterations);
   settings.hybrid.tc_min_nnz = tc_min_nnz;
   settings.hybrid.tc_density = tc_density;
-  apply_tile_options(tiles, tile_panels, tile_min_entries, no_dense_path, settings.hybrid);
+  apply_tile_options(tiles, tile_panels, tile_group_steps, tile_min_entries, no_dense_path,
+                     settings.hybrid);
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
   return true;
 }
