@@ -272,6 +272,18 @@ TEST_CASE("approach 4 masked tiles with inner 1 to 256 and odd leading dimension
     check_hybrid(s, inner, inner, seed, eager_masked_tiles());
     check_hybrid(s, inner, inner + 1, seed, eager_masked_tiles(2));
   }
+  // Beyond 256 values a stage holds one tile column and the tiles carry over chunks of inner.
+  for (const int inner : {300, 600}) {
+    check_hybrid(s, inner, inner, seed, eager_masked_tiles());
+    check_hybrid(s, inner, inner + 5, seed, eager_masked_tiles(1));
+  }
+  // Every number of tile columns per stage.
+  for (const int group : {1, 2, 3, 4}) {
+    course::step5::HybridOptions options = eager_masked_tiles(4);
+    options.masked.group_steps = group;
+    check_hybrid(s, 64, 64, seed, options);
+    check_hybrid(s, 32, 32, seed, options);
+  }
   // The defaults on the same mask (the model decides; the result must be right either way).
   check_hybrid(s, 64, 64, seed);
 }

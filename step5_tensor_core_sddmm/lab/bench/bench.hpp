@@ -132,6 +132,8 @@ struct CaseRatios {
   std::optional<double> vs_fp16;   ///< over cuSPARSE with fp16 A and B (the reference)
   std::optional<double> vs_fp32;   ///< over cuSPARSE with fp32 A and B
   std::optional<double> vs_dense;  ///< over dense then sample (when the product fits)
+  double ms = 0.0;                 ///< our median kernel time
+  double limit_ms = 0.0;           ///< the LIMIT time
   double limit_multiple = 0.0;     ///< our time / the LIMIT time
   std::string limit_bound;         ///< the bound that sets the LIMIT (dram, gather, ...)
 };

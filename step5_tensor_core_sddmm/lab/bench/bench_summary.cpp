@@ -125,13 +125,15 @@ void print_summary(const Summary& summary, std::ostream& out) {
           << " |\n";
     }
   }
-  out << "\n## Case by case\n\n| approach | set | case, inner | vs cuSPARSE fp16 | vs dense then "
-         "sample | vs the better | x LIMIT | bound |\n|---|---|---|---|---|---|---|---|\n";
+  out << "\n## Case by case\n\n| approach | set | case, inner | ms | vs cuSPARSE fp16 | vs dense "
+         "then sample | vs the better | LIMIT ms | x LIMIT | bound |\n"
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& [number, all] : summary.ratios) {
     for (const CaseRatios& ratios : all) {
       out << "| " << approach_label(number) << " | " << ratios.set << " | " << ratios.case_label
-          << " | " << optional_text(ratios.vs_fp16) << " | " << optional_text(ratios.vs_dense)
-          << " | " << optional_text(vs_better(ratios)) << " | "
+          << " | " << course::format_fixed(ratios.ms, 4) << " | " << optional_text(ratios.vs_fp16)
+          << " | " << optional_text(ratios.vs_dense) << " | " << optional_text(vs_better(ratios))
+          << " | " << course::format_fixed(ratios.limit_ms, 4) << " | "
           << course::format_fixed(ratios.limit_multiple, 2) << " | " << ratios.limit_bound
           << " |\n";
     }

@@ -69,7 +69,9 @@ CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
   ratios.vs_fp16 = over(inputs.fp16);
   ratios.vs_fp32 = over(inputs.fp32);
   ratios.vs_dense = over(inputs.dense);
-  ratios.limit_multiple = ms / (inputs.limit.seconds() * 1e3);
+  ratios.ms = ms;
+  ratios.limit_ms = inputs.limit.seconds() * 1e3;
+  ratios.limit_multiple = ms / ratios.limit_ms;
   ratios.limit_bound = inputs.limit.bound();
   return ratios;
 }
