@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace course::step5 {
@@ -32,6 +33,8 @@ struct FullTileWork {
   std::int64_t tile_count = 0;      ///< their number (0: none, the lane groups go by panels)
   const int* listed = nullptr;      ///< with full tiles: the entries left to the lane groups
   std::int64_t listed_count = 0;    ///< their number
+  /// the lane groups take the list even without full tiles (the masked tiles' plan made it)
+  bool list_always = false;
 };
 
 /// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
@@ -43,9 +46,12 @@ struct FullTileWork {
 /// @param operands A and b_transposed
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
+/// @param between launches queued after the block tiles and before the lane groups (the
+/// masked tiles), or empty
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
-                   const DevicePattern& pattern, float* output);
+                   const DevicePattern& pattern, float* output,
+                   const std::function<void()>& between = {});
 
 /// @brief Approach 4's lane groups alone (sddmm_hybrid_launch.cu): every entry of S, or
 /// those of a list.
@@ -81,8 +87,9 @@ class HybridPlan : public SddmmPlan {
   /// @brief The masked 16×16 tiles on Tensor Cores (masked16), or the Tensor Core 64-row
   /// panels (panels64; each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const override { return tensor_core_units_; }
-  /// @brief With masked16: what the masked-tile plan chose and what it must move and
-  /// compute (the benchmark's LIMIT column reads it); all zero with panels64.
+  /// @brief What the plan chose and what it must move and compute (the benchmark's LIMIT
+  /// column reads it): the masked tiles' and lane groups' figures, plus the 64×64 block
+  /// tiles' (panels64 and combined). With panels64 the lane groups' bytes are not counted.
   const MaskedPlanFigures& masked_figures() const;
   /// @brief The 64×64 tiles wholly in S that run as plain dense Tensor Core tiles
   /// (full_tiles.hpp; those inside dense panels included, which stay idle).
@@ -101,6 +108,8 @@ class HybridPlan : public SddmmPlan {
   /// The preprocessing of panels64: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.
   void prepare();
+  /// Adds the 64×64 block tiles' bytes and FLOPs to the figures (the LIMIT column's).
+  void add_block_tile_figures();
   /// masked16's run: the dense path, or the masked tiles then the lane groups' list.
   void run_masked(const DenseOperands& operands, float* output) const;
 };

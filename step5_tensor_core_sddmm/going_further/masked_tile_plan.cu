@@ -40,28 +40,43 @@ TileThreshold threshold_for(const MaskedTileOptions& options, const DeviceRates&
   return threshold;
 }
 
-/// Finds, groups and weighs the tiles; leaves plan.tiles empty when none pays.
+/// A threshold no tile reaches (a run of 17 entries in 16 columns is a repeat, and repeats
+/// drop the tile): the search then only writes the flags of the excluded entries.
+constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTileEdge + 1};
+
+/// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
+/// tiles or excluded entries; leaves plan.tiles empty when no tile pays.
 void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
                 const MaskedTileOptions& options, const DeviceDescription& device,
-                const DeviceRates& rates) {
+                const DeviceRates& rates, const MaskedExclusion& exclusion,
+                std::int64_t remaining) {
   MaskedPlanFigures& figures = plan.figures;
   figures.threshold = threshold_for(options, rates, inner);
   figures.shape = choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
-  if (inner == 0 || figures.shape.panels == 0 ||
-      !some_panel_holds(pattern, figures.threshold.min_entries)) {
-    return;
+  const bool excluded = exclusion.covered != nullptr || exclusion.panel_slot != nullptr;
+  const bool can_search = inner > 0 && figures.shape.panels > 0;
+  MaskedTiles tiles;
+  if (can_search && (excluded || some_panel_holds(pattern, figures.threshold.min_entries))) {
+    tiles = find_masked_tiles(pattern, figures.threshold, figures.shape.panels, exclusion);
   }
-  MaskedTiles tiles = find_masked_tiles(pattern, figures.threshold, figures.shape.panels);
-  if (tiles.tile_count == 0) {
-    return;
+  bool keep = tiles.tile_count > 0;
+  if (keep) {
+    group_masked_tiles(tiles, pattern.rows(), pattern.cols(), [&](std::int64_t steps) {
+      return choose_item_steps(device, figures.shape, steps);
+    });
+    const double seconds = masked_tile_seconds(rates, inner, tiles.tile_count, tiles.step_count,
+                                               tiles.item_count, tiles.panels);
+    keep = options.eager || masked_tiles_pay(rates, inner, tiles.covered, seconds);
   }
-  group_masked_tiles(tiles, pattern.rows(), pattern.cols(), [&](std::int64_t steps) {
-    return choose_item_steps(device, figures.shape, steps);
-  });
-  const double seconds = masked_tile_seconds(rates, inner, tiles.tile_count, tiles.step_count,
-                                             tiles.item_count, tiles.panels);
-  if (!options.eager && !masked_tiles_pay(rates, inner, tiles.covered, seconds)) {
-    return;  // too few entries to pay for one more launch
+  if (!keep) {
+    if (!excluded) {
+      return;  // the lane groups take every entry (or go by panels): no list
+    }
+    if (tiles.tile_count > 0 || tiles.outside.size() == 0) {
+      tiles = find_masked_tiles(pattern, kNoTile, 1, exclusion);  // the flags without tiles
+    }
+    plan.listed = list_entries_outside(tiles, pattern.nnz(), remaining);
+    return;
   }
   figures.shape.item_steps = tiles.item_steps;
   figures.shape.shared_bytes =
@@ -71,15 +86,15 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
   figures.steps = tiles.step_count;
   figures.items = tiles.item_count;
   figures.covered = tiles.covered;
-  plan.listed = list_entries_outside(tiles, pattern.nnz());
+  plan.listed = list_entries_outside(tiles, pattern.nnz(), remaining - tiles.covered);
   plan.tiles = std::move(tiles);
 }
 
 }  // namespace
 
 MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
-                                 const MaskedTileOptions& options,
-                                 const DeviceDescription& device) {
+                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedExclusion& exclusion, std::int64_t remaining) {
   MaskedTilePlan plan;
   MaskedPlanFigures& figures = plan.figures;
   const DeviceRates rates = described_rates(device);
@@ -87,8 +102,11 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
   if (nnz == 0) {
     return plan;
   }
-  plan_tiles(plan, pattern, inner, options, device, rates);
-  figures.lane_entries = nnz - figures.covered;
+  if (remaining < 0) {
+    remaining = nnz;
+  }
+  plan_tiles(plan, pattern, inner, options, device, rates, exclusion, remaining);
+  figures.lane_entries = remaining - figures.covered;
   const double tile_seconds = figures.tiles == 0
                                   ? 0.0
                                   : masked_tile_seconds(rates, inner, figures.tiles, figures.steps,

@@ -53,12 +53,20 @@ struct MaskedTilePlan {
 /// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps
 /// them when they pay for their launch, lists the entries left to the lane groups, and takes the
 /// dense path instead when it is cheaper and fits (then nothing else runs).
+///
+/// With an @p exclusion (entries that 64×64 full tiles or dense panels compute), the search
+/// leaves those entries out, and the lane groups' list is always made: the entries in no
+/// full tile, no dense panel and no masked tile.
 /// @param pattern S on the device
 /// @param inner the inner size
 /// @param options the switches
 /// @param device the GPU (describe_current_device in a program)
+/// @param exclusion entries other kernels compute (none by default)
+/// @param remaining entries not excluded (-1: all of S)
 /// @return the plan
 MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
-                                 const MaskedTileOptions& options, const DeviceDescription& device);
+                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedExclusion& exclusion = {},
+                                 std::int64_t remaining = -1);
 
 }  // namespace course::step5

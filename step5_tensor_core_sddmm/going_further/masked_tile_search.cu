@@ -59,7 +59,7 @@ std::size_t MaskedTiles::bytes() const {
 }
 
 MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold& threshold,
-                              int panels) {
+                              int panels, const MaskedExclusion& exclusion) {
   if (panels != 1 && panels != 2 && panels != 4) {
     throw std::invalid_argument("masked tiles group 1, 2 or 4 panels, got " +
                                 std::to_string(panels));
@@ -75,7 +75,14 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
   }
   tiles.outside =
       course::DeviceBuffer<unsigned char>(nnz, "the entries outside masked tiles", kPool);
-  CUDA_CHECK(cudaMemsetAsync(tiles.outside.data(), 1, tiles.outside.bytes(), nullptr));
+  const unsigned entry_blocks = blocks_for(nnz, kThreadsPerBlock);
+  if (exclusion.covered == nullptr && exclusion.panel_slot == nullptr) {
+    CUDA_CHECK(cudaMemsetAsync(tiles.outside.data(), 1, tiles.outside.bytes(), nullptr));
+  } else {
+    exclusion_flags_kernel<<<entry_blocks, kThreadsPerBlock>>>(pattern.row_indices(), nnz,
+                                                               exclusion, tiles.outside.data());
+    CUDA_CHECK_LAUNCH(exclusion_flags_kernel);
+  }
   course::DeviceBuffer<unsigned long long> counts(kMaskedCountSlots, "the masked tiles' counts",
                                                   kPool);
   CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), nullptr));
@@ -84,7 +91,6 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
   std::int64_t capacity = std::min<std::int64_t>(nnz / threshold.min_run + 1,
                                                  std::max<std::int64_t>(nnz / 16, 1 << 20));
   course::DeviceBuffer<MaskedCandidate> candidates(capacity, "masked-tile candidates", kPool);
-  const unsigned entry_blocks = blocks_for(nnz, kThreadsPerBlock);
   course::DeviceBuffer<int> offsets(static_cast<std::size_t>(pattern.rows()) + 1, "S's row offsets",
                                     kPool);
   row_offsets_kernel<<<entry_blocks, kThreadsPerBlock>>>(pattern.row_indices(), nnz, pattern.rows(),
@@ -92,8 +98,8 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
   CUDA_CHECK_LAUNCH(row_offsets_kernel);
   const auto find_candidates = [&] {
     candidate_rows_kernel<<<entry_blocks, kThreadsPerBlock>>>(
-        pattern.row_indices(), pattern.col_indices(), offsets.data(), nnz, threshold.min_run,
-        capacity, counts.data(), candidates.data());
+        pattern.row_indices(), pattern.col_indices(), offsets.data(), tiles.outside.data(), nnz,
+        threshold.min_run, capacity, counts.data(), candidates.data());
     CUDA_CHECK_LAUNCH(candidate_rows_kernel);
     return static_cast<std::int64_t>(read_counts(counts)[kCandidateCount]);
   };
@@ -229,8 +235,8 @@ void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
   tiles.keys = {};  // sorted into the steps: no longer needed (freed in stream order)
 }
 
-course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz) {
-  const std::int64_t count = nnz - tiles.covered;
+course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz,
+                                               std::int64_t count) {
   course::DeviceBuffer<int> listed(count, "the entries left to the lane groups", kPool);
   if (count == 0) {
     return listed;

@@ -32,6 +32,26 @@ struct __align__(8) MaskedCandidate {
   int tile_col;  ///< the tile column (column / 16)
 };
 
+/// @brief One thread per entry: outside[e] = 0 for the entries another kernel computes (in a
+/// full tile, or in a dense 64-row panel), 1 for the others.
+/// @param row_of row of each entry
+/// @param nnz entries of S
+/// @param exclusion what to leave out
+/// @param outside the flags (written)
+__global__ void exclusion_flags_kernel(const int* __restrict__ row_of, std::int64_t nnz,
+                                       MaskedExclusion exclusion,
+                                       unsigned char* __restrict__ outside) {
+  constexpr int kPanelRows = 64;  // the dense panels' height (panel_classification.cuh)
+  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (entry >= nnz) {
+    return;  // the last block's threads past S's end
+  }
+  const bool covered = exclusion.covered != nullptr && exclusion.covered[entry] != 0;
+  const bool dense =
+      exclusion.panel_slot != nullptr && exclusion.panel_slot[row_of[entry] / kPanelRows] != 0;
+  outside[entry] = covered || dense ? 0 : 1;
+}
+
 /// @brief One thread per entry: offsets[r] = first entry of row r (S sorted by row), and
 /// offsets[rows] = nnz. Each entry writes the offsets of the rows from the one after its
 /// predecessor's row up to its own, so empty rows get the next row's start.
@@ -99,20 +119,22 @@ __device__ inline bool long_run(const int* col_of, const int* offsets, int row, 
 /// @param row_of row of each entry
 /// @param col_of column of each entry
 /// @param offsets S's row offsets (row_offsets_kernel, earlier in the stream)
+/// @param outside per entry: 0 for an excluded entry (no candidate starts there)
 /// @param nnz entries of S
 /// @param min_run entries a run needs (>= 1)
 /// @param capacity room in @p candidates (at least nnz / min_run: a run owns min_run entries)
 /// @param counts the search's counts (MaskedTileCount), zeroed before
 /// @param candidates where the candidates go
-__global__ void candidate_rows_kernel(const int* __restrict__ row_of,
-                                      const int* __restrict__ col_of,
-                                      const int* __restrict__ offsets, std::int64_t nnz,
-                                      int min_run, std::int64_t capacity,
-                                      unsigned long long* counts,
-                                      MaskedCandidate* __restrict__ candidates) {
+__global__ void candidate_rows_kernel(
+    const int* __restrict__ row_of, const int* __restrict__ col_of, const int* __restrict__ offsets,
+    const unsigned char* __restrict__ outside, std::int64_t nnz, int min_run, std::int64_t capacity,
+    unsigned long long* counts, MaskedCandidate* __restrict__ candidates) {
   const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (entry >= nnz) {
     return;  // the last block's threads past S's end
+  }
+  if (outside[entry] == 0) {
+    return;  // another kernel computes this entry, and its whole tile
   }
   const int row = row_of[entry];
   const int tile_col = col_of[entry] / kMaskedTileEdge;

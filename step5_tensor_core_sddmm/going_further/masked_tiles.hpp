@@ -62,6 +62,13 @@ struct MaskedTiles {
   std::size_t bytes() const;
 };
 
+/// @brief Entries of S that other Tensor Core kernels already compute, left out of the
+/// search (each covers whole 16×16 tiles: 64×64 full tiles and dense 64-row panels).
+struct MaskedExclusion {
+  const unsigned char* covered = nullptr;  ///< per entry: 1 inside a full tile (or nullptr)
+  const int* panel_slot = nullptr;         ///< per 64-row panel: nonzero when dense (or nullptr)
+};
+
 /// @brief Finds S's masked tiles on the GPU (three kernels and two read-backs): the row
 /// offsets of S, the candidate rows (a run of at least threshold.min_run entries in one tile
 /// row), and one warp per candidate that reads the tile's 16 rows, keeps the tile when it
@@ -71,9 +78,11 @@ struct MaskedTiles {
 /// @param pattern S on the device (sorted row-major, as DevicePattern guarantees)
 /// @param threshold when a tile goes to Tensor Cores
 /// @param panels panels per super-panel, for the tiles' keys (1, 2 or 4)
-/// @return the tiles (not yet grouped into steps)
+/// @param exclusion entries to leave out: no tile holds them, and their `outside` flag is 0
+/// @return the tiles (not yet grouped into steps); its `outside` flags mark the entries in
+/// no tile and not excluded
 MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold& threshold,
-                              int panels);
+                              int panels, const MaskedExclusion& exclusion = {});
 
 /// @brief Groups the tiles into steps and items on the GPU (a radix sort of the keys, a
 /// run-length encoding, scans): fills the step and item arrays of @p tiles and frees its
@@ -86,11 +95,14 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
 void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
                         const std::function<int(std::int64_t steps)>& item_steps_for);
 
-/// @brief The entries of S in no masked tile, in S's order (what the lane groups compute).
+/// @brief The entries of S in no masked tile and not excluded, in S's order (what the lane
+/// groups compute).
 /// @param tiles from find_masked_tiles
 /// @param nnz entries of S
-/// @return their positions in S (nnz - tiles.covered of them)
-course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz);
+/// @param count their number (the entries not excluded, less tiles.covered)
+/// @return their positions in S
+course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz,
+                                               std::int64_t count);
 
 /// @brief Launches the masked-tile kernel: one block per item, @p shape's panels and stages.
 /// @param tiles grouped tiles

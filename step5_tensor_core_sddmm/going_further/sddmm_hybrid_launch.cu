@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -168,7 +169,8 @@ void with_block_tile_chunk(int inner, Launch launch) {
 
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
-                   const DevicePattern& pattern, float* output) {
+                   const DevicePattern& pattern, float* output,
+                   const std::function<void()>& between) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
@@ -200,8 +202,13 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
               output);
     });
     CUDA_CHECK_LAUNCH(full_tile_kernel);
+  }
+  if (between) {
+    between();
+  }
+  if (full.tile_count > 0 || full.list_always) {
     if (full.listed_count == 0) {
-      return;  // the full tiles and the dense panels hold every nonzero
+      return;  // the full tiles, the dense panels (and the masked tiles) hold every nonzero
     }
     lanes.selection = LaneSelection::listed;
     lanes.count = full.listed_count;

@@ -148,10 +148,13 @@ double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int i
   // The gather reads a 32-byte sector per entry, or the whole product when S is that dense.
   const double gathered = std::min(32.0 * static_cast<double>(nnz), product_bytes);
   const double operand_bytes = 2.0 * (static_cast<double>(rows) + cols) * inner;
+  // Launches: cuBLAS's GEMM (its own set-up on the host and often more than one kernel) and
+  // the gather, against the lane groups' one.
+  constexpr double kDenseLaunches = 3.0;
   return flops / rates.tensor_flops_per_second +
          (product_bytes + gathered + operand_bytes + 8.0 * static_cast<double>(nnz)) /
              rates.dram_bytes_per_second +
-         rates.launch_seconds;
+         kDenseLaunches * rates.launch_seconds;
 }
 
 bool dense_product_pays(double dense_seconds, double sparse_seconds, std::uint64_t buffer_bytes,

@@ -25,6 +25,9 @@ course::step5::HybridOptions panels64();
 /// and full tiles from the first nonzero.
 course::step5::HybridOptions eager_tensor_cores();
 
+/// The combined plan with full tiles, dense panels and masked tiles from the first entries.
+course::step5::HybridOptions eager_combined();
+
 /// The masked-tile plan (masked16) with every tile that has a row of two entries on Tensor
 /// Cores, kept even where the model says it does not pay: the tiles of small masks.
 /// @param panels 16-row panels per block (0: the plan's choice)

@@ -159,8 +159,18 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   INFO(result.summary());
   CHECK(result.ok());
   // The lane groups' list is exactly the entries outside the tiles, in S's order.
-  const course::DeviceBuffer<int> listed = course::step5::list_entries_outside(searched, s.nnz());
+  const course::DeviceBuffer<int> listed = course::step5::list_entries_outside(
+      searched, s.nnz(), static_cast<std::int64_t>(s.nnz()) - searched.covered);
   CHECK(static_cast<std::int64_t>(listed.size()) == outside);
+  std::vector<int> positions = listed.to_vector();
+  std::vector<int> expected_positions;
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    if (expected.count({s.row_indices[entry] / kMaskedTileEdge,
+                        s.col_indices[entry] / kMaskedTileEdge}) == 0) {
+      expected_positions.push_back(static_cast<int>(entry));
+    }
+  }
+  CHECK(positions == expected_positions);
 }
 
 course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
@@ -310,11 +320,13 @@ TEST_CASE("approach 4 masked tiles with empty rows and a pattern S from CSR", "[
 TEST_CASE("approach 4 takes the dense path when no tile may go to Tensor Cores", "[gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  // Every position of 300 x 200: without tiles (a threshold above a tile's 256 entries) the
-  // lane groups would read a row of Bᵀ per entry, and the dense product is cheaper.
+  // Every position of 512 x 512: without tiles (masked tiles only, a threshold above a tile's
+  // 256 entries) the lane groups would read a row of Bᵀ per entry, and the dense product is
+  // cheaper by the model.
   const course::CooMatrix s = mask_of(
-      300, 200, [](int, int) { return true; }, seed);
+      512, 512, [](int, int) { return true; }, seed);
   course::step5::HybridOptions options;
+  options.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
   options.masked.min_entries = 257;
   const course::step5::DevicePattern pattern(s);
   const course::step5::HybridPlan plan(pattern, 256, options);
@@ -329,4 +341,43 @@ TEST_CASE("approach 4 takes the dense path when no tile may go to Tensor Cores",
   CHECK_FALSE(lanes.masked_figures().dense_path);
   CHECK(lanes.masked_figures().lane_entries == static_cast<std::int64_t>(s.nnz()));
   check_hybrid(s, 64, 64, seed, options);
+}
+
+TEST_CASE("approach 4 combined: full tiles and dense panels then masked tiles", "[gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // Causal 300 x 300: 64×64 full tiles below the diagonal, masked triangles on it.
+  const course::CooMatrix causal = mask_of(
+      300, 300, [](int row, int col) { return col <= row; }, seed);
+  // 128-blocks (full tiles), 24-blocks (masked tiles) and scattered entries (lane groups).
+  const course::CooMatrix mixed = mask_of(
+      320, 330,
+      [](int row, int col) {
+        return (row < 128 && col >= 128 && col < 256) || ((row / 24 + col / 24) % 5 == 2) ||
+               (row * 13 + col * 7) % 61 == 0;
+      },
+      seed + 1);
+  // A dense first panel (dense panel kernel) beside 16-blocks and sparse rows.
+  const course::CooMatrix panel = mask_of(
+      200, 256,
+      [](int row, int col) {
+        return (row < 64 && (row + col) % 3 != 0) || ((row / 16 + col / 16) % 7 == 3) ||
+               (row * 5 + col) % 97 == 0;
+      },
+      seed + 2);
+  for (const course::CooMatrix* s : {&causal, &mixed, &panel}) {
+    for (const int inner : {16, 64, 100, 256}) {
+      check_hybrid(*s, inner, inner, seed, eager_combined());
+    }
+    check_hybrid(*s, 40, 43, seed, eager_combined());  // scalar copies
+    check_hybrid(*s, 64, 64, seed);                    // the defaults
+  }
+  // The combined plan finds the full tiles and the masked tiles both (no dense panel: a
+  // causal panel is half full, so the panels' density is set out of reach).
+  course::step5::HybridOptions no_dense_panels = eager_combined();
+  no_dense_panels.combined_tc_density = 1.0;
+  const course::step5::DevicePattern pattern(causal);
+  const course::step5::HybridPlan plan(pattern, 64, no_dense_panels);
+  CHECK(plan.full_tiles() > 0);
+  CHECK(plan.masked_figures().tiles > 0);
 }

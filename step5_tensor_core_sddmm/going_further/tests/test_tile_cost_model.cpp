@@ -140,6 +140,15 @@ TEST_CASE("the dense path is taken only when cheaper and when it fits") {
   CHECK(dense > 10 * sparse);
   CHECK_FALSE(course::step5::dense_product_pays(
       dense, sparse, course::step5::dense_product_buffer_bytes(36000, 36000), free_bytes));
+  // A small S (512² at 10 %, like the DLMC enc0_q mask): one launch of lane groups costs
+  // less than cuBLAS's GEMM and the gather (measured on the H100, 2026-11-25: 0.0083 ms on
+  // the lane groups against 0.013 ms for the dense path).
+  const std::int64_t small = 26214;
+  const double small_lanes =
+      course::step5::lane_group_seconds(rates, 256, small) + rates.launch_seconds;
+  CHECK_FALSE(course::step5::dense_product_pays(
+      course::step5::dense_product_seconds(rates, 512, 512, 256, small), small_lanes,
+      course::step5::dense_product_buffer_bytes(512, 512), free_bytes));
   // Every entry of a 4096² S on the lane groups: the dense product wins.
   const std::int64_t full = 4096LL * 4096;
   const double all_lanes = course::step5::lane_group_seconds(rates, 256, full);

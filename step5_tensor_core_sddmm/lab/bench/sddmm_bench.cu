@@ -97,12 +97,14 @@ std::string set_name(const std::string& path) {
 void apply_tile_options(const std::string& tiles, long long panels, long long group_steps,
                         long long min_entries, bool no_dense_path,
                         course::step5::HybridOptions& hybrid) {
-  if (tiles == "masked16") {
+  if (tiles == "combined") {
+    hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::combined;
+  } else if (tiles == "masked16") {
     hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
   } else if (tiles == "panels64") {
     hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::panels64;
   } else {
-    throw course::UsageError("--tiles must be masked16 or panels64, got '" + tiles + "'");
+    throw course::UsageError("--tiles must be combined, masked16 or panels64, got '" + tiles + "'");
   }
   if (panels != 0 && panels != 1 && panels != 2 && panels != 4) {
     throw course::UsageError("--tile-panels must be 0 (choose), 1, 2 or 4, got " +
@@ -126,7 +128,7 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   long long tc_min_nnz = course::step5::HybridOptions{}.tc_min_nnz;
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::HybridOptions{}.tc_density;
-  std::string tiles = "masked16";
+  std::string tiles = "combined";
   long long tile_panels = 0;
   long long tile_group_steps = 0;
   long long tile_min_entries = 0;
@@ -168,20 +170,22 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
                      "approach 2: refuse dense products above 2^this elements");
   parser.add_text("--tiles", &tiles,
-                  "approach 4's Tensor Cores: masked16 (16x16 tiles by the cost model, the "
-                  "default) or panels64 (dense 64-row panels and 64x64 full tiles)");
+                  "approach 4's Tensor Cores: combined (the default: 64x64 full tiles and dense "
+                  "64-row panels, then 16x16 masked tiles by the cost model), masked16 (masked "
+                  "tiles only) or panels64 (full tiles and dense panels only)");
   parser.add_integer("--tile-panels", &tile_panels, 0, 4,
-                     "masked16: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
+                     "masked tiles: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
   parser.add_integer("--tile-group-steps", &tile_group_steps, 0, 4,
-                     "masked16: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
-  parser.add_integer("--tile-min-entries", &tile_min_entries, 0, 257,
-                     "masked16: entries from which a tile goes to Tensor Cores (0: the model's)");
+                     "masked tiles: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
+  parser.add_integer(
+      "--tile-min-entries", &tile_min_entries, 0, 257,
+      "masked tiles: entries from which a tile goes to Tensor Cores (0: the model's)");
   parser.add_flag("--no-dense-path", &no_dense_path,
-                  "masked16: never take the dense product, even where the model prefers it");
+                  "never take the dense product, even where the model prefers it");
   parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
-                  "panels64: panel density for Tensor Cores");
+                  "full tiles and dense panels: a panel's density for Tensor Cores");
   parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
-                     "panels64: Tensor Cores only when dense panels hold this many nonzeros");
+                     "full tiles and dense panels: dense panels only from this many nonzeros");
   parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
                      "approach 4: runs of nonzeros per lane-group block (0: automatic)");
   parser.add_text("--filter", &request.filter,
