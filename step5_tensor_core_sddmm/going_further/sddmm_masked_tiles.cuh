@@ -180,25 +180,51 @@ __global__ void __launch_bounds__(32 * kPanels)
   copy_slice<kVector>(a_rows, a_ld, operands.a, operands.lda, operands.rows, operands.inner,
                       first_row, kPanels * kEdge, 0, inner16, thread, kThreads);
   const int total = groups * chunks;  // stages: each group's chunks of inner
-  // Stage `stage` holds, for each step of its group, the step's 16 rows of Bᵀ for its chunk.
-  const auto copy_stage = [&](int stage) {
-    const int group = stage / chunks;
-    const int k0 = (stage % chunks) * args.chunk;
-    const int width = min(args.chunk, inner16 - k0);
-    __half* target = ring + (stage % args.stages) * stage_rows * stage_ld;
-    for (int slot = 0; slot < args.group_steps; ++slot) {
-      const int step = group * args.group_steps + slot;
+  // The stage copies' work, fixed for the launch: thread t copies piece t % pieces_per_row
+  // (8 halves) of rows t / pieces_per_row, + rows_per_pass, ... of every stage, so that no
+  // division is left in the loop (a stage row is row % 16 of step row / 16 of the group).
+  const int pieces_per_row = args.chunk / 8;  // at most 32, so every row gets threads
+  const int rows_per_pass = kThreads / pieces_per_row;
+  const int my_first_row = thread / pieces_per_row;
+  const int my_col = (thread - my_first_row * pieces_per_row) * 8;
+  // Stage (group, chunk) holds, for each step of the group, its 16 rows of Bᵀ for the chunk.
+  const auto copy_stage = [&](int group, int chunk, int slot) {
+    const int k0 = chunk * args.chunk;
+    if (my_first_row >= rows_per_pass || my_col >= min(args.chunk, inner16 - k0)) {
+      return;  // spare threads, and pieces past inner rounded to 16 (never read)
+    }
+    const int k = k0 + my_col;
+    __half* target = ring + slot * stage_rows * stage_ld + my_col;
+    for (int row = my_first_row; row < stage_rows; row += rows_per_pass) {
+      const int step = group * args.group_steps + row / kEdge;
       if (step >= step_count) {
         break;  // the item's last group may be short: its missing steps are never read
       }
-      copy_slice<kVector>(target + slot * kEdge * stage_ld, stage_ld, operands.b_transposed,
-                          operands.ldb, operands.cols, operands.inner, table.cols[step] * kEdge,
-                          kEdge, k0, width, thread, kThreads);
+      const int b_row = table.cols[step] * kEdge + row % kEdge;
+      // Rows past the last column of S (a tile cut by the edge) and values past inner copy
+      // nothing and read as zeros.
+      const int valid = b_row < operands.cols ? max(0, min(8, operands.inner - k)) : 0;
+      const __half* source =
+          valid > 0 ? operands.b_transposed + static_cast<long long>(b_row) * operands.ldb + k
+                    : operands.b_transposed;
+      copy_piece<kVector>(target + row * stage_ld, source, valid);
+    }
+  };
+  // Where the next stage to copy lies: its group, its chunk and its slot in the ring.
+  int copy_group = 0;
+  int copy_chunk = 0;
+  int copy_slot = 0;
+  const auto advance_copy = [&] {
+    copy_slot = copy_slot + 1 == args.stages ? 0 : copy_slot + 1;
+    if (++copy_chunk == chunks) {
+      copy_chunk = 0;
+      ++copy_group;
     }
   };
   for (int stage = 0; stage < args.stages - 1; ++stage) {
     if (stage < total) {
-      copy_stage(stage);
+      copy_stage(copy_group, copy_chunk, copy_slot);
+      advance_copy();
     }
     commit_pieces();  // one group per stage, empty past the last, so the count stays exact
   }
@@ -212,16 +238,19 @@ __global__ void __launch_bounds__(32 * kPanels)
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
   // Bᵀ row-major is B column-major: B(k, n) of the stage sits at stage[n * ld + k].
   wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b_part;
+  const __half* a_warp = a_rows + warp * kEdge * a_ld;
+  int group = 0;
+  int chunk = 0;
+  int slot_in_ring = 0;
   for (int stage = 0; stage < total; ++stage) {
     wait_pieces(args.stages - 2);  // this thread's copies of `stage` (and of A) have landed
     __syncthreads();  // every thread's copies of `stage` are visible, and every warp is done
                       // with stage - 1, whose buffer the next copy overwrites
     if (stage + args.stages - 1 < total) {
-      copy_stage(stage + args.stages - 1);
+      copy_stage(copy_group, copy_chunk, copy_slot);
+      advance_copy();
     }
     commit_pieces();
-    const int group = stage / chunks;
-    const int chunk = stage % chunks;
     if (chunk == 0) {
       current = next;
       next = load_group_descriptors<kPanels>(args, table, group + 1, args.group_steps, step_count,
@@ -229,7 +258,7 @@ __global__ void __launch_bounds__(32 * kPanels)
     }
     const int k0 = chunk * args.chunk;
     const int depth_steps = min(args.chunk, inner16 - k0) / 16;
-    const __half* stage_b = ring + (stage % args.stages) * stage_rows * stage_ld;
+    const __half* stage_b = ring + slot_in_ring * stage_rows * stage_ld;
 #pragma unroll
     for (int slot = 0; slot < kMaxGroupSteps; ++slot) {
       const int step = group * args.group_steps + slot;
@@ -241,8 +270,9 @@ __global__ void __launch_bounds__(32 * kPanels)
         wmma::fill_fragment(accumulator, 0.0f);
       }
       const __half* tile_b = stage_b + slot * kEdge * stage_ld;
+#pragma unroll 4
       for (int depth = 0; depth < depth_steps; ++depth) {
-        wmma::load_matrix_sync(a_part, a_rows + warp * kEdge * a_ld + k0 + depth * 16, a_ld);
+        wmma::load_matrix_sync(a_part, a_warp + k0 + depth * 16, a_ld);
         wmma::load_matrix_sync(b_part, tile_b + depth * 16, stage_ld);
         wmma::mma_sync(accumulator, a_part, b_part, accumulator);
       }
@@ -250,6 +280,11 @@ __global__ void __launch_bounds__(32 * kPanels)
         store_masked_tile(accumulator, results + warp * kEdge * kEdge, current.start[slot],
                           current.mask[slot], args.values, output);
       }
+    }
+    slot_in_ring = slot_in_ring + 1 == args.stages ? 0 : slot_in_ring + 1;
+    if (++chunk == chunks) {
+      chunk = 0;
+      ++group;
     }
   }
   wait_pieces(0);  // no copy may still be in flight when the block's shared memory is freed
