@@ -10,10 +10,12 @@
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
@@ -237,16 +239,33 @@ void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
 
 course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz,
                                                std::int64_t count) {
+  if (tiles.outside.size() != static_cast<std::size_t>(nnz)) {
+    throw std::logic_error("list_entries_outside needs one flag per entry of S");
+  }
+  // The flags are counted first, so that the list is never written past its end: a count
+  // that differs from the caller's is a bug in the plan's arithmetic, refused here.
+  course::DeviceBuffer<int> flagged(1, "the lane groups' entry count", kPool);
+  run_cub(
+      [&](void* storage, std::size_t& bytes) {
+        return cub::DeviceReduce::Reduce(storage, bytes, tiles.outside.data(), flagged.data(), nnz,
+                                         cuda::std::plus<int>{}, 0);
+      },
+      "CUB temporary storage (the lane groups' entry count)");
+  int counted = 0;
+  flagged.download(&counted, 1);
+  if (counted != count) {
+    throw std::logic_error("the lane groups' list holds " + std::to_string(counted) +
+                           " entries, the plan counted " + std::to_string(count));
+  }
   course::DeviceBuffer<int> listed(count, "the entries left to the lane groups", kPool);
   if (count == 0) {
     return listed;
   }
-  course::DeviceBuffer<int> selected(1, "the lane groups' entry count", kPool);
   const thrust::counting_iterator<int> positions(0);
   run_cub(
       [&](void* storage, std::size_t& bytes) {
         return cub::DeviceSelect::Flagged(storage, bytes, positions, tiles.outside.data(),
-                                          listed.data(), selected.data(), nnz);
+                                          listed.data(), flagged.data(), nnz);
       },
       "CUB temporary storage (the lane groups' entries)");
   return listed;
