@@ -9,6 +9,7 @@
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,7 @@ struct HybridPlan::State {
   DensePanelTables panels;           ///< the dense panels' tables
   FullTileSearch full;               ///< the full tiles
   course::DeviceBuffer<int> listed;  ///< with full tiles: the lane groups' entries
+  MaskedTilePlan masked;             ///< masked16: the tiles, their list, or the dense path
 };
 
 namespace {
@@ -35,6 +37,10 @@ void check_options(const HybridOptions& options) {
   if (options.tc_min_nnz < 0) {
     throw std::invalid_argument("tc_min_nnz must not be negative, got " +
                                 std::to_string(options.tc_min_nnz));
+  }
+  if (!(options.combined_tc_density > 0.0) || options.combined_tc_density > 1.0) {
+    throw std::invalid_argument("combined_tc_density must be in (0, 1], got " +
+                                std::to_string(options.combined_tc_density));
   }
   if (!(options.tc_density > 0.0) || options.tc_density > 1.0) {
     throw std::invalid_argument("tc_density must be in (0, 1], got " +
@@ -50,7 +56,21 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
   if (inner < 0) {
     throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
-  prepare();
+  if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
+    state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_device());
+    tensor_core_units_ = state_->masked.figures.tiles;
+  } else {
+    prepare();
+  }
+  add_block_tile_figures();
+  if (state_->masked.dense) {
+    // The dense product computes every entry: nothing else runs.
+    state_->panels = {};
+    state_->full = {};
+    state_->listed = {};
+    tensor_core_units_ = 0;
+    full_tiles_ = 0;
+  }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -62,7 +82,12 @@ void HybridPlan::prepare() {
   for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
     counts[panel] -= state_->full.covered_per_panel[panel];
   }
-  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, options_);
+  // combined: the masked tiles take the panels below combined_tc_density.
+  HybridOptions panel_options = options_;
+  if (options_.tensor_core_tiles == TensorCoreTiles::combined) {
+    panel_options.tc_density = std::max(options_.tc_density, options_.combined_tc_density);
+  }
+  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, panel_options);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
   // What the lane groups still compute, and whether a full tile lies outside the dense
@@ -78,6 +103,21 @@ void HybridPlan::prepare() {
         tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
   }
   state_->panels.sparse_rows = remaining > 0;
+  const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
+  if (options_.tensor_core_tiles == TensorCoreTiles::combined) {
+    // Masked 16×16 tiles among the entries no full tile and no dense panel computes; the
+    // masked plan then lists what is left to the lane groups.
+    const MaskedExclusion exclusion{
+        tiles_outside_dense_panels ? state_->full.covered.data() : nullptr, panel_slot};
+    state_->masked = plan_masked_tiles(*pattern_, inner_, options_.masked,
+                                       describe_current_device(), exclusion, remaining);
+    if (!tiles_outside_dense_panels) {
+      state_->full = {};  // every full tile lies in a dense panel: none runs
+    }
+    state_->full.covered = {};  // only the lists needed it (freed in stream order)
+    tensor_core_units_ += state_->masked.figures.tiles;
+    return;
+  }
   if (!tiles_outside_dense_panels) {
     // No full tile to run: the lane groups skip the dense panels by their flags, and the
     // entries outside them are exactly the remaining ones.
@@ -85,16 +125,40 @@ void HybridPlan::prepare() {
     return;
   }
   // The lane groups take a list: the entries in no full tile and in no dense panel.
-  const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
   state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
   state_->full.covered = {};  // only the list needed it (freed in stream order)
+}
+
+void HybridPlan::add_block_tile_figures() {
+  if (state_->masked.dense) {
+    return;  // the dense path's figures are the whole product's already
+  }
+  // Each 64×64 block tile (full tiles, and the dense panels' tiles) brings 64 rows of A and
+  // 64 rows of Bᵀ and computes 64·64·inner products.
+  const std::int64_t block_tiles = state_->full.tile_count + state_->panels.tile_count;
+  const double row_bytes = 2.0 * static_cast<double>((inner_ + 7) / 8 * 8);
+  const double inner16 = static_cast<double>((inner_ + 15) / 16 * 16);
+  MaskedPlanFigures& figures = state_->masked.figures;
+  figures.gathered_bytes += static_cast<double>(block_tiles) * 128.0 * row_bytes;
+  figures.tensor_flops += static_cast<double>(block_tiles) * 2.0 * 64.0 * 64.0 * inner16;
+  if (options_.tensor_core_tiles != TensorCoreTiles::masked16 && pattern_->nnz() > 0) {
+    // panels64 and combined: what the lane groups compute and the launches, from the plan
+    figures.launches = (state_->panels.tile_count > 0 ? 1 : 0) +
+                       (state_->full.tile_count > 0 ? 1 : 0) + (figures.tiles > 0 ? 1 : 0) + 1;
+  }
 }
 
 HybridPlan::~HybridPlan() = default;
 
 std::size_t HybridPlan::workspace_bytes() const {
+  const MaskedTilePlan& masked = state_->masked;
   return state_->panels.storage.bytes() + state_->full.tiles.bytes() +
-         state_->full.row_starts.bytes() + state_->listed.bytes();
+         state_->full.row_starts.bytes() + state_->listed.bytes() + masked.tiles.bytes() +
+         masked.listed.bytes() + (masked.dense ? masked.dense->bytes() : 0);
+}
+
+const MaskedPlanFigures& HybridPlan::masked_figures() const {
+  return state_->masked.figures;
 }
 
 void HybridPlan::run(const DenseOperands& operands, float* output) const {
@@ -102,11 +166,46 @@ void HybridPlan::run(const DenseOperands& operands, float* output) const {
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
-  launch_hybrid(state_->panels, tensor_core_units_ > 0,
+  if (options_.tensor_core_tiles == TensorCoreTiles::masked16 || state_->masked.dense) {
+    run_masked(operands, output);
+    return;
+  }
+  const MaskedTilePlan& masked = state_->masked;
+  // combined: the masked tiles' list replaces the full tiles' (it also leaves out the masked
+  // tiles' entries); without a list the lane groups go by panels.
+  const bool masked_list = masked.listed.size() > 0 || masked.tiles.tile_count > 0;
+  const int* listed = masked_list ? masked.listed.data() : state_->listed.data();
+  const std::int64_t listed_count =
+      masked_list ? masked.figures.lane_entries : static_cast<std::int64_t>(state_->listed.size());
+  const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
+  launch_hybrid(state_->panels, tensor_core_units_ > masked.figures.tiles,
                 FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
-                             state_->full.tile_count, state_->listed.data(),
-                             static_cast<std::int64_t>(state_->listed.size())},
-                options_, operands, *pattern_, output);
+                             state_->full.tile_count, listed, listed_count, masked_list},
+                options_, operands, *pattern_, output, [&] {
+                  if (masked.tiles.tile_count > 0) {
+                    launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values,
+                                        output);
+                  }
+                });
+}
+
+void HybridPlan::run_masked(const DenseOperands& operands, float* output) const {
+  const MaskedTilePlan& masked = state_->masked;
+  if (masked.dense) {
+    masked.dense->run(operands, *pattern_, output);
+    return;
+  }
+  if (masked.tiles.tile_count == 0) {
+    launch_listed_lane_groups(options_, operands, *pattern_, nullptr, 0, output);
+    return;
+  }
+  // A pattern S has no values to read (unit_values): the kernels then read none.
+  const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
+  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output);
+  if (masked.figures.lane_entries > 0) {
+    launch_listed_lane_groups(options_, operands, *pattern_, masked.listed.data(),
+                              masked.figures.lane_entries, output);
+  }
 }
 
 void sddmm_hybrid(const DevicePattern& pattern, const DenseOperands& operands, float* output,

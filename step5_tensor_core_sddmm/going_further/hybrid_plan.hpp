@@ -1,19 +1,24 @@
 // Step 5, approach 4 (lesson Part 2): its plan, its launch and its place in a program.
 // Read first: step5_launchers.hpp (SddmmPlan, ApproachEntry), then hybrid_options.hpp.
 /// @file hybrid_plan.hpp
-/// @brief Approach 4, the hybrid: CUDA-core lane groups for the sparse rows, Tensor Core block
-/// tiles for the dense 64-row panels and for the 64×64 tiles wholly in S. HybridPlan is its
-/// preprocessing of S (hybrid_plan.cu), launch_hybrid its launch (sddmm_hybrid_launch.cu), and
-/// hybrid_approach() the entry that adds it to a program's approaches 1 to 3.
+/// @brief Approach 4, the hybrid: CUDA-core lane groups for the sparse entries, and Tensor
+/// Cores on the 16×16 tiles dense enough to pay (masked_tiles.hpp) or, when the mask is dense
+/// enough, the dense product (masked_tile_plan.hpp); the earlier plan (TensorCoreTiles::
+/// panels64) used Tensor Core block tiles for dense 64-row panels and 64×64 tiles wholly in S.
+/// HybridPlan is its preprocessing of S (hybrid_plan.cu), launch_hybrid its launch
+/// (sddmm_hybrid_launch.cu), and hybrid_approach() the entry that adds it to a program's approaches
+/// 1 to 3.
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace course::step5 {
@@ -28,6 +33,8 @@ struct FullTileWork {
   std::int64_t tile_count = 0;      ///< their number (0: none, the lane groups go by panels)
   const int* listed = nullptr;      ///< with full tiles: the entries left to the lane groups
   std::int64_t listed_count = 0;    ///< their number
+  /// the lane groups take the list even without full tiles (the masked tiles' plan made it)
+  bool list_always = false;
 };
 
 /// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
@@ -39,9 +46,24 @@ struct FullTileWork {
 /// @param operands A and b_transposed
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
+/// @param between launches queued after the block tiles and before the lane groups (the
+/// masked tiles), or empty
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
-                   const DevicePattern& pattern, float* output);
+                   const DevicePattern& pattern, float* output,
+                   const std::function<void()>& between = {});
+
+/// @brief Approach 4's lane groups alone (sddmm_hybrid_launch.cu): every entry of S, or
+/// those of a list.
+/// @param options lanes per nonzero and runs per block
+/// @param operands A and b_transposed
+/// @param pattern S on the device
+/// @param listed the entries to compute, in S's order, or nullptr for all of S
+/// @param listed_count their number (ignored without a list)
+/// @param output device array of pattern.nnz() floats
+void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
+                               const DevicePattern& pattern, const int* listed,
+                               std::int64_t listed_count, float* output);
 
 /// @brief Approach 4's preprocessing of S, done once, reused by every run: the full tiles,
 /// the dense panels among the rest (classified from the pattern's panel counts) and their
@@ -62,8 +84,13 @@ class HybridPlan : public SddmmPlan {
   /// @param operands A and Bᵀ
   /// @param output device array of pattern.nnz() floats
   void run(const DenseOperands& operands, float* output) const override;
-  /// @brief Tensor Core 64-row panels (each covers the column blocks its nonzeros span).
+  /// @brief The masked 16×16 tiles on Tensor Cores (masked16), or the Tensor Core 64-row
+  /// panels (panels64; each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const override { return tensor_core_units_; }
+  /// @brief What the plan chose and what it must move and compute (the benchmark's LIMIT
+  /// column reads it): the masked tiles' and lane groups' figures, plus the 64×64 block
+  /// tiles' (panels64 and combined). With panels64 the lane groups' bytes are not counted.
+  const MaskedPlanFigures& masked_figures() const;
   /// @brief The 64×64 tiles wholly in S that run as plain dense Tensor Core tiles
   /// (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
@@ -78,9 +105,13 @@ class HybridPlan : public SddmmPlan {
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
   std::unique_ptr<State> state_;
-  /// The preprocessing: the full tiles, the dense panels among the rest, and the list of the
-  /// entries left to the lane groups.
+  /// The preprocessing of panels64: the full tiles, the dense panels among the rest, and the
+  /// list of the entries left to the lane groups.
   void prepare();
+  /// Adds the 64×64 block tiles' bytes and FLOPs to the figures (the LIMIT column's).
+  void add_block_tile_figures();
+  /// masked16's run: the dense path, or the masked tiles then the lane groups' list.
+  void run_masked(const DenseOperands& operands, float* output) const;
 };
 
 /// @brief Convenience: preprocess and run approach 4 once (tests).

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -169,7 +170,8 @@ void with_block_tile_chunk(int inner, Launch launch) {
 
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
-                   const DevicePattern& pattern, float* output) {
+                   const DevicePattern& pattern, float* output,
+                   const std::function<void()>& between) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
@@ -201,8 +203,13 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
               output);
     });
     CUDA_CHECK_LAUNCH(sddmm_full_tiles_kernel);
+  }
+  if (between) {
+    between();
+  }
+  if (full.tile_count > 0 || full.list_always) {
     if (full.listed_count == 0) {
-      return;  // the full tiles and the dense panels hold every nonzero
+      return;  // the full tiles, the dense panels (and the masked tiles) hold every nonzero
     }
     lanes.selection = LaneSelection::listed;
     lanes.count = full.listed_count;
@@ -213,6 +220,23 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
     lanes.selection = LaneSelection::skip_dense_panels;
   }
   launch_lane_groups(options.group_lanes, lanes);
+}
+
+void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
+                               const DevicePattern& pattern, const int* listed,
+                               std::int64_t listed_count, float* output) {
+  LaneLaunch lanes{0,
+                   operands,
+                   pattern,
+                   listed == nullptr ? LaneSelection::every : LaneSelection::listed,
+                   listed == nullptr ? pattern.nnz() : listed_count,
+                   nullptr,
+                   listed,
+                   options.lane_iterations,
+                   output};
+  if (lanes.count > 0) {
+    launch_lane_groups(options.group_lanes, lanes);
+  }
 }
 
 }  // namespace course::step5

@@ -16,8 +16,32 @@ void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t s
   check_approach(course::step5::hybrid_approach(options), s, inner, ld, seed);
 }
 
-course::step5::HybridOptions eager_tensor_cores() {
+course::step5::HybridOptions panels64() {
   course::step5::HybridOptions options;
+  options.tensor_core_tiles = course::step5::TensorCoreTiles::panels64;
+  return options;
+}
+
+course::step5::HybridOptions eager_masked_tiles(int panels) {
+  course::step5::HybridOptions options;
+  options.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
+  options.masked.min_entries = 1;  // with the search's run of two: any tile with such a row
+  options.masked.eager = true;     // kept even where a launch costs more than it saves
+  options.masked.dense_path = false;
+  options.masked.panels = panels;
+  return options;
+}
+
+course::step5::HybridOptions eager_combined() {
+  course::step5::HybridOptions options = eager_masked_tiles();
+  options.tensor_core_tiles = course::step5::TensorCoreTiles::combined;
+  options.tc_min_nnz = 0;         // dense panels even in a small S
+  options.full_tile_min_nnz = 0;  // full tiles too
+  return options;
+}
+
+course::step5::HybridOptions eager_tensor_cores() {
+  course::step5::HybridOptions options = panels64();
   options.tc_min_nnz = 0;         // dense panels go to Tensor Cores even in a small S
   options.full_tile_min_nnz = 0;  // and full tiles too
   return options;
@@ -28,13 +52,30 @@ namespace {
 /// Approach 4 with its defaults, for every shape of check_all.
 const ExtraApproach kHybridDefaults{course::step5::hybrid_approach()};
 
-/// Approach 4 with Tensor Cores from the first nonzero.
+/// Approach 4's earlier plan with Tensor Cores from the first nonzero.
 ExtraApproach eager_hybrid() {
   course::step5::ApproachEntry entry = course::step5::hybrid_approach(eager_tensor_cores());
   entry.name += " (Tensor Cores even for a small S)";
   return ExtraApproach{entry};
 }
 const ExtraApproach kHybridEager = eager_hybrid();
+
+/// Approach 4 with masked tiles from a row of two entries.
+ExtraApproach eager_masked() {
+  course::step5::ApproachEntry entry = course::step5::hybrid_approach(eager_masked_tiles());
+  entry.name += " (masked tiles even for a small S)";
+  return ExtraApproach{entry};
+}
+const ExtraApproach kMaskedEager = eager_masked();
+
+/// Approach 4's combined plan with full tiles, dense panels and masked tiles from the first
+/// entries.
+ExtraApproach eager_combined_approach() {
+  course::step5::ApproachEntry entry = course::step5::hybrid_approach(eager_combined());
+  entry.name += " (full tiles, dense panels and masked tiles even for a small S)";
+  return ExtraApproach{entry};
+}
+const ExtraApproach kCombinedEager = eager_combined_approach();
 
 }  // namespace
 

@@ -17,8 +17,20 @@ namespace course::step5::testing {
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,
                   const course::step5::HybridOptions& options = {});
 
-/// Options under which even a small S gets Tensor Cores: dense panels and full tiles from
-/// the first nonzero.
+/// Approach 4's earlier plan (TensorCoreTiles::panels64: dense 64-row panels and 64×64 full
+/// tiles) with its default thresholds: the tests of those paths.
+course::step5::HybridOptions panels64();
+
+/// The earlier plan (panels64) under which even a small S gets Tensor Cores: dense panels
+/// and full tiles from the first nonzero.
 course::step5::HybridOptions eager_tensor_cores();
+
+/// The combined plan with full tiles, dense panels and masked tiles from the first entries.
+course::step5::HybridOptions eager_combined();
+
+/// The masked-tile plan (masked16) with every tile that has a row of two entries on Tensor
+/// Cores, kept even where the model says it does not pay: the tiles of small masks.
+/// @param panels 16-row panels per block (0: the plan's choice)
+course::step5::HybridOptions eager_masked_tiles(int panels = 0);
 
 }  // namespace course::step5::testing

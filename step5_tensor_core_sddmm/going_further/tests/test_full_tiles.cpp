@@ -179,7 +179,7 @@ TEST_CASE("approach 4 full tiles in a mask only partly blocky", "[step5][gpu]") 
   CHECK(full_tiles_of(s, eager_tensor_cores()) > 0);
   check_inner_sizes(s, seed, eager_tensor_cores());
   // With the default Tensor Core thresholds as well (the lane groups take the rest).
-  course::step5::HybridOptions defaults;
+  course::step5::HybridOptions defaults = panels64();
   defaults.full_tile_min_nnz = 0;
   check_hybrid(s, 64, 64, seed, defaults);
 }

@@ -29,13 +29,13 @@ TEST_CASE("approach 4 mixes Tensor Core panels and CUDA-core rows", "[step5][gpu
   const course::CooMatrix s = stack_rows(course::random_uniform_mask(32, 200, 3200, seed),
                                          course::random_uniform_mask(70, 200, 60, seed + 1), 2.0f);
   for (const int lanes : {4, 8, 16, 32}) {
-    course::step5::HybridOptions options;
+    course::step5::HybridOptions options = panels64();
     options.group_lanes = lanes;
     options.tc_min_nnz = 0;  // Tensor Cores even for this small S
     check_hybrid(s, 72, 72, seed, options);
     check_hybrid(s, 37, 37, seed, options);
   }
-  course::step5::HybridOptions never;
+  course::step5::HybridOptions never = panels64();
   never.tc_density = 1.0;
   check_hybrid(s, 72, 72, seed, never);
 }
@@ -48,7 +48,7 @@ TEST_CASE("approach 4 all-dense Tensor Core panels with inner sizes 1 7 100 and 
   // sddmm_dense_panels_kernel and the lane-group kernel is not launched at all.
   const course::CooMatrix s =
       with_random_values(course::random_uniform_mask(130, 150, 5850, seed), seed);
-  course::step5::HybridOptions tensor_cores;
+  course::step5::HybridOptions tensor_cores = panels64();
   tensor_cores.tc_min_nnz = 0;  // Tensor Cores even for this small S
   for (const int inner : {1, 7, 100, 256}) {
     // ld = inner: vector loads when inner % 8 == 0; ld = inner + 3: scalar loads.
@@ -86,12 +86,12 @@ TEST_CASE("approach 4 mixes dense panels and sparse rows checked on the GPU", "[
   course::CooMatrix s = stack_rows(course::random_uniform_mask(128, 400, 10240, seed),
                                    course::random_uniform_mask(172, 400, 300, seed + 1), 1.0f);
   s = with_random_values(s, seed);
-  course::step5::HybridOptions options;
+  course::step5::HybridOptions options = panels64();
   options.tc_min_nnz = 0;  // Tensor Cores even for this small S
   const course::step5::DevicePattern pattern(s);
   const course::step5::HybridPlan plan(pattern, 100, options);
   CHECK(plan.tensor_core_units() == 2);
-  const course::step5::HybridPlan default_plan(pattern, 100);
+  const course::step5::HybridPlan default_plan(pattern, 100, panels64());
   CHECK(default_plan.tensor_core_units() == 0);  // below the default tc_min_nnz
   for (const int inner : {1, 7, 100, 256}) {
     check_hybrid(s, inner, inner, seed, options);
@@ -106,7 +106,7 @@ TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[st
       with_random_values(course::random_uniform_mask(700, 900, 5000, seed), seed);
   for (const int iterations : {1, 3, 8}) {
     for (const int lanes : {4, 32}) {
-      course::step5::HybridOptions options;
+      course::step5::HybridOptions options = panels64();
       options.lane_iterations = iterations;
       options.group_lanes = lanes;
       check_hybrid(s, 100, 100, seed, options);
@@ -118,7 +118,7 @@ TEST_CASE("approach 4 lane groups with several runs of nonzeros per block", "[st
 TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  course::step5::HybridOptions options;
+  course::step5::HybridOptions options = panels64();
   options.tc_min_nnz = 0;  // Tensor Cores even for these small matrices
   // 300 rows: 5 panels, each spanning 3 column blocks from block 2 on (about 20 % dense
   // there, 0.5 % over all 2000 columns). Row 70's far entry spreads panel 1 over columns
@@ -183,7 +183,7 @@ TEST_CASE("approach 4 plan refuses bad options and operands of another shape", "
   const course::step5::DenseOperands wrong(course::ProductSizes{21, 16, 20}, a.data(), 16, a.data(),
                                            16);
   CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
-  course::step5::HybridOptions bad;
+  course::step5::HybridOptions bad = panels64();
   bad.tc_density = 0.0;
   CHECK_THROWS_AS(course::step5::HybridPlan(pattern, 16, bad), std::invalid_argument);
   bad = {};

@@ -54,7 +54,7 @@ void add_baseline_rows(const CaseInputs& inputs, ProgressTable& table, Summary& 
     const BaselineRun& run = baseline.run;
     const std::string check = agreement(baseline.label, run, inputs, summary);
     if (!run.ms) {
-      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check});
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check});
       table.add_row(row);
       continue;
     }

@@ -4,9 +4,8 @@
 /// @brief The benchmark's baselines on one case, all on the same inputs: cuSPARSE's SDDMM with
 /// fp16 A and B (the reference every speedup is quoted against), cuSPARSE with fp32 A and B
 /// (cusparse_baseline.cu), "dense then sample", a cuBLAS fp16 Tensor Core GEMM of the whole
-/// rows×cols product and a gather at the nonzeros (dense_then_sample.cu), and the speed of light:
-/// the least bytes the SDDMM must move at the device's measured copy bandwidth
-/// (speed_of_light.cu).
+/// rows×cols product and a gather at the nonzeros (dense_then_sample.cu). The LIMIT column,
+/// the least time the case's plan can take, is limit_rates.hpp's.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -85,20 +84,5 @@ std::string dense_then_sample_skip(int rows, int cols);
 BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t handle,
                                    const course::step5::DevicePattern& pattern,
                                    const course::step5::DenseOperands& operands);
-
-/// @brief The device-to-device copy bandwidth (bytes read plus bytes written per second):
-/// the best of several cudaMemcpyAsync of a 512 MiB buffer, measured once at start-up.
-/// @return bytes per second
-double measure_copy_bandwidth();
-
-/// @brief The least bytes an SDDMM on CSR must move: A and Bᵀ once in fp16, S's row offsets
-/// and column indices (and its values unless S is a pattern), and the nnz fp32 outputs.
-/// @param rows rows of S and A
-/// @param cols columns of S (rows of Bᵀ)
-/// @param inner columns of A and Bᵀ (the dot products' length)
-/// @param nnz nonzeros of S
-/// @param with_values whether S's values must be read (S is not a pattern)
-/// @return bytes
-double speed_of_light_bytes(int rows, int cols, int inner, std::size_t nnz, bool with_values);
 
 }  // namespace course::step5::bench

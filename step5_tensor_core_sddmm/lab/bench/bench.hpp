@@ -2,7 +2,8 @@
 // Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
 /// @file bench.hpp
 /// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp,
-/// and the attention masks of attention_cases.cpp), the baselines (baselines.hpp), our
+/// and the mask and shape sets of mask_set_cases.cpp), the baselines (baselines.hpp), the
+/// LIMIT column (limit_rates.hpp), our
 /// approaches on a case (bench_run_case.cu), the summary (bench_summary.cpp) and the
 /// notebook's experiments (bench_experiments.cu). sddmm_bench.cu reads the command line and
 /// runs them; its file comment defines the columns.
@@ -12,6 +13,8 @@
 #include "common/sparse_matrix.hpp"
 #include "common/table.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/limit_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/lab/device_utilities.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
@@ -41,23 +44,39 @@ struct BenchCase {
   int rows = 0;                             ///< rows of S (a file: from its size line)
   int cols = 0;                             ///< columns of S (a file: from its size line)
   bool from_file = false;                   ///< S is read from a Matrix Market file
-  std::string problem;     ///< why the case cannot run (a malformed file); empty when it can
-  bool attention = false;  ///< an attention mask (its ratios get a table of their own)
+  std::string problem;           ///< why the case cannot run (a malformed file); empty when it can
+  std::string set = "matrices";  ///< the set it comes from: the summary's groups
+  bool attention = false;        ///< an attention mask (its ratios get a table of their own)
 };
 
-/// @brief The seed of a case's random inputs, from its name.
+/// @brief The seed of a case's random inputs (and of its mask when random and not seeded by
+/// its set's line): a hash of its name mixed with the run's `--seed`.
 /// @param name the case's name
+/// @param seed the run's seed
 /// @return an odd seed
-std::uint64_t case_seed(const std::string& name);
+std::uint64_t case_seed(const std::string& name, std::uint64_t seed);
 
-/// @brief The note's 17 shapes as uniform random masks of exactly its rows, cols and nnz, inner =
-/// 256.
+/// @brief The shapes of a `--shapes` file as uniform random masks of exactly their rows,
+/// cols and nnz (matrix_<rows>_<cols>_<nnz>).
+/// @param shapes the file's shapes
+/// @param set the set's name (the file's, for the summary)
+/// @param seed the run's seed
 /// @return the cases
-std::vector<BenchCase> note_cases();
+std::vector<BenchCase> shape_set_cases(const std::vector<ShapeSetEntry>& shapes,
+                                       const std::string& set, std::uint64_t seed);
+
+/// @brief The masks of a `--masks` file, each at its inner sizes in the file's order.
+/// @param masks the file's masks
+/// @param set the set's name (the file's, for the summary)
+/// @param seed the run's seed (for masks whose line gives none)
+/// @return the cases
+std::vector<BenchCase> mask_set_cases(const std::vector<MaskSetEntry>& masks,
+                                      const std::string& set, std::uint64_t seed);
 
 /// @brief inner = 32 .. 1024 on the note's 37000² mask with 368 000 nonzeros.
+/// @param seed the run's seed
 /// @return the cases
-std::vector<BenchCase> k_sweep_cases();
+std::vector<BenchCase> k_sweep_cases(std::uint64_t seed);
 
 /// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, inner = 256; throws
 /// course::UsageError when it is not a directory.
@@ -67,11 +86,6 @@ std::vector<BenchCase> k_sweep_cases();
 /// @param directory the folder of Matrix Market files
 /// @return the cases
 std::vector<BenchCase> matrix_cases(const std::string& directory);
-
-/// @brief The public attention set (`--attention`): block-sparse, sliding-window and
-/// BigBird-style masks from 4096² to 32768², each at inner = 64, 128 and 256.
-/// @return the cases
-std::vector<BenchCase> attention_cases();
 
 struct Settings;
 
@@ -92,8 +106,10 @@ struct Settings {
   course::step5::Options options;        ///< approaches 1 to 3's tuning
   course::step5::HybridOptions hybrid;   ///< approach 4's tuning
   std::string cusparse_layout = "auto";  ///< auto, col or row
-  bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
-  double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
+  bool baseline_rows = true;  ///< add the baselines' rows (false in the second, approach-2 pass)
+  bool fp32_baseline = true;  ///< time cuSPARSE with fp32 A and B as well
+  std::uint64_t seed = 1;     ///< the run's seed (case_seed)
+  LimitRates limit_rates;     ///< the LIMIT column's rates, measured at start-up
 };
 
 /// @brief Approach @p number (1 to 4) with the tuning of @p settings.
@@ -108,14 +124,18 @@ course::step5::ApproachEntry approach_entry(int number, const Settings& settings
 std::string approach_label(int number);
 
 /// @brief One approach's ratios on one case: each baseline's time / ours (median kernel
-/// times), and ours as a multiple of the speed of light.
+/// times), and ours as a multiple of the case's LIMIT.
 struct CaseRatios {
   std::string case_label;          ///< the case's name and inner
+  std::string set;                 ///< the set the case comes from
   bool attention = false;          ///< an attention mask
   std::optional<double> vs_fp16;   ///< over cuSPARSE with fp16 A and B (the reference)
   std::optional<double> vs_fp32;   ///< over cuSPARSE with fp32 A and B
   std::optional<double> vs_dense;  ///< over dense then sample (when the product fits)
-  double sol_multiple = 0.0;       ///< our time / the speed-of-light time
+  double ms = 0.0;                 ///< our median kernel time
+  double limit_ms = 0.0;           ///< the LIMIT time
+  double limit_multiple = 0.0;     ///< our time / the LIMIT time
+  std::string limit_bound;         ///< the bound that sets the LIMIT (dram, gather, ...)
 };
 
 /// @brief Accumulates the figures the summary needs.

@@ -1,8 +1,8 @@
 // Step 5, the benchmark (lesson Part 3): which matrices it runs.
 // Read first: bench.hpp.
 /// @file bench_cases.cpp
-/// @brief The benchmark's matrices: the note's 17 shapes, the inner sweep and a directory of
-/// Matrix Market files; and why a case cannot run (skip_reason).
+/// @brief The benchmark's matrices: a `--shapes` file's uniform masks, the inner sweep and a
+/// directory of Matrix Market files; and why a case cannot run (skip_reason).
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/cli.hpp"
@@ -23,46 +23,56 @@ struct NoteShape {
   std::size_t nnz;
 };
 
-// The note's shapes (rows, cols, nnz; inner = 256).
-const std::vector<NoteShape> kNoteShapes = {
-    {3000, 7000, 313110},      {2000, 12000, 746000},     {300000, 103000, 69000000},
-    {35000, 35000, 422000},    {549000, 549000, 926000},  {426000, 426000, 1000000},
-    {37000, 37000, 368000},    {4000, 4000, 88000},       {106000, 106000, 3000000},
-    {685000, 685000, 8000000}, {916000, 916000, 5000000}, {326000, 326000, 1000000},
-    {197000, 197000, 2000000}, {390000, 390000, 2000000}, {260000, 260000, 4000000},
-    {241000, 241000, 561000},  {36000, 36000, 4000000}};
-
 }  // namespace
 
-std::uint64_t case_seed(const std::string& name) {
-  return std::hash<std::string>{}(name) | 1u;
+std::uint64_t case_seed(const std::string& name, std::uint64_t seed) {
+  // splitmix64's finaliser on the name's hash plus the run's seed: every run seed gives
+  // every case its own inputs.
+  std::uint64_t mixed = std::hash<std::string>{}(name) + seed * 0x9E3779B97F4A7C15ull;
+  mixed = (mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9ull;
+  mixed = (mixed ^ (mixed >> 27)) * 0x94D049BB133111EBull;
+  return (mixed ^ (mixed >> 31)) | 1u;
 }
 
-std::vector<BenchCase> note_cases() {
+std::vector<BenchCase> shape_set_cases(const std::vector<ShapeSetEntry>& shapes,
+                                       const std::string& set, std::uint64_t seed) {
   std::vector<BenchCase> cases;
-  for (const NoteShape& shape : kNoteShapes) {
-    cases.push_back({course::uniform_mask_name(shape.rows, shape.cols, shape.nnz),
-                     [shape] {
-                       return course::random_uniform_mask(
-                           shape.rows, shape.cols, shape.nnz,
-                           case_seed(course::uniform_mask_name(shape.rows, shape.cols, shape.nnz)));
-                     },
-                     256, shape.nnz, shape.rows, shape.cols, false, ""});
+  for (const ShapeSetEntry& shape : shapes) {
+    const std::size_t nnz = static_cast<std::size_t>(shape.nnz);
+    const std::string name = course::uniform_mask_name(shape.rows, shape.cols, nnz);
+    const std::uint64_t mask_seed = case_seed(name, seed);
+    BenchCase bench_case;
+    bench_case.name = name;
+    bench_case.make = [shape, nnz, mask_seed] {
+      return course::random_uniform_mask(shape.rows, shape.cols, nnz, mask_seed);
+    };
+    bench_case.inner = shape.inner;
+    bench_case.expected_nnz = nnz;
+    bench_case.rows = shape.rows;
+    bench_case.cols = shape.cols;
+    bench_case.set = set;
+    cases.push_back(bench_case);
   }
   return cases;
 }
 
-std::vector<BenchCase> k_sweep_cases() {
+std::vector<BenchCase> k_sweep_cases(std::uint64_t seed) {
   std::vector<BenchCase> cases;
   const NoteShape shape{37000, 37000, 368000};
   const std::string name = course::uniform_mask_name(shape.rows, shape.cols, shape.nnz);
+  const std::uint64_t mask_seed = case_seed(name, seed);
   for (const int inner : {32, 64, 128, 256, 512, 1024}) {
-    cases.push_back({name,
-                     [shape, name] {
-                       return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz,
-                                                          case_seed(name));
-                     },
-                     inner, shape.nnz, shape.rows, shape.cols, false, ""});
+    BenchCase bench_case;
+    bench_case.name = name;
+    bench_case.make = [shape, mask_seed] {
+      return course::random_uniform_mask(shape.rows, shape.cols, shape.nnz, mask_seed);
+    };
+    bench_case.inner = inner;
+    bench_case.expected_nnz = shape.nnz;
+    bench_case.rows = shape.rows;
+    bench_case.cols = shape.cols;
+    bench_case.set = "inner sweep";
+    cases.push_back(bench_case);
   }
   return cases;
 }

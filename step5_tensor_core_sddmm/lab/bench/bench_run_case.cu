@@ -39,7 +39,7 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
   const course::CsrMatrix& csr = inputs.csr;
   const int inner = bench_case.inner;
   const int number = approach.number;
-  const std::vector<std::string> refused(11, "-");
+  const std::vector<std::string> refused(12, "-");
   const auto with_note = [&](const std::string& note) {
     std::vector<std::string> cells = refused;
     cells.push_back(note);
@@ -122,6 +122,19 @@ std::vector<float> our_result(const course::step5::DevicePattern& pattern,
   }
 }
 
+/// What approach 4's plan (with the run's options) chooses on the case: the figures the
+/// LIMIT column divides (empty when the plan is refused).
+course::step5::MaskedPlanFigures plan_figures(const course::step5::DevicePattern& pattern,
+                                              int inner, const Settings& settings) {
+  try {
+    const course::step5::HybridPlan plan(pattern, inner, settings.hybrid);
+    return plan.masked_figures();
+  } catch (const std::exception& error) {
+    std::cerr << "approach 4's plan for the LIMIT column: " << error.what() << "\n";
+    return {};
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> table_columns() {
@@ -140,7 +153,8 @@ std::vector<std::string> table_columns() {
           "vs cuSPARSE",
           "vs cuSPARSE fp32",
           "vs dense then sample",
-          "x SOL",
+          "x LIMIT",
+          "bound",
           "check"};
 }
 
@@ -179,7 +193,7 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   const int rows = sampling.rows;
   const int cols = sampling.cols;
   const int inner = bench_case.inner;
-  const std::uint64_t seed = case_seed(bench_case.name);
+  const std::uint64_t seed = case_seed(bench_case.name, settings.seed);
   // Amortised, not timed: S's host arrays are pinned once (see sddmm_bench.cu's file comment).
   const HostRegistration pin_rows(sampling.row_indices.data(), vector_bytes(sampling.row_indices));
   const HostRegistration pin_cols(sampling.col_indices.data(), vector_bytes(sampling.col_indices));
@@ -209,16 +223,20 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     course::step5::sampled_magnitude(pattern, operands, device_magnitude.data());
     magnitude = device_magnitude.to_vector();
   }
-  CaseInputs inputs{bench_case, csr, pattern_values, operands, magnitude, {}, {}, {}, 0.0, {}};
+  CaseInputs inputs{bench_case, csr, pattern_values, operands, magnitude, {}, {}, {}, {}, {}};
   inputs.fp16 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
                               inner, CusparseInputs::fp16);
   if (settings.baseline_rows) {  // the second pass needs only the reference
-    inputs.fp32 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
-                                inner, CusparseInputs::fp32);
+    if (settings.fp32_baseline) {
+      inputs.fp32 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a,
+                                  b_transposed, inner, CusparseInputs::fp32);
+    } else {
+      inputs.fp32.note = "not run (--no-fp32)";
+    }
     inputs.dense = time_dense_then_sample(settings, libraries.cublas, pattern, operands);
   }
-  inputs.sol_ms =
-      speed_of_light_bytes(rows, cols, inner, csr.nnz(), !all_ones) / settings.copy_bandwidth * 1e3;
+  inputs.limit = case_limit(plan_figures(pattern, inner, settings), rows, cols, inner,
+                            static_cast<std::int64_t>(csr.nnz()), !all_ones, settings.limit_rates);
   if (settings.baseline_rows) {
     inputs.ours = our_result(pattern, operands, settings);
     add_baseline_rows(inputs, table, summary);

@@ -3,8 +3,8 @@
 /// @file bench_summary.cpp
 /// @brief The summary: per approach the geometric mean of its speedups over cuSPARSE fp16,
 /// its slowest case and its worst prep/sddmm and other/sddmm ratios (the table the results
-/// pages read); then its geometric means against every baseline and the speed of light; then
-/// the attention masks, case by case.
+/// pages read); then, set by set, its geometric means and smallest ratios against every
+/// baseline and its multiple of the LIMIT; then every case.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include <algorithm>
@@ -35,17 +35,21 @@ std::string optional_text(const std::optional<double>& value) {
   return value ? course::format_fixed(*value, 2) : std::string("-");
 }
 
-/// "geomean (n), smallest: x (case)" of one ratio over an approach's cases.
+/// "geomean (n; smallest x, case)" of one ratio over an approach's cases, or with
+/// @p largest "geomean (n; largest x, case)" (for x LIMIT, where larger is worse).
 std::string ratio_cell(const std::vector<CaseRatios>& cases,
-                       const std::function<std::optional<double>(const CaseRatios&)>& ratio) {
+                       const std::function<std::optional<double>(const CaseRatios&)>& ratio,
+                       bool largest = false) {
   std::vector<double> values;
-  const CaseRatios* smallest = nullptr;
+  const CaseRatios* extreme = nullptr;
   for (const CaseRatios& ratios : cases) {
     const std::optional<double> value = ratio(ratios);
     if (value) {
       values.push_back(*value);
-      if (smallest == nullptr || *value < *ratio(*smallest)) {
-        smallest = &ratios;
+      const bool beyond =
+          extreme == nullptr || (largest ? *value > *ratio(*extreme) : *value < *ratio(*extreme));
+      if (beyond) {
+        extreme = &ratios;
       }
     }
   }
@@ -53,8 +57,19 @@ std::string ratio_cell(const std::vector<CaseRatios>& cases,
     return "-";
   }
   return course::format_fixed(geometric_mean(values), 2) + " (" + std::to_string(values.size()) +
-         "; smallest " + course::format_fixed(*ratio(*smallest), 2) + ", " + smallest->case_label +
-         ")";
+         (largest ? "; largest " : "; smallest ") + course::format_fixed(*ratio(*extreme), 2) +
+         ", " + extreme->case_label + ")";
+}
+
+/// The sets of @p all in the order they first appear.
+std::vector<std::string> sets_of(const std::vector<CaseRatios>& all) {
+  std::vector<std::string> sets;
+  for (const CaseRatios& ratios : all) {
+    if (std::find(sets.begin(), sets.end(), ratios.set) == sets.end()) {
+      sets.push_back(ratios.set);
+    }
+  }
+  return sets;
 }
 
 }  // namespace
@@ -87,44 +102,40 @@ void print_summary(const Summary& summary, std::ostream& out) {
         << course::format_fixed(summary.worst_prep_ratio.at(number), 2) << " | "
         << course::format_fixed(summary.worst_other_ratio.at(number), 2) << " |\n";
   }
-  out << "\n## Against every baseline\n\nGeometric mean of baseline time / our time (cases; "
-         "smallest and its case); x SOL: our time / the speed-of-light time (1 = at the "
-         "bandwidth bound; smaller is better, so its 'smallest' is our best case).\n\n"
+  out << "\n## Against every baseline and the LIMIT\n\nGeometric mean of baseline time / our "
+         "time (cases; smallest and its case), every baseline timed in the same run; x LIMIT: "
+         "our time / the LIMIT, the largest of DRAM bytes / copy bandwidth, the L2 bytes the "
+         "plan gathers / the gather bandwidth, Tensor Core FLOPs / cuBLAS's fp16 rate and the "
+         "launch floor (1 = at the limit; larger is further from it, so its largest is our "
+         "worst case).\n\n"
          "| approach | set | vs cuSPARSE fp16 | vs cuSPARSE fp32 | vs dense then sample | "
-         "vs the better of fp16 and dense | x SOL |\n|---|---|---|---|---|---|---|\n";
+         "vs the better of fp16 and dense | x LIMIT |\n|---|---|---|---|---|---|---|\n";
   for (const auto& [number, all] : summary.ratios) {
-    for (const bool attention : {false, true}) {
+    for (const std::string& set : sets_of(all)) {
       std::vector<CaseRatios> cases;
       std::copy_if(all.begin(), all.end(), std::back_inserter(cases),
-                   [&](const CaseRatios& ratios) { return ratios.attention == attention; });
-      if (cases.empty()) {
-        continue;
-      }
-      out << "| " << approach_label(number) << " | " << (attention ? "attention" : "matrices")
-          << " | " << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp16; }) << " | "
+                   [&](const CaseRatios& ratios) { return ratios.set == set; });
+      out << "| " << approach_label(number) << " | " << set << " | "
+          << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp16; }) << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp32; }) << " | "
           << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_dense; }) << " | "
           << ratio_cell(cases, vs_better) << " | "
-          << ratio_cell(cases, [](const CaseRatios& r) { return std::optional(r.sol_multiple); })
+          << ratio_cell(
+                 cases, [](const CaseRatios& r) { return std::optional(r.limit_multiple); }, true)
           << " |\n";
     }
   }
-  bool header = false;
+  out << "\n## Case by case\n\n| approach | set | case, inner | ms | vs cuSPARSE fp16 | vs dense "
+         "then sample | vs the better | LIMIT ms | x LIMIT | bound |\n"
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& [number, all] : summary.ratios) {
     for (const CaseRatios& ratios : all) {
-      if (!ratios.attention) {
-        continue;
-      }
-      if (!header) {
-        out << "\n## Attention masks\n\n| approach | mask, inner | vs cuSPARSE fp16 | vs cuSPARSE "
-               "fp32 | vs dense then sample | vs the better | x SOL |\n"
-               "|---|---|---|---|---|---|---|\n";
-        header = true;
-      }
-      out << "| " << approach_label(number) << " | " << ratios.case_label << " | "
-          << optional_text(ratios.vs_fp16) << " | " << optional_text(ratios.vs_fp32) << " | "
-          << optional_text(ratios.vs_dense) << " | " << optional_text(vs_better(ratios)) << " | "
-          << course::format_fixed(ratios.sol_multiple, 2) << " |\n";
+      out << "| " << approach_label(number) << " | " << ratios.set << " | " << ratios.case_label
+          << " | " << course::format_fixed(ratios.ms, 4) << " | " << optional_text(ratios.vs_fp16)
+          << " | " << optional_text(ratios.vs_dense) << " | " << optional_text(vs_better(ratios))
+          << " | " << course::format_fixed(ratios.limit_ms, 4) << " | "
+          << course::format_fixed(ratios.limit_multiple, 2) << " | " << ratios.limit_bound
+          << " |\n";
     }
   }
 }

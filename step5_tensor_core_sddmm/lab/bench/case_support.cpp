@@ -61,6 +61,7 @@ course::CompareResult verify(const std::vector<float>& got, const std::vector<fl
 CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
   CaseRatios ratios;
   ratios.case_label = inputs.bench_case.name + " inner=" + std::to_string(inputs.bench_case.inner);
+  ratios.set = inputs.bench_case.set;
   ratios.attention = inputs.bench_case.attention;
   const auto over = [ms](const BaselineRun& baseline) -> std::optional<double> {
     return baseline.ms ? std::optional<double>(*baseline.ms / ms) : std::nullopt;
@@ -68,14 +69,17 @@ CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
   ratios.vs_fp16 = over(inputs.fp16);
   ratios.vs_fp32 = over(inputs.fp32);
   ratios.vs_dense = over(inputs.dense);
-  ratios.sol_multiple = ms / inputs.sol_ms;
+  ratios.ms = ms;
+  ratios.limit_ms = inputs.limit.seconds() * 1e3;
+  ratios.limit_multiple = ms / ratios.limit_ms;
+  ratios.limit_bound = inputs.limit.bound();
   return ratios;
 }
 
 std::vector<std::string> ratio_cells(const CaseRatios& ratios) {
   return {course::format_optional(ratios.vs_fp16, 2), course::format_optional(ratios.vs_fp32, 2),
           course::format_optional(ratios.vs_dense, 2),
-          course::format_fixed(ratios.sol_multiple, 2)};
+          course::format_fixed(ratios.limit_multiple, 2), ratios.limit_bound};
 }
 
 double gflops(std::size_t nnz, int inner, double ms) {

@@ -27,7 +27,7 @@ struct CaseInputs {
   BaselineRun fp16;                              ///< cuSPARSE with fp16 A and B
   BaselineRun fp32;                              ///< cuSPARSE with fp32 A and B
   BaselineRun dense;                             ///< dense then sample
-  double sol_ms = 0.0;                           ///< the speed-of-light time
+  CaseLimit limit;                               ///< the case's LIMIT (approach 4's plan)
   std::vector<float> ours;                       ///< approach 4's result, for the baselines' checks
 };
 
@@ -46,13 +46,14 @@ course::CompareResult verify(const std::vector<float>& got, const std::vector<fl
                              const CaseInputs& inputs);
 
 /// @brief The ratios of a row whose kernel took @p ms: each baseline's time over it, and it
-/// over the speed of light.
+/// over the case's LIMIT.
 /// @param inputs the case
 /// @param ms the row's median kernel time
 /// @return the ratios (the case label and attention flag filled in)
 CaseRatios ratios_of(const CaseInputs& inputs, double ms);
 
-/// @brief The four ratio cells of a row (vs cuSPARSE fp16, vs fp32, vs dense, x SOL).
+/// @brief The five ratio cells of a row (vs cuSPARSE fp16, vs fp32, vs dense, x LIMIT and
+/// the bound that sets the LIMIT).
 /// @param ratios the ratios
 /// @return the cells
 std::vector<std::string> ratio_cells(const CaseRatios& ratios);

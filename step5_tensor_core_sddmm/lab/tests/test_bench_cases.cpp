@@ -50,13 +50,17 @@ TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
                  Catch::Contains("A (rows x inner halves) 238.42 TiB"));
 }
 
-TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256", "[step5][bench]") {
-  const std::vector<course::step5::bench::BenchCase> cases =
-      course::step5::bench::attention_cases();
-  REQUIRE(cases.size() == 30);
+TEST_CASE("bench: the public attention set runs each mask at K = 64 then 128 then 256",
+          "[step5][bench]") {
+  const std::string file = std::string(COURSE_STEP5_SETS) + "/attention_public.txt";
+  const std::vector<course::step5::bench::BenchCase> cases = course::step5::bench::mask_set_cases(
+      course::step5::bench::read_mask_set(file), "attention_public", 1);
+  REQUIRE(cases.size() % 3 == 0);
+  REQUIRE(cases.size() >= 51);
   for (std::size_t index = 0; index < cases.size(); index += 3) {
     INFO(cases[index].name);
     CHECK(cases[index].attention);
+    CHECK(cases[index].set == "attention_public");
     CHECK(cases[index + 1].name == cases[index].name);
     CHECK(cases[index + 2].name == cases[index].name);
     CHECK(cases[index].inner == 64);
@@ -73,4 +77,25 @@ TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256",
   });
   REQUIRE(window != cases.end());
   CHECK(window->make().nnz() == window->expected_nnz);
+  // The run's seed changes the random masks, and the same seed gives the same mask.
+  const auto block_mask = [&](std::uint64_t seed) {
+    return course::step5::bench::mask_set_cases(course::step5::bench::read_mask_set(file),
+                                                "attention_public", seed)[0]
+        .make();
+  };
+  CHECK(block_mask(1).col_indices == block_mask(1).col_indices);
+  CHECK(block_mask(1).col_indices != block_mask(2).col_indices);
+}
+
+TEST_CASE("bench: a shape set makes uniform masks of exactly its entries", "[step5][bench]") {
+  const std::vector<course::step5::bench::ShapeSetEntry> shapes = {{300, 700, 3131, 64},
+                                                                   {40, 40, 1600, 256}};
+  const std::vector<course::step5::bench::BenchCase> cases =
+      course::step5::bench::shape_set_cases(shapes, "shapes", 5);
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].name == "matrix_300_700_3131");
+  CHECK(cases[0].inner == 64);
+  CHECK(cases[0].make().nnz() == 3131u);
+  CHECK(cases[1].make().nnz() == 1600u);  // every position
+  CHECK(cases[1].set == "shapes");
 }

@@ -1,0 +1,68 @@
+// Step 5, going further: the dense path's GEMM and gather.
+// Read first: dense_product_path.hpp.
+/// @file dense_product_path.cu
+/// @brief DenseProductPath: cublasGemmEx (fp16 A and Bᵀ, fp32 product and sums) and the
+/// gather of S's entries.
+#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
+
+#include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace course::step5 {
+namespace {
+
+/// output[e] = product(row_e, col_e), times S's value e unless @p values is null.
+__global__ void gather_product_kernel(const float* __restrict__ product, int cols,
+                                      const int* __restrict__ row_of,
+                                      const int* __restrict__ col_of,
+                                      const float* __restrict__ values, std::int64_t nnz,
+                                      float* __restrict__ output) {
+  const std::int64_t entry = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (entry >= nnz) {
+    return;  // the last block's threads past S's end
+  }
+  const float sampled = product[static_cast<std::int64_t>(row_of[entry]) * cols + col_of[entry]];
+  output[entry] = values == nullptr ? sampled : sampled * values[entry];
+}
+
+}  // namespace
+
+DenseProductPath::DenseProductPath(int rows, int cols)
+    : product_(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols),
+               "the dense path's rows x cols product", course::DeviceMemorySource::stream_pool),
+      rows_(rows),
+      cols_(cols) {
+  CUBLAS_CHECK(cublasCreate(&handle_));
+}
+
+DenseProductPath::~DenseProductPath() {
+  cublasDestroy(handle_);  // no check: destructors must not throw
+}
+
+void DenseProductPath::run(const DenseOperands& operands, const DevicePattern& pattern,
+                           float* output) const {
+  if (operands.rows != rows_ || operands.cols != cols_) {
+    throw std::invalid_argument("the dense path was made for " + std::to_string(rows_) + " x " +
+                                std::to_string(cols_) + ", got " + std::to_string(operands.rows) +
+                                " x " + std::to_string(operands.cols));
+  }
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  // Row-major C (rows×cols) is column-major Cᵀ = Bᵀ·Aᵀ: Bᵀ's bytes are a column-major
+  // inner×cols matrix, used transposed; A's bytes a column-major inner×rows matrix, used as is.
+  CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, cols_, rows_, operands.inner, &alpha,
+                            operands.b_transposed, CUDA_R_16F, operands.ldb, operands.a, CUDA_R_16F,
+                            operands.lda, &beta, product_.data(), CUDA_R_32F, cols_,
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  const float* values = pattern.unit_values() ? nullptr : pattern.values();
+  gather_product_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
+      product_.data(), cols_, pattern.row_indices(), pattern.col_indices(), values, pattern.nnz(),
+      output);
+  CUDA_CHECK_LAUNCH(gather_product_kernel);
+}
+
+}  // namespace course::step5

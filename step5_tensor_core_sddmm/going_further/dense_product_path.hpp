@@ -1,0 +1,50 @@
+// Step 5, going further: the dense product as one of the plan's paths.
+// Read first: tile_cost_model.hpp (dense_product_pays: when the plan takes it).
+/// @file dense_product_path.hpp
+/// @brief When S is dense enough, the cheapest SDDMM computes the whole rows×cols product
+/// with cuBLAS's fp16 Tensor Core GEMM (fp32 output) and gathers S's entries from it: the
+/// note's first version, with a library GEMM. The plan takes this path when the cost model
+/// says it wins and its buffer fits in the device's free memory.
+#pragma once
+
+#include "common/matrix.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
+
+#include <cublas_v2.h>
+
+#include <cstddef>
+
+namespace course::step5 {
+
+/// @brief The dense path: a rows×cols float buffer and a cuBLAS handle, made once per plan.
+class DenseProductPath {
+ public:
+  /// @brief Allocates the product (course::DeviceMemoryError when it does not fit) and
+  /// creates the cuBLAS handle (course::CudaError on failure).
+  /// @param rows rows of S
+  /// @param cols columns of S
+  DenseProductPath(int rows, int cols);
+  ~DenseProductPath();
+  DenseProductPath(const DenseProductPath&) = delete;
+  DenseProductPath& operator=(const DenseProductPath&) = delete;
+
+  /// @brief The SDDMM: the GEMM into the buffer, then one thread per entry of S gathers its
+  /// value (times S's value unless S is a pattern). Asynchronous on the default stream.
+  /// @param operands A and Bᵀ (rows and cols as at construction)
+  /// @param pattern S on the device
+  /// @param output one float per entry of S
+  void run(const DenseOperands& operands, const DevicePattern& pattern, float* output) const;
+
+  /// @brief Device bytes held (the product).
+  /// @return bytes
+  std::size_t bytes() const { return product_.bytes(); }
+
+ private:
+  course::DeviceBuffer<float> product_;
+  cublasHandle_t handle_ = nullptr;
+  int rows_ = 0;
+  int cols_ = 0;
+};
+
+}  // namespace course::step5

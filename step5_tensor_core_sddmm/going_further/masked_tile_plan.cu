@@ -1,0 +1,152 @@
+// Step 5, going further: the masked-tile plan, step by step.
+// Read first: masked_tile_plan.hpp.
+/// @file masked_tile_plan.cu
+/// @brief plan_masked_tiles(): threshold and shape, search, grouping, the lane groups' list,
+/// and the dense path.
+#include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
+
+#include "common/device.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace course::step5 {
+namespace {
+
+/// Bytes of @p inner halves as 16-byte pieces read them.
+double row_bytes(int inner) {
+  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
+}
+
+/// Whether any 64-row panel holds as many entries as one tile needs: a tile lies in one
+/// panel, so without such a panel the search cannot find anything (a host test on the
+/// pattern's panel counts, before any kernel).
+bool some_panel_holds(const DevicePattern& pattern, int min_entries) {
+  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+  return std::any_of(counts.begin(), counts.end(),
+                     [&](std::int64_t count) { return count >= min_entries; });
+}
+
+TileThreshold threshold_for(const MaskedTileOptions& options, const DeviceRates& rates, int inner) {
+  if (options.min_entries <= 0) {
+    return tile_threshold(rates, inner);
+  }
+  TileThreshold threshold;
+  threshold.min_entries = options.min_entries;
+  threshold.min_run = std::max(2, (options.min_entries + kMaskedTileEdge - 1) / kMaskedTileEdge);
+  return threshold;
+}
+
+/// A threshold no tile reaches (a run of 17 entries in 16 columns is a repeat, and repeats
+/// drop the tile): the search then only writes the flags of the excluded entries.
+constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTileEdge + 1};
+
+/// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
+/// tiles or excluded entries; leaves plan.tiles empty when no tile pays.
+void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
+                const MaskedTileOptions& options, const DeviceDescription& device,
+                const DeviceRates& rates, const MaskedExclusion& exclusion,
+                std::int64_t remaining) {
+  MaskedPlanFigures& figures = plan.figures;
+  figures.threshold = threshold_for(options, rates, inner);
+  figures.shape = choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
+  const bool excluded = exclusion.covered != nullptr || exclusion.panel_slot != nullptr;
+  const bool can_search = inner > 0 && figures.shape.panels > 0;
+  MaskedTiles tiles;
+  if (can_search && (excluded || some_panel_holds(pattern, figures.threshold.min_entries))) {
+    tiles = find_masked_tiles(pattern, figures.threshold, figures.shape.panels, exclusion);
+  }
+  bool keep = tiles.tile_count > 0;
+  if (keep) {
+    group_masked_tiles(tiles, pattern.rows(), pattern.cols(), [&](std::int64_t steps) {
+      return choose_item_steps(device, figures.shape, steps);
+    });
+    const double seconds = masked_tile_seconds(rates, inner, tiles.tile_count, tiles.step_count,
+                                               tiles.item_count, tiles.panels);
+    keep = options.eager || masked_tiles_pay(rates, inner, tiles.covered, seconds);
+  }
+  if (!keep) {
+    if (!excluded) {
+      return;  // the lane groups take every entry (or go by panels): no list
+    }
+    if (tiles.tile_count > 0 || tiles.outside.size() == 0) {
+      tiles = find_masked_tiles(pattern, kNoTile, 1, exclusion);  // the flags without tiles
+    }
+    plan.listed = list_entries_outside(tiles, pattern.nnz(), remaining);
+    return;
+  }
+  figures.shape.item_steps = tiles.item_steps;
+  figures.shape.shared_bytes =
+      masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner, tiles.item_steps,
+                               figures.shape.group_steps);
+  figures.tiles = tiles.tile_count;
+  figures.steps = tiles.step_count;
+  figures.items = tiles.item_count;
+  figures.covered = tiles.covered;
+  plan.listed = list_entries_outside(tiles, pattern.nnz(), remaining - tiles.covered);
+  plan.tiles = std::move(tiles);
+}
+
+}  // namespace
+
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
+                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedExclusion& exclusion, std::int64_t remaining) {
+  MaskedTilePlan plan;
+  MaskedPlanFigures& figures = plan.figures;
+  const DeviceRates rates = described_rates(device);
+  const std::int64_t nnz = pattern.nnz();
+  if (nnz == 0) {
+    return plan;
+  }
+  if (remaining < 0) {
+    remaining = nnz;
+  }
+  plan_tiles(plan, pattern, inner, options, device, rates, exclusion, remaining);
+  figures.lane_entries = remaining - figures.covered;
+  const double tile_seconds = figures.tiles == 0
+                                  ? 0.0
+                                  : masked_tile_seconds(rates, inner, figures.tiles, figures.steps,
+                                                        figures.items, figures.shape.panels) +
+                                        rates.launch_seconds;
+  figures.model_sparse_seconds = tile_seconds +
+                                 lane_group_seconds(rates, inner, figures.lane_entries) +
+                                 (figures.lane_entries > 0 ? rates.launch_seconds : 0.0) +
+                                 4.0 * static_cast<double>(nnz) / rates.dram_bytes_per_second;
+  figures.model_dense_seconds =
+      dense_product_seconds(rates, pattern.rows(), pattern.cols(), inner, nnz);
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  course::device_memory(free_bytes, total_bytes);
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
+  if (options.dense_path && dense_product_pays(figures.model_dense_seconds,
+                                               figures.model_sparse_seconds, buffer, free_bytes)) {
+    plan.tiles = {};
+    plan.listed = {};
+    plan.dense = std::make_unique<DenseProductPath>(pattern.rows(), pattern.cols());
+    figures.dense_path = true;
+    figures.tiles = figures.steps = figures.items = figures.covered = 0;
+    figures.lane_entries = 0;
+    figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;
+    figures.extra_dram_bytes =
+        static_cast<double>(buffer) +
+        std::min(32.0 * static_cast<double>(nnz), static_cast<double>(buffer));
+    figures.launches = 2;
+    return plan;
+  }
+  const double inner16 = (inner + 15) / 16 * 16;
+  figures.tensor_flops =
+      2.0 * kMaskedTileEdge * kMaskedTileEdge * inner16 * static_cast<double>(figures.tiles);
+  figures.gathered_bytes =
+      row_bytes(inner) *
+      (static_cast<double>(figures.lane_entries) +
+       kMaskedTileEdge * static_cast<double>(figures.steps) +
+       kMaskedTileEdge * static_cast<double>(figures.items) * std::max(figures.shape.panels, 1));
+  figures.launches = (figures.tiles > 0 ? 1 : 0) + (figures.lane_entries > 0 ? 1 : 0);
+  return plan;
+}
+
+}  // namespace course::step5

@@ -1,0 +1,72 @@
+// Step 5, going further: the plan that splits S between Tensor Core tiles, lane groups and
+// the dense product, by the cost model.
+// Read first: tile_cost_model.hpp (the model), masked_tiles.hpp (the tiles),
+// dense_product_path.hpp (the dense path).
+/// @file masked_tile_plan.hpp
+/// @brief plan_masked_tiles(): the threshold and the kernel's shape from the device, the
+/// search for masked tiles, whether they pay, the list of the lane groups' entries, and the
+/// dense path when it wins; with the figures (bytes, FLOPs, seconds) the benchmark's LIMIT
+/// column reads.
+#pragma once
+
+#include "common/matrix.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace course::step5 {
+
+/// @brief What the plan chose, and what its choice must move and compute.
+struct MaskedPlanFigures {
+  bool dense_path = false;            ///< the dense product computes every entry
+  TileThreshold threshold;            ///< the tiles' threshold used
+  MaskedTileShape shape;              ///< the kernel's launch shape (panels 0: no tiles)
+  std::int64_t tiles = 0;             ///< tiles on Tensor Cores
+  std::int64_t steps = 0;             ///< tile columns copied
+  std::int64_t items = 0;             ///< blocks of the masked-tile kernel
+  std::int64_t covered = 0;           ///< entries inside the tiles
+  std::int64_t lane_entries = 0;      ///< entries the lane groups compute
+  double gathered_bytes = 0.0;        ///< bytes brought from L2: rows of Bᵀ and of A
+  double tensor_flops = 0.0;          ///< Tensor Core FLOPs (tiles, or the dense product)
+  double extra_dram_bytes = 0.0;      ///< the dense path's product, written and gathered
+  double model_sparse_seconds = 0.0;  ///< the model's time of tiles and lane groups
+  double model_dense_seconds = 0.0;   ///< the model's time of the dense path
+  int launches = 0;                   ///< kernels per run
+};
+
+/// @brief A plan's Tensor Core tiles, the lane groups' entries and the dense path.
+struct MaskedTilePlan {
+  MaskedTiles tiles;                        ///< the tiles (none when tile_count is 0)
+  course::DeviceBuffer<int> listed;         ///< the lane groups' entries, when there are tiles
+  std::unique_ptr<DenseProductPath> dense;  ///< the dense path, when the plan took it
+  MaskedPlanFigures figures;                ///< what was chosen and what it costs
+};
+
+/// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked
+/// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps
+/// them when they pay for their launch, lists the entries left to the lane groups, and takes the
+/// dense path instead when it is cheaper and fits (then nothing else runs).
+///
+/// With an @p exclusion (entries that 64×64 full tiles or dense panels compute), the search
+/// leaves those entries out, and the lane groups' list is always made: the entries in no
+/// full tile, no dense panel and no masked tile.
+/// @param pattern S on the device
+/// @param inner the inner size
+/// @param options the switches
+/// @param device the GPU (describe_current_device in a program)
+/// @param exclusion entries other kernels compute (none by default)
+/// @param remaining entries not excluded (-1: all of S)
+/// @return the plan
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
+                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedExclusion& exclusion = {},
+                                 std::int64_t remaining = -1);
+
+}  // namespace course::step5

@@ -1,0 +1,107 @@
+// Step 5, going further: the launch of the masked-tile kernel.
+// Read first: sddmm_masked_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
+/// @file sddmm_masked_tiles_launch.cu
+/// @brief launch_masked_tiles(): one block per item, the shape's panels and stages, 16-byte
+/// copies where A and Bᵀ allow them; and whether the kernel was compiled with cp.async.
+#include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/sddmm_masked_tiles.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
+
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+namespace course::step5 {
+namespace {
+
+/// Dynamic shared memory above 48 KiB must be asked for, once per kernel and size.
+template <typename Kernel>
+void allow_shared_bytes(Kernel kernel, int bytes) {
+  constexpr int kDefaultLimit = 48 * 1024;
+  if (bytes > kDefaultLimit) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+}
+
+template <int kPanels, bool kVector>
+void launch_with(const MaskedTiles& tiles, const MaskedTileShape& shape,
+                 const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
+  auto kernel = masked_tile_kernel<kPanels, kVector>;
+  allow_shared_bytes(kernel, shape.shared_bytes);
+  kernel<<<static_cast<unsigned>(tiles.item_count), 32 * kPanels, shape.shared_bytes>>>(
+      operands, args, output);
+}
+
+template <int kPanels>
+void launch_panels(const MaskedTiles& tiles, const MaskedTileShape& shape,
+                   const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
+  const bool vector = allows_vector_loads(operands.a, operands.lda) &&
+                      allows_vector_loads(operands.b_transposed, operands.ldb);
+  if (vector) {
+    launch_with<kPanels, true>(tiles, shape, operands, args, output);
+  } else {
+    launch_with<kPanels, false>(tiles, shape, operands, args, output);
+  }
+}
+
+}  // namespace
+
+void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
+                         const DenseOperands& operands, const float* values, float* output) {
+  if (tiles.item_count == 0) {
+    return;  // no tile on Tensor Cores
+  }
+  if (tiles.item_count > INT_MAX) {
+    throw std::invalid_argument("masked tiles need " + std::to_string(tiles.item_count) +
+                                " blocks, more than the grid limit of " + std::to_string(INT_MAX));
+  }
+  if (shape.panels != tiles.panels || shape.stages < 2 || shape.stages > 4 ||
+      shape.shared_bytes != masked_tile_shared_bytes(shape.panels, shape.stages, operands.inner,
+                                                     tiles.item_steps, shape.group_steps) ||
+      shape.chunk != masked_tile_chunk(operands.inner) || shape.group_steps < 1 ||
+      shape.group_steps > kMaxGroupSteps ||
+      (shape.group_steps > 1 && shape.chunk < (operands.inner + 15) / 16 * 16)) {
+    throw std::invalid_argument("the masked tiles' launch shape does not match their grouping: " +
+                                std::to_string(shape.panels) + " panels for tiles grouped by " +
+                                std::to_string(tiles.panels) + ", " + std::to_string(shape.stages) +
+                                " stages");
+  }
+  const MaskedTileArgs args{tiles.starts.data(),
+                            tiles.masks.data(),
+                            tiles.step_cols.data(),
+                            tiles.step_super_panels.data(),
+                            tiles.step_tiles.data(),
+                            tiles.item_first_steps.data(),
+                            values,
+                            shape.stages,
+                            tiles.item_steps,
+                            shape.group_steps,
+                            shape.chunk};
+  switch (shape.panels) {
+    case 1:
+      launch_panels<1>(tiles, shape, operands, args, output);
+      break;
+    case 2:
+      launch_panels<2>(tiles, shape, operands, args, output);
+      break;
+    case 4:
+      launch_panels<4>(tiles, shape, operands, args, output);
+      break;
+    default:
+      throw std::invalid_argument("masked tiles are built for 1, 2 or 4 panels per block, got " +
+                                  std::to_string(shape.panels));
+  }
+  CUDA_CHECK_LAUNCH(masked_tile_kernel);
+}
+
+bool masked_tiles_compiled_with_async_copy() {
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, masked_tile_kernel<1, true>));
+  // ptxVersion is the virtual architecture the kernel's code was compiled for (75 for a
+  // compute_75 PTX, even when the driver compiled it for an sm_90 GPU).
+  return attributes.ptxVersion >= 80;
+}
+
+}  // namespace course::step5

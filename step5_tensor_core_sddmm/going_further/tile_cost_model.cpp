@@ -1,0 +1,171 @@
+// Step 5, going further: the cost model's arithmetic.
+// Read first: tile_cost_model.hpp.
+/// @file tile_cost_model.cpp
+/// @brief The threshold of a Tensor Core tile, the masked-tile kernel's launch shape, and
+/// the seconds of each path.
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+
+#include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace course::step5 {
+namespace {
+
+/// Bytes a lane group reads of S per nonzero besides the rows: its row, its column and its
+/// place in the list of the lane groups' entries (4 bytes each), from memory.
+constexpr double kIndexBytesPerEntry = 12.0;
+
+/// A tile's fixed cost in bytes at the copy rate: its descriptor (16 starts and 16 masks,
+/// 96 bytes), its place in the block's table and the masked store's partly used sectors.
+/// Uncalibrated (an estimate) until the H100 round of issue 31.
+constexpr double kTileFixedBytes = 384.0;
+
+/// Bytes of @p inner halves as 16-byte pieces read them (lane groups and copies alike).
+double row_bytes(int inner) {
+  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
+}
+
+/// The most tile columns one stage holds (masked_tile_kernel's kMaxGroupSteps).
+constexpr int kMaxGroupStepsModel = 4;
+
+/// Shared memory the runtime reserves for each resident block (sm_80 and later: 1 KiB).
+constexpr int kReservedPerBlock = 1024;
+
+int blocks_per_sm(const DeviceDescription& device, int shared_bytes, int panels) {
+  const int by_shared = device.shared_bytes_per_sm / (shared_bytes + kReservedPerBlock);
+  const int by_threads = 2048 / (32 * panels);
+  return std::min({by_shared, by_threads, device.max_blocks_per_sm});
+}
+
+}  // namespace
+
+TileThreshold tile_threshold(const DeviceRates& rates, int inner) {
+  const double tile_seconds =
+      (kMaskedTileEdge * row_bytes(inner) + kTileFixedBytes) / rates.tile_stream_bytes_per_second;
+  const double entry_seconds = row_bytes(inner) / rates.l2_gather_bytes_per_second +
+                               kIndexBytesPerEntry / rates.dram_bytes_per_second;
+  TileThreshold threshold;
+  threshold.min_entries = std::clamp(static_cast<int>(std::ceil(tile_seconds / entry_seconds)), 1,
+                                     kMaskedTileEdge * kMaskedTileEdge);
+  threshold.min_run = std::max(2, (threshold.min_entries + kMaskedTileEdge - 1) / kMaskedTileEdge);
+  return threshold;
+}
+
+int masked_tile_chunk(int inner) {
+  return std::clamp((inner + 15) / 16 * 16, 16, kMaskedMaxChunk);
+}
+
+int masked_group_steps(int inner) {
+  const int chunk = masked_tile_chunk(inner);
+  if (chunk < (inner + 15) / 16 * 16) {
+    return 1;  // several chunks: one tile column per stage
+  }
+  return std::clamp(kMaskedMaxChunk / chunk, 1, kMaxGroupStepsModel);
+}
+
+int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps) {
+  const int a_ld = (inner + 15) / 16 * 16 + kMaskedTilePad;
+  const int a_bytes = panels * kMaskedTileEdge * a_ld * 2;
+  const int stage_ld = masked_tile_chunk(inner) + kMaskedTilePad;
+  const int stage_bytes = stages * group_steps * kMaskedTileEdge * stage_ld * 2;
+  const int result_bytes = panels * kMaskedTileEdge * kMaskedTileEdge * 4;
+  const int table_bytes = item_steps * (1 + panels) * 4;
+  return result_bytes + a_bytes + stage_bytes + table_bytes;
+}
+
+MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
+                                         int panels_wanted, int group_wanted) {
+  MaskedTileShape shape;
+  const int stages = device.async_copy ? 4 : 2;
+  const bool several_chunks = masked_tile_chunk(inner) < (inner + 15) / 16 * 16;
+  const int most_group = several_chunks      ? 1
+                         : group_wanted == 0 ? masked_group_steps(inner)
+                                             : std::clamp(group_wanted, 1, kMaxGroupStepsModel);
+  for (const int panels : {4, 2, 1}) {
+    if (panels_wanted != 0 && panels != panels_wanted) {
+      continue;
+    }
+    for (int group = most_group; group >= 1; group /= 2) {
+      const int bytes = masked_tile_shared_bytes(panels, stages, inner, kMaxItemSteps, group);
+      if (bytes > device.shared_bytes_per_block) {
+        continue;  // the panels' rows of A and the stages do not fit one block
+      }
+      const int resident = blocks_per_sm(device, bytes, panels);
+      // Two blocks per SM, so that one computes while the other waits at a barrier; a single
+      // panel per block is taken even alone on its SM.
+      if (resident >= 2 || (panels == 1 && resident >= 1) || panels_wanted != 0) {
+        shape.panels = panels;
+        shape.stages = stages;
+        shape.chunk = masked_tile_chunk(inner);
+        shape.group_steps = group;
+        shape.item_steps = kMaxItemSteps;
+        shape.shared_bytes = bytes;
+        shape.blocks_per_sm = std::max(resident, 1);
+        return shape;
+      }
+    }
+  }
+  return shape;  // panels = 0: no masked tiles on this device for this inner
+}
+
+int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& shape,
+                      std::int64_t steps) {
+  constexpr int kWaves = 2;
+  const std::int64_t slots =
+      static_cast<std::int64_t>(device.sm_count) * std::max(shape.blocks_per_sm, 1) * kWaves;
+  const std::int64_t least = 4LL * std::max(shape.group_steps, 1);
+  return static_cast<int>(std::clamp<std::int64_t>(steps / std::max<std::int64_t>(slots, 1),
+                                                   std::min<std::int64_t>(least, kMaxItemSteps),
+                                                   kMaxItemSteps));
+}
+
+double lane_group_seconds(const DeviceRates& rates, int inner, std::int64_t entries) {
+  const double count = static_cast<double>(entries);
+  return count * row_bytes(inner) / rates.l2_gather_bytes_per_second +
+         count * kIndexBytesPerEntry / rates.dram_bytes_per_second;
+}
+
+double masked_tile_seconds(const DeviceRates& rates, int inner, std::int64_t tiles,
+                           std::int64_t steps, std::int64_t blocks, int panels) {
+  const double b_bytes = static_cast<double>(steps) * kMaskedTileEdge * row_bytes(inner);
+  const double a_bytes = static_cast<double>(blocks) * panels * kMaskedTileEdge * row_bytes(inner);
+  const double fixed_bytes = static_cast<double>(tiles) * kTileFixedBytes;
+  return (b_bytes + a_bytes + fixed_bytes) / rates.tile_stream_bytes_per_second;
+}
+
+std::uint64_t dense_product_buffer_bytes(int rows, int cols) {
+  return static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) * sizeof(float);
+}
+
+double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int inner,
+                             std::int64_t nnz) {
+  const auto padded = [](int size) { return static_cast<double>((size + 15) / 16 * 16); };
+  const double flops = 2.0 * padded(rows) * padded(cols) * padded(inner);
+  const double product_bytes = static_cast<double>(dense_product_buffer_bytes(rows, cols));
+  // The gather reads a 32-byte sector per entry, or the whole product when S is that dense.
+  const double gathered = std::min(32.0 * static_cast<double>(nnz), product_bytes);
+  const double operand_bytes = 2.0 * (static_cast<double>(rows) + cols) * inner;
+  // Launches: cuBLAS's GEMM (its own set-up on the host and often more than one kernel) and
+  // the gather, against the lane groups' one.
+  constexpr double kDenseLaunches = 3.0;
+  return flops / rates.tensor_flops_per_second +
+         (product_bytes + gathered + operand_bytes + 8.0 * static_cast<double>(nnz)) /
+             rates.dram_bytes_per_second +
+         kDenseLaunches * rates.launch_seconds;
+}
+
+bool dense_product_pays(double dense_seconds, double sparse_seconds, std::uint64_t buffer_bytes,
+                        std::uint64_t free_bytes) {
+  const bool fits = buffer_bytes <= free_bytes - free_bytes / 4;
+  return fits && dense_seconds < sparse_seconds;
+}
+
+bool masked_tiles_pay(const DeviceRates& rates, int inner, std::int64_t covered,
+                      double tile_seconds) {
+  return lane_group_seconds(rates, inner, covered) - tile_seconds > rates.launch_seconds;
+}
+
+}  // namespace course::step5

@@ -1,0 +1,160 @@
+// Step 5, going further: the cost model that sends each 16×16 tile to Tensor Cores or to the
+// lane groups, shapes the masked-tile kernel for the GPU, and weighs the dense product.
+// Read first: device_description.hpp (the rates), masked_tiles.hpp (what a masked tile is).
+/// @file tile_cost_model.hpp
+/// @brief The plan's choices as functions of the mask's figures and the GPU's description,
+/// so that the CPU tests can check them for GPUs the course is not running on.
+///
+/// The model counts the bytes each path must bring to the SMs and divides them by the rate
+/// the path reaches (DeviceRates):
+/// - a lane group reads, for each nonzero, a row of Bᵀ gathered from L2 (inner halves, in
+///   16-byte pieces) and the nonzero's indices from memory;
+/// - a 16×16 tile on Tensor Cores copies 16 rows of Bᵀ into shared memory, whatever number
+///   of the tile's 256 positions S holds, plus a fixed cost per tile (its descriptor, the
+///   masked store);
+/// - the dense product computes every rows×cols value at the Tensor Core rate, writes them
+///   all and gathers S's entries back.
+/// Outputs (one float per nonzero) cost the same on every path.
+#pragma once
+
+#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+
+#include <cstdint>
+
+namespace course::step5 {
+
+/// @brief When a 16×16 tile goes to Tensor Cores.
+struct TileThreshold {
+  int min_entries = 0;  ///< entries of S in the tile from which Tensor Cores are cheaper
+  /// Entries one row of such a tile must hold for the search to look at it:
+  /// ceil(min_entries / 16), and at least 2 (a tile with at most one entry per row reads as
+  /// many rows of Bᵀ on either path, so nothing is lost by leaving it to the lane groups,
+  /// and the search then skips the uniform masks' single entries at once).
+  int min_run = 0;
+};
+
+/// @brief The threshold where a tile's fixed 16 rows of Bᵀ (plus its fixed cost) cost what
+/// its entries cost on the lane groups (a row of Bᵀ and the indices each).
+/// @param rates the GPU's rates
+/// @param inner the inner size (>= 1)
+/// @return the threshold
+TileThreshold tile_threshold(const DeviceRates& rates, int inner);
+
+/// @brief How the masked-tile kernel is launched on a GPU.
+struct MaskedTileShape {
+  int panels = 0;         ///< 16-row panels per block, one warp each (1, 2 or 4); 0: none fits
+  int stages = 0;         ///< stages of Bᵀ in flight per block (4 with cp.async, else 2)
+  int chunk = 0;          ///< values of inner per stage (masked_tile_chunk)
+  int group_steps = 0;    ///< tile columns per stage (1 when a chunk does not cover inner)
+  int item_steps = 0;     ///< most tile columns per block (a panel's longer lists are split)
+  int shared_bytes = 0;   ///< dynamic shared memory per block
+  int blocks_per_sm = 0;  ///< resident blocks per SM that the shared memory allows
+};
+
+/// @brief The most tile columns one block takes (the size of its table in shared memory).
+constexpr int kMaxItemSteps = 64;
+
+/// @brief Values of inner one stage of Bᵀ holds: inner rounded up to 16, at most 256.
+/// @param inner the inner size
+/// @return the chunk
+int masked_tile_chunk(int inner);
+
+/// @brief Tile columns one stage holds when the plan leaves it open: as many as keep a stage
+/// near 8 KiB (256 / chunk, at most 4), and 1 when one chunk does not cover inner.
+/// @param inner the inner size
+/// @return tile columns per stage
+int masked_group_steps(int inner);
+
+/// @brief Dynamic shared memory of the masked-tile kernel: one 16×16 float tile per warp,
+/// the panels' rows of A (inner rounded up to 16, plus 8 halves against bank conflicts), the
+/// stages of Bᵀ (16 rows per tile column of the group, chunk plus 8 halves each), and the
+/// block's table of tile columns.
+/// @param panels 16-row panels per block
+/// @param stages stages of Bᵀ
+/// @param inner the inner size
+/// @param item_steps tile columns per block
+/// @param group_steps tile columns per stage
+/// @return bytes
+int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps);
+
+/// @brief The launch shape for @p device and @p inner: the most panels per block (4, 2, 1)
+/// whose shared memory fits one block and still lets two blocks share an SM (one waits at a
+/// barrier while the other computes), or one block when only one fits; panels = 0 when not
+/// even one panel's rows of A fit (the plan then uses no masked tiles).
+/// @param device the GPU
+/// @param inner the inner size
+/// @param panels_wanted 0: choose; 1, 2 or 4: that many, if it fits
+/// @param group_wanted 0: masked_group_steps; 1..4: that many tile columns per stage (fewer
+/// when one chunk does not cover inner or the shared memory does not hold them)
+/// @return the shape (item_steps = kMaxItemSteps until choose_item_steps)
+MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
+                                         int panels_wanted = 0, int group_wanted = 0);
+
+/// @brief Tile columns per block: few enough that the blocks fill every SM about twice over
+/// (the last, partial wave stays short), at least 4 stages' worth and at most kMaxItemSteps
+/// (each block first copies its panels' rows of A and fills its ring: short items pay that
+/// again and again).
+/// @param device the GPU
+/// @param shape the launch shape
+/// @param steps tile columns to compute in all
+/// @return tile columns per block
+int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& shape,
+                      std::int64_t steps);
+
+/// @brief Seconds the lane groups take for @p entries nonzeros (rows of Bᵀ and indices).
+/// @param rates the GPU's rates
+/// @param inner the inner size
+/// @param entries nonzeros
+/// @return seconds
+double lane_group_seconds(const DeviceRates& rates, int inner, std::int64_t entries);
+
+/// @brief Seconds the masked-tile kernel takes: its copies of Bᵀ (16 rows per tile column),
+/// of A (the rows of each block's panels) and the tiles' fixed cost.
+/// @param rates the GPU's rates
+/// @param inner the inner size
+/// @param tiles tiles on Tensor Cores
+/// @param steps tile columns (tiles of one column of a block's panels share one copy)
+/// @param blocks blocks launched (each copies its panels' rows of A)
+/// @param panels panels per block
+/// @return seconds
+double masked_tile_seconds(const DeviceRates& rates, int inner, std::int64_t tiles,
+                           std::int64_t steps, std::int64_t blocks, int panels);
+
+/// @brief Seconds the dense path takes: the whole rows×cols product on Tensor Cores,
+/// written to memory, then S's entries gathered from it.
+/// @param rates the GPU's rates
+/// @param rows rows of S
+/// @param cols columns of S
+/// @param inner the inner size
+/// @param nnz entries of S
+/// @return seconds
+double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int inner,
+                             std::int64_t nnz);
+
+/// @brief Bytes of the dense path's product buffer (rows×cols floats).
+/// @param rows rows of S
+/// @param cols columns of S
+/// @return bytes
+std::uint64_t dense_product_buffer_bytes(int rows, int cols);
+
+/// @brief Whether the dense path wins: it is cheaper than the sparse plan by the model and
+/// its buffer fits in @p free_bytes with a quarter of them left over.
+/// @param dense_seconds dense_product_seconds
+/// @param sparse_seconds the sparse plan's seconds (tiles and lane groups)
+/// @param buffer_bytes dense_product_buffer_bytes
+/// @param free_bytes device memory free now
+/// @return whether to take the dense product
+bool dense_product_pays(double dense_seconds, double sparse_seconds, std::uint64_t buffer_bytes,
+                        std::uint64_t free_bytes);
+
+/// @brief Whether the masked tiles found pay for their launch: the lane groups' time for the
+/// entries they cover, less the tiles' own time, exceeds one launch.
+/// @param rates the GPU's rates
+/// @param inner the inner size
+/// @param covered entries inside the tiles
+/// @param tile_seconds masked_tile_seconds of those tiles
+/// @return whether to launch them
+bool masked_tiles_pay(const DeviceRates& rates, int inner, std::int64_t covered,
+                      double tile_seconds);
+
+}  // namespace course::step5

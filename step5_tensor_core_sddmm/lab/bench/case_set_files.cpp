@@ -1,0 +1,236 @@
+// Step 5, the lab: reading the mask and shape sets.
+// Read first: case_set_files.hpp (the format).
+/// @file case_set_files.cpp
+/// @brief parse_mask_set(), parse_shape_set() and their file versions: one line at a time,
+/// with limits on the line length and the number of lines, every error naming its line.
+#include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace course::step5::bench {
+namespace {
+
+/// Reads one line into @p line, at most kMaxSetLineBytes + 1 characters of it (so that a
+/// file without line breaks is never read whole); false at the end of the input.
+bool bounded_line(std::istream& input, std::string& line) {
+  line.clear();
+  char character = 0;
+  bool any = false;
+  while (input.get(character)) {
+    any = true;
+    if (character == '\n') {
+      return true;
+    }
+    if (line.size() > kMaxSetLineBytes) {
+      return true;  // too long: the caller refuses it by its size
+    }
+    line.push_back(character);
+  }
+  return any;
+}
+
+/// Reads @p input line by line (comments and blank lines skipped), calling @p parse_line
+/// with the words of each line; errors thrown by it get the source and line number.
+void for_each_line(std::istream& input, const std::string& source,
+                   const std::function<void(std::vector<std::string>&)>& parse_line) {
+  std::string line;
+  int number = 0;
+  while (bounded_line(input, line)) {
+    ++number;
+    const std::string where = source + ":" + std::to_string(number) + ": ";
+    if (number > kMaxSetLines) {
+      throw std::runtime_error(where + "more than " + std::to_string(kMaxSetLines) +
+                               " lines; a set holds a few dozen");
+    }
+    if (line.size() > kMaxSetLineBytes) {
+      throw std::runtime_error(where + "line longer than " + std::to_string(kMaxSetLineBytes) +
+                               " bytes");
+    }
+    const std::size_t comment = line.find('#');
+    std::istringstream words(line.substr(0, comment));
+    std::vector<std::string> items;
+    for (std::string word; words >> word;) {
+      items.push_back(word);
+    }
+    if (items.empty()) {
+      continue;
+    }
+    try {
+      parse_line(items);
+    } catch (const std::exception& error) {
+      throw std::runtime_error(where + error.what());
+    }
+  }
+}
+
+long long whole_number(const std::string& key, const std::string& text, long long min,
+                       long long max) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max) {
+    throw std::runtime_error(key + " must be a whole number in [" + std::to_string(min) + ", " +
+                             std::to_string(max) + "], got '" + text + "'");
+  }
+  return value;
+}
+
+double real_number(const std::string& key, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || !(value == value)) {
+    throw std::runtime_error(key + " must be a number, got '" + text + "'");
+  }
+  return value;
+}
+
+constexpr int kMaxInner = 65536;
+
+std::vector<int> inner_list(const std::string& text) {
+  std::vector<int> inners;
+  std::istringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) {
+    const int inner = static_cast<int>(whole_number("inner", item, 1, kMaxInner));
+    for (const int seen : inners) {
+      if (seen == inner) {
+        throw std::runtime_error("inner lists " + item + " twice");
+      }
+    }
+    inners.push_back(inner);
+  }
+  if (inners.empty()) {
+    throw std::runtime_error("inner needs at least one value");
+  }
+  return inners;
+}
+
+/// The spec of one mask line (kind first, then key=value words and flags).
+MaskSetEntry mask_line(const std::vector<std::string>& words) {
+  MaskSetEntry entry;
+  const bool causal_kind = words[0] == "causal";
+  course::AttentionMaskSpec& spec = entry.spec;
+  spec.kind = causal_kind ? course::AttentionKind::sliding_window
+                          : course::attention_kind_from_name(words[0]);
+  spec.causal = causal_kind;
+  std::map<std::string, std::string> values;
+  for (std::size_t index = 1; index < words.size(); ++index) {
+    const std::string& word = words[index];
+    if (word == "causal") {
+      spec.causal = true;
+      continue;
+    }
+    const std::size_t equals = word.find('=');
+    if (equals == std::string::npos) {
+      throw std::runtime_error("'" + word + "' is neither key=value nor the flag causal");
+    }
+    const std::string key = word.substr(0, equals);
+    if (!values.emplace(key, word.substr(equals + 1)).second) {
+      throw std::runtime_error(key + " is given twice");
+    }
+  }
+  for (const auto& [key, text] : values) {
+    if (key == "rows") {
+      spec.rows = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+    } else if (key == "cols") {
+      spec.cols = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+    } else if (key == "block") {
+      spec.block_size = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+    } else if (key == "density") {
+      spec.block_density = real_number(key, text);
+    } else if (key == "window") {
+      spec.half_width = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+    } else if (key == "global") {
+      spec.global = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+    } else if (key == "random") {
+      spec.random_per_row = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+    } else if (key == "seed") {
+      spec.seed = static_cast<std::uint64_t>(whole_number(key, text, 0, LLONG_MAX));
+      entry.seeded = true;
+    } else if (key == "inner") {
+      entry.inners = inner_list(text);
+    } else {
+      throw std::runtime_error("unknown key '" + key +
+                               "' (rows, cols, block, density, window, global, random, seed, "
+                               "inner, and the flag causal)");
+    }
+  }
+  if (spec.rows == 0) {
+    throw std::runtime_error("rows is missing");
+  }
+  if (entry.inners.empty()) {
+    throw std::runtime_error("inner is missing (e.g. inner=64,128,256)");
+  }
+  if (spec.cols == 0) {
+    spec.cols = spec.rows;
+  }
+  if (causal_kind) {
+    spec.half_width = std::max(spec.rows, spec.cols) - 1;  // every column up to the diagonal
+    spec.global = 0;
+  }
+  course::check_attention_mask(spec);
+  entry.name = course::attention_mask_name(spec) +
+               (entry.seeded ? "_s" + std::to_string(spec.seed) : std::string());
+  return entry;
+}
+
+template <typename Entry>
+std::vector<Entry> read_set(const std::string& path,
+                            std::vector<Entry> (*parse)(std::istream&, const std::string&)) {
+  std::ifstream file(path);
+  if (!file) {
+    throw std::runtime_error("cannot read " + path);
+  }
+  return parse(file, path);
+}
+
+}  // namespace
+
+std::vector<MaskSetEntry> parse_mask_set(std::istream& input, const std::string& source) {
+  std::vector<MaskSetEntry> entries;
+  for_each_line(input, source,
+                [&](std::vector<std::string>& words) { entries.push_back(mask_line(words)); });
+  if (entries.empty()) {
+    throw std::runtime_error(source + ": no mask (each line: a kind and key=value words)");
+  }
+  return entries;
+}
+
+std::vector<MaskSetEntry> read_mask_set(const std::string& path) {
+  return read_set(path, &parse_mask_set);
+}
+
+std::vector<ShapeSetEntry> parse_shape_set(std::istream& input, const std::string& source) {
+  std::vector<ShapeSetEntry> entries;
+  for_each_line(input, source, [&](std::vector<std::string>& words) {
+    if (words.size() != 4) {
+      throw std::runtime_error("a shape is four whole numbers 'rows cols nnz inner', got " +
+                               std::to_string(words.size()) + " words");
+    }
+    ShapeSetEntry shape;
+    shape.rows = static_cast<int>(whole_number("rows", words[0], 1, INT_MAX));
+    shape.cols = static_cast<int>(whole_number("cols", words[1], 1, INT_MAX));
+    const long long positions = static_cast<long long>(shape.rows) * shape.cols;
+    shape.nnz = whole_number("nnz", words[2], 0, std::min<long long>(positions, INT_MAX));
+    shape.inner = static_cast<int>(whole_number("inner", words[3], 1, kMaxInner));
+    entries.push_back(shape);
+  });
+  if (entries.empty()) {
+    throw std::runtime_error(source + ": no shape (each line: rows cols nnz inner)");
+  }
+  return entries;
+}
+
+std::vector<ShapeSetEntry> read_shape_set(const std::string& path) {
+  return read_set(path, &parse_shape_set);
+}
+
+}  // namespace course::step5::bench
