@@ -8,16 +8,33 @@
 /// Read fast_gemm.cuh first (tiling, split-K, store_sums); the launcher is fast_gemm_launch.cu.
 #pragma once
 
-#include "step4_boundary_checks/fast_gemm.cuh"
+#include "step4_boundary_checks/going_further/fast_gemm.cuh"
 
 namespace course::step4 {
 
 /// @brief Buffers in the ring: tile t is computed while tiles t+1 and t+2 are being copied.
 constexpr int kAsyncStages = 3;
 
+// cp.async exists from sm_80 (Ampere) on. Compiled for an older target (sm_75, or the compute_75
+// PTX that a newer GPU's driver compiles at load time), the three functions below copy
+// synchronously instead: each thread loads its elements and stores them into shared memory
+// itself, and the kernel's barriers make them visible exactly as they make the asynchronous
+// copies visible. The ring then still works (a tile is written, a barrier passes, then it is
+// read), only without the overlap. The host chooses these tiles only where the device and the
+// compiled code have cp.async (fast_gemm_launch.cu); asked for by name, they run everywhere.
+/// @def COURSE_ASYNC_COPIES
+/// @brief 1 where this file compiles the cp.async instructions (sm_80 and newer), 0 where it
+/// compiles the synchronous copies.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define COURSE_ASYNC_COPIES 1
+#else
+#define COURSE_ASYNC_COPIES 0
+#endif
+
 /// @brief Starts an asynchronous copy of @p bytes (4 or 16) from global to shared memory;
 /// @p source_bytes of them are read and the rest zero-filled (0 reads nothing: a zero tile
-/// entry outside the matrix, with @p source still a valid address).
+/// entry outside the matrix, with @p source still a valid address). Before sm_80: the same
+/// copy, done at once.
 /// @tparam BYTES 4 or 16
 /// @param shared_destination where the bytes go (aligned to BYTES)
 /// @param source where they come from (aligned to BYTES)
@@ -26,6 +43,7 @@ template <int BYTES>
 __device__ __forceinline__ void copy_async(float* shared_destination, const float* source,
                                            int source_bytes) {
   static_assert(BYTES == 4 || BYTES == 16, "cp.async copies 4, 8 or 16 bytes; we use 4 and 16");
+#if COURSE_ASYNC_COPIES
   const unsigned destination = static_cast<unsigned>(__cvta_generic_to_shared(shared_destination));
   if constexpr (BYTES == 16) {
     // .cg: cache in L2 only; the tile is reused from shared memory, not from L1.
@@ -35,18 +53,33 @@ __device__ __forceinline__ void copy_async(float* shared_destination, const floa
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(destination), "l"(source),
                  "r"(source_bytes));
   }
+#else
+  // No cp.async: source_bytes == 0 reads nothing and stores zeros, as the zero-fill does.
+  if constexpr (BYTES == 16) {
+    *reinterpret_cast<float4*>(shared_destination) =
+        source_bytes != 0 ? *reinterpret_cast<const float4*>(source) : make_float4(0, 0, 0, 0);
+  } else {
+    *shared_destination = source_bytes != 0 ? *source : 0.0f;
+  }
+#endif
 }
 
-/// @brief Closes the group of copies this thread has started since the last commit.
+/// @brief Closes the group of copies this thread has started since the last commit (before
+/// sm_80: nothing to do, the copies are done).
 __device__ __forceinline__ void commit_copies() {
+#if COURSE_ASYNC_COPIES
   asm volatile("cp.async.commit_group;\n" ::);
+#endif
 }
 
-/// @brief Waits until at most @p PENDING of this thread's committed groups are still in flight.
+/// @brief Waits until at most @p PENDING of this thread's committed groups are still in flight
+/// (before sm_80: nothing is in flight).
 /// @tparam PENDING groups allowed to remain in flight
 template <int PENDING>
 __device__ __forceinline__ void wait_copies() {
+#if COURSE_ASYNC_COPIES
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+#endif
 }
 
 /// @brief Starts copying this thread's share of a TILE_ROWS×TILE_COLS tile of a row-major
@@ -180,45 +213,37 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   __shared__ __align__(16) float a_tiles[kAsyncStages][kBM * kBK];
   __shared__ __align__(16) float b_tiles[kAsyncStages][kBK * kBN];
 
-  int thread_row = 0;
-  int thread_col = 0;
-  thread_position<Tiling>(thread_row, thread_col);
-  int tile_row = 0;
-  int tile_col = 0;
-  grouped_tile(group_rows, tile_row, tile_col);
-  const int block_row0 = tile_row * kBM;
-  const int block_col0 = tile_col * kBN;
-  const int inner_tiles = (inner + kBK - 1) / kBK;
-  const int first_tile = blockIdx.z * tiles_per_split;
-  const int end_tile = min(inner_tiles, first_tile + tiles_per_split);
+  const BlockWork work = block_work<Tiling>(inner, tiles_per_split, group_rows);
 
   // Requests tile `tile` into ring slot `tile % kAsyncStages`; a tile past the split's end
   // requests nothing, but its (empty) group is still committed so the counting stays uniform.
   auto request = [&](int tile) {
-    if (tile < end_tile) {
-      const int slot = (tile - first_tile) % kAsyncStages;
-      copy_tile_async<kBM, kBK, Tiling::kThreads, VECTOR_A>(a, rows, inner, block_row0, tile * kBK,
-                                                            a_tiles[slot]);
-      copy_tile_async<kBK, kBN, Tiling::kThreads, VECTOR_BC>(b, inner, cols, tile * kBK, block_col0,
-                                                             b_tiles[slot]);
+    if (tile < work.end_tile) {
+      const int slot = (tile - work.first_tile) % kAsyncStages;
+      copy_tile_async<kBM, kBK, Tiling::kThreads, VECTOR_A>(a, rows, inner, work.block_row0,
+                                                            tile * kBK, a_tiles[slot]);
+      copy_tile_async<kBK, kBN, Tiling::kThreads, VECTOR_BC>(b, inner, cols, tile * kBK,
+                                                             work.block_col0, b_tiles[slot]);
     }
     commit_copies();
   };
 
   float sums[8][8] = {};
-  request(first_tile);
-  request(first_tile + 1);
-  for (int tile = first_tile; tile < end_tile; ++tile) {
+  request(work.first_tile);
+  request(work.first_tile + 1);
+  for (int tile = work.first_tile; tile < work.end_tile; ++tile) {
     wait_copies<1>();  // this thread's copies of `tile` have landed (tile + 1 may be in flight)
     __syncthreads();   // everyone's copies of `tile` are visible, and everyone has finished
                        // multiplying tile - 1, whose slot the next request overwrites
     request(tile + 2);
-    const int slot = (tile - first_tile) % kAsyncStages;
-    multiply_row_major_tile<Tiling>(a_tiles[slot], b_tiles[slot], thread_row, thread_col, sums);
+    const int slot = (tile - work.first_tile) % kAsyncStages;
+    multiply_row_major_tile<Tiling>(a_tiles[slot], b_tiles[slot], work.thread_row, work.thread_col,
+                                    sums);
   }
   wait_copies<0>();  // no copy may still be writing shared memory when the block exits
   store_sums<Tiling, VECTOR_BC>(sums, out + static_cast<size_t>(blockIdx.z) * rows * cols, rows,
-                                cols, block_row0, block_col0, thread_row, thread_col);
+                                cols, work.block_row0, work.block_col0, work.thread_row,
+                                work.thread_col);
 }
 
 }  // namespace course::step4

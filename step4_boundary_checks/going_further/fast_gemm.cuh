@@ -5,10 +5,11 @@
 /// double buffering (the next tile is fetched into registers while this one is used), loads
 /// that check only what can be outside (tile_cursor.cuh) and split-K (the inner dimension
 /// shared among blocks; split_k_reduce.cuh adds the parts).
-/// Read tiled_checked.cuh first; the launcher is fast_gemm_launch.cu.
+/// Read ../tiled_checked.cuh first; the launcher is fast_gemm_launch.cu.
 #pragma once
 
-#include "step4_boundary_checks/tile_cursor.cuh"
+#include "common/launch_math.hpp"
+#include "step4_boundary_checks/going_further/tile_cursor.cuh"
 
 #include <type_traits>
 
@@ -115,6 +116,39 @@ __device__ __forceinline__ void thread_position(int& thread_row, int& thread_col
   const int lane = threadIdx.x % 32;
   thread_row = (warp / Tiling::kWarpCols) * 4 + lane / Tiling::kWarpLaneCols;
   thread_col = (warp % Tiling::kWarpCols) * Tiling::kWarpLaneCols + lane % Tiling::kWarpLaneCols;
+}
+
+/// @brief What one block of the fast kernels (fast_gemm_kernel, async_copy_gemm_kernel) works
+/// on: where its thread sits, which output tile it computes, which inner tiles its split covers.
+struct BlockWork {
+  int thread_row;  ///< the thread's row in the grid of 8×8 thread tiles (thread_position)
+  int thread_col;  ///< the thread's column in that grid
+  int block_row0;  ///< first row of the block's tile of C
+  int block_col0;  ///< first column of the block's tile of C
+  int first_tile;  ///< first inner tile (of depth BK) of this split: blockIdx.z · tiles_per_split
+  int end_tile;    ///< one past the split's last inner tile (at most ceil(inner / BK))
+};
+
+/// @brief The BlockWork of this thread's block: thread_position, grouped_tile and split-K's
+/// share of the inner tiles (see fast_gemm_kernel).
+/// @tparam Tiling a FastTiling
+/// @param inner columns of A, rows of B
+/// @param tiles_per_split inner tiles of depth BK that one split covers
+/// @param group_rows tile-rows per group of the block order (grouped_tile)
+/// @return the block's work
+template <typename Tiling>
+__device__ __forceinline__ BlockWork block_work(int inner, int tiles_per_split, int group_rows) {
+  BlockWork work;
+  thread_position<Tiling>(work.thread_row, work.thread_col);
+  int tile_row = 0;
+  int tile_col = 0;
+  grouped_tile(group_rows, tile_row, tile_col);
+  work.block_row0 = tile_row * Tiling::kBlockRows;
+  work.block_col0 = tile_col * Tiling::kBlockCols;
+  const int inner_tiles = ceil_div(inner, Tiling::kDepth);
+  work.first_tile = blockIdx.z * tiles_per_split;
+  work.end_tile = min(inner_tiles, work.first_tile + tiles_per_split);
+  return work;
 }
 
 /// @brief Adds one tile's products to the thread's 8×8 sums: for each depth, 8 values of the
@@ -247,23 +281,12 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   __shared__ __align__(16) float a_tiles[2][kBK][Tiling::kATileStride];
   __shared__ __align__(16) float b_tiles[2][kBK][Tiling::kBlockCols];
 
-  int thread_row = 0;
-  int thread_col = 0;
-  thread_position<Tiling>(thread_row, thread_col);
-  int tile_row = 0;
-  int tile_col = 0;
-  grouped_tile(group_rows, tile_row, tile_col);
-  const int block_row0 = tile_row * Tiling::kBlockRows;
-  const int block_col0 = tile_col * Tiling::kBlockCols;
-  const int inner_tiles = (inner + kBK - 1) / kBK;
-  const int first_tile = blockIdx.z * tiles_per_split;
-  const int end_tile = min(inner_tiles, first_tile + tiles_per_split);
-
-  const int first_depth = first_tile * kBK;
+  const BlockWork work = block_work<Tiling>(inner, tiles_per_split, group_rows);
+  const int first_depth = work.first_tile * kBK;
   TileCursor<Tiling::kBlockRows, kBK, Tiling::kThreads, true, VECTOR_A> a_cursor(
-      a, rows, inner, block_row0, first_depth);
+      a, rows, inner, work.block_row0, first_depth);
   TileCursor<kBK, Tiling::kBlockCols, Tiling::kThreads, false, VECTOR_BC> b_cursor(
-      b, inner, cols, first_depth, block_col0);
+      b, inner, cols, first_depth, work.block_col0);
 
   float sums[8][8] = {};
   FastStage<Tiling> stage;
@@ -276,14 +299,15 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   // `current`, store the next into the other buffer.
   auto step = [&](int tile, int current, auto full) {
     constexpr bool kFull = decltype(full)::value;
-    const bool has_next = kFull || tile + 1 < end_tile;
+    const bool has_next = kFull || tile + 1 < work.end_tile;
     if (has_next) {  // start fetching the next tile; its latency hides behind the math
       a_cursor.advance(inner);
       b_cursor.advance(cols);
       a_cursor.template load<kFull>(inner, stage.a_values);
       b_cursor.template load<kFull>(inner, stage.b_values);
     }
-    multiply_tile<Tiling>(a_tiles[current], b_tiles[current], thread_row, thread_col, sums);
+    multiply_tile<Tiling>(a_tiles[current], b_tiles[current], work.thread_row, work.thread_col,
+                          sums);
     if (has_next) {
       // The other buffer was last read in the previous step, which every thread left
       // through the barrier below, so it is free to overwrite now.
@@ -293,17 +317,18 @@ __global__ void __launch_bounds__(Tiling::kThreads, 2)
   };
   // Tiles below full_tiles lie wholly inside the inner dimension.
   const int full_tiles = inner / kBK;
-  const int unchecked_end = min(end_tile, full_tiles);
-  int tile = first_tile;
+  const int unchecked_end = min(work.end_tile, full_tiles);
+  int tile = work.first_tile;
   for (; tile + 2 < unchecked_end; tile += 2) {  // both steps' next tiles are full
     step(tile, 0, std::true_type{});
     step(tile + 1, 1, std::true_type{});
   }
-  for (; tile < end_tile; ++tile) {  // the last tiles, the ragged one among them: checked
-    step(tile, (tile - first_tile) & 1, std::false_type{});
+  for (; tile < work.end_tile; ++tile) {  // the last tiles, the ragged one among them: checked
+    step(tile, (tile - work.first_tile) & 1, std::false_type{});
   }
   store_sums<Tiling, VECTOR_BC>(sums, out + static_cast<size_t>(blockIdx.z) * rows * cols, rows,
-                                cols, block_row0, block_col0, thread_row, thread_col);
+                                cols, work.block_row0, work.block_col0, work.thread_row,
+                                work.thread_col);
 }
 
 }  // namespace course::step4

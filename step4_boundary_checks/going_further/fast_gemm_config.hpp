@@ -1,13 +1,12 @@
 /// @file fast_gemm_config.hpp
-/// @brief The fast kernel's launch configuration: which block tile and how many inner-dimension
-/// splits, chosen on the host from the product's sizes and what the device reports.
-/// Read fast_gemm.cuh first (the kernel this configures); fast_gemm_launch.cu applies it.
+/// @brief What a launch configuration of the fast kernel is: which block tile (or thin path),
+/// how many inner-dimension splits, which block order. Read fast_gemm.cuh first (the kernel this
+/// configures); fast_gemm_cost_model.hpp chooses a configuration, fast_gemm_launch.cu applies it.
 #pragma once
 
 #include "step4_boundary_checks/problem_shape.hpp"
 
 #include <string>
-#include <vector>
 
 namespace course::step4 {
 
@@ -36,6 +35,9 @@ constexpr int kThinMax = 8;
 /// twice as many warps walk B at once.
 constexpr int kThinChunk = 128;
 
+/// @brief Warps per block of thin_cols_kernel (one warp per row of C).
+constexpr int kThinColsWarps = 8;
+
 /// @brief Name of a tile shape ("128x128x8", ...).
 /// @param variant the tile shape
 std::string fast_variant_name(FastVariant variant);
@@ -51,52 +53,6 @@ struct FastConfig {
 /// @param config a configuration whose tile and splits are both chosen
 std::string fast_config_name(const FastConfig& config);
 
-/// @brief What the launcher reads off the device for the choice.
-struct DeviceFacts {
-  int multiprocessors = 1;         ///< SMs
-  double flops_per_second = 1e12;  ///< fp32 FMA peak: 2 · lanes per SM · clock · SMs
-  double bytes_per_second = 1e12;  ///< memory bandwidth: 2 · memory clock · bus width
-};
-
-/// @brief One block-tile shape as compiled, with its occupancy on this device.
-struct TileFacts {
-  FastVariant tile = FastVariant::automatic;  ///< which shape
-  int block_rows = 0;                         ///< BM
-  int block_cols = 0;                         ///< BN
-  int depth = 0;                              ///< BK
-  int threads = 0;                            ///< threads per block
-  int blocks_per_multiprocessor = 0;          ///< resident blocks per SM (occupancy query)
-  double efficiency = 1.0;  ///< fraction of the FMA peak an SM reaches with this tile
-  /// ... when inner or cols is not a multiple of 4 (scalar loads of A or of B, no float4)
-  double ragged_efficiency = 1.0;
-};
-
-/// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p sizes
-/// (the model choose_fast_config minimises; documented in fast_gemm_config.cpp).
-/// @param sizes the product's sizes
-/// @param device the device's figures
-/// @param tile one tile shape
-/// @param splits inner-dimension splits (>= 1, at most the number of inner tiles)
-double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
-                             const TileFacts& tile, int splits);
-
-/// @brief The split counts worth trying for @p tile on @p sizes: 1, then the counts that fill
-/// whole waves, up to the number of inner tiles (each split keeps at least kMinSplitDepth of
-/// inner).
-/// @param sizes the product's sizes
-/// @param device the device's figures
-/// @param tile one tile shape
-std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
-                                  const TileFacts& tile);
-
-/// @brief The configuration with the smallest estimate_fast_seconds over @p tiles and their
-/// candidate_splits. Ties go to fewer splits, then to the earlier tile in @p tiles.
-/// @param sizes the product's sizes
-/// @param device the device's figures
-/// @param tiles the compiled tile shapes (at least one)
-FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
-                              const std::vector<TileFacts>& tiles);
-
 /// @brief The number of splits that actually run when @p splits are asked for: the inner
 /// tiles are dealt out ceil(tiles / splits) at a time, so no split is ever left empty (a
 /// split larger than the number of inner tiles becomes one split per tile).
@@ -105,9 +61,9 @@ FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& devi
 /// @param splits splits asked for (>= 1)
 /// @return the splits that run, between 1 and ceil(inner / BK)
 constexpr int effective_splits(int inner, int depth, int splits) {
-  const int inner_tiles = (inner + depth - 1) / depth;
-  const int tiles_per_split = (inner_tiles + splits - 1) / splits;
-  return (inner_tiles + tiles_per_split - 1) / tiles_per_split;
+  const int inner_tiles = ceil_div(inner, depth);
+  const int tiles_per_split = ceil_div(inner_tiles, splits);
+  return ceil_div(inner_tiles, tiles_per_split);
 }
 
 /// @brief The thin path for @p sizes, or FastVariant::automatic when neither side of C is
@@ -117,29 +73,5 @@ constexpr int effective_splits(int inner, int depth, int splits) {
 /// and would leave all but cols threads of a block idle.
 /// @param sizes the product's sizes
 FastVariant thin_variant(const ProductSizes& sizes);
-
-/// @brief Splits for a thin path that launches @p warps warps without a split: enough for
-/// 32 warps per SM (the latency of the loads from memory hidden), each split keeping at least
-/// one chunk of kThinChunk.
-/// @param sizes the product's sizes
-/// @param device the device's figures
-/// @param warps warps of one split (blocks × warps per block)
-int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long warps);
-
-/// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
-/// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of A and
-/// (wave / 8) column panels of B instead of a few row panels and all of B.
-/// @param tile_rows ceil(rows / BM)
-/// @param tile_cols ceil(cols / BN)
-/// @param wave_blocks blocks resident at once (SMs · blocks per SM)
-int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks);
-
-/// @brief Least inner-dimension length one split covers (64, eight tiles of depth 8: shorter
-/// splits spend more of their time filling their pipeline and writing a partial product than
-/// multiplying).
-constexpr int kMinSplitDepth = 64;
-
-/// @brief Largest split-K workspace (splits · rows · cols floats) the choice may ask for: 256 MiB.
-constexpr double kMaxWorkspaceBytes = 256.0 * 1024 * 1024;
 
 }  // namespace course::step4

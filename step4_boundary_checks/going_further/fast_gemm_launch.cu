@@ -1,20 +1,22 @@
 /// @file fast_gemm_launch.cu
-/// @brief Launcher of the fast kernel: reads the device, chooses tile and split-K
-/// (fast_gemm_config.cpp), and runs fast_gemm.cuh plus, when split, split_k_reduce.cuh.
-/// Read fast_gemm.cuh and fast_gemm_config.hpp first.
-#include "step4_boundary_checks/step4_launchers.hpp"
+/// @brief Launcher of the fast kernel: resolves the configuration (the choice of
+/// fast_gemm_cost_model.cpp on the current device's description, device_facts.cpp), and runs
+/// fast_gemm.cuh or async_copy_gemm.cuh plus, when split, split_k_reduce.cuh; or a thin path of
+/// thin_products.cuh. Read fast_gemm.cuh and fast_gemm_cost_model.hpp first.
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
-#include "step4_boundary_checks/async_copy_gemm.cuh"
-#include "step4_boundary_checks/fast_gemm.cuh"
-#include "step4_boundary_checks/split_k_reduce.cuh"
-#include "step4_boundary_checks/thin_products.cuh"
+#include "step4_boundary_checks/going_further/async_copy_gemm.cuh"
+#include "step4_boundary_checks/going_further/fast_gemm.cuh"
+#include "step4_boundary_checks/going_further/split_k_reduce.cuh"
+#include "step4_boundary_checks/going_further/thin_products.cuh"
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace course::step4 {
@@ -46,78 +48,101 @@ bool aligned16(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
-/// FP32 lanes per SM: 64 on sm_60/sm_70/sm_80, 128 on sm_86, sm_89 and sm_90 (Hopper).
-int fp32_lanes_per_multiprocessor(int major, int minor) {
-  return (major == 8 && minor == 0) || major < 8 ? 64 : 128;
+/// A tile type with its staging, as a value: what with_tile() hands to its visitor.
+template <typename TILING, Staging STAGING>
+struct CompiledTile {
+  using Tiling = TILING;                        ///< the FastTiling
+  static constexpr Staging kStaging = STAGING;  ///< how its tiles reach shared memory
+};
+
+/// Calls @p visit with the CompiledTile of @p variant (a tiled variant, not thin or automatic).
+template <typename Visit>
+constexpr decltype(auto) with_tile(FastVariant variant, const Visit& visit) {
+  switch (variant) {
+    case FastVariant::bm128_bn128_bk8:
+      return visit(CompiledTile<Tile128x128x8, Staging::registers>{});
+    case FastVariant::bm128_bn128_bk16:
+      return visit(CompiledTile<Tile128x128x16, Staging::registers>{});
+    case FastVariant::bm128_bn64_bk8:
+      return visit(CompiledTile<Tile128x64x8, Staging::registers>{});
+    case FastVariant::bm64_bn128_bk8:
+      return visit(CompiledTile<Tile64x128x8, Staging::registers>{});
+    case FastVariant::bm64_bn64_bk8:
+      return visit(CompiledTile<Tile64x64x8, Staging::registers>{});
+    case FastVariant::bm32_bn128_bk8:
+      return visit(CompiledTile<Tile32x128x8, Staging::registers>{});
+    case FastVariant::bm128_bn128_bk16_async:
+      return visit(CompiledTile<Tile128x128x16, Staging::async_copies>{});
+    case FastVariant::bm64_bn128_bk16_async:
+      return visit(CompiledTile<Tile64x128x16, Staging::async_copies>{});
+    case FastVariant::automatic:
+    case FastVariant::thin_rows:
+    case FastVariant::thin_cols:
+      break;
+  }
+  throw std::logic_error("fast kernel: " + fast_variant_name(variant) + " is not a compiled tile");
 }
 
-const DeviceFacts& read_device_facts() {
-  static const DeviceFacts facts = [] {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    auto attribute = [device](cudaDeviceAttr which) {
-      int value = 0;
-      CUDA_CHECK(cudaDeviceGetAttribute(&value, which, device));
-      return value;
-    };
-    DeviceFacts result;
-    result.multiprocessors = attribute(cudaDevAttrMultiProcessorCount);
-    const double clock_hz = attribute(cudaDevAttrClockRate) * 1e3;
-    const int lanes = fp32_lanes_per_multiprocessor(attribute(cudaDevAttrComputeCapabilityMajor),
-                                                    attribute(cudaDevAttrComputeCapabilityMinor));
-    result.flops_per_second = 2.0 * lanes * clock_hz * result.multiprocessors;
-    // Double data rate: two transfers per memory clock over the whole bus.
-    result.bytes_per_second = 2.0 * attribute(cudaDevAttrMemoryClockRate) * 1e3 *
-                              attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
-    return result;
+/// Whether the catalogue entry @p tile describes @p Tile (calibrated_constants.hpp holds the
+/// shapes as plain numbers, for host code that cannot include the kernels).
+template <typename Tile>
+constexpr bool describes(const TileCalibration& tile) {
+  using Tiling = typename Tile::Tiling;
+  return tile.block_rows == Tiling::kBlockRows && tile.block_cols == Tiling::kBlockCols &&
+         tile.depth == Tiling::kDepth && tile.threads == Tiling::kThreads &&
+         tile.async_copies == (Tile::kStaging == Staging::async_copies);
+}
+
+/// Every catalogue entry describes the kernel that with_tile() launches for it.
+constexpr bool catalogue_matches_kernels() {
+  bool all = true;
+  for (const TileCalibration& tile : kTileCalibrations) {
+    all = all &&
+          with_tile(tile.tile, [&](auto compiled) { return describes<decltype(compiled)>(tile); });
+  }
+  return all;
+}
+
+static_assert(catalogue_matches_kernels(),
+              "calibrated_constants.hpp must describe the tiles this launcher compiles");
+
+/// The TileFacts of catalogue entry @p tile as compiled and loaded on the current device: its
+/// occupancy from the runtime, after checking that its static shared memory is the catalogue's.
+TileFacts compiled_facts(const TileCalibration& tile) {
+  return with_tile(tile.tile, [&](auto compiled) {
+    using Tiling = typename decltype(compiled)::Tiling;
+    const auto kernel = kernel_for<Tiling, decltype(compiled)::kStaging, true, true>();
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    if (static_cast<int>(attributes.sharedSizeBytes) != tile_shared_bytes(tile)) {
+      throw std::logic_error("fast kernel: tile " + fast_variant_name(tile.tile) + " has " +
+                             std::to_string(attributes.sharedSizeBytes) +
+                             " bytes of shared memory, calibrated_constants.hpp says " +
+                             std::to_string(tile_shared_bytes(tile)));
+    }
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tiling::kThreads, 0));
+    TileFacts facts = tile_facts_from(tile, blocks);
+    facts.registers_per_thread = attributes.numRegs;  // what the loaded code really uses
+    return facts;
+  });
+}
+
+/// Every tile as compiled, in the catalogue's order (those with asynchronous copies included).
+const std::vector<TileFacts>& compiled_tiles() {
+  static const std::vector<TileFacts> tiles = [] {
+    std::vector<TileFacts> all;
+    for (const TileCalibration& tile : kTileCalibrations) {
+      all.push_back(compiled_facts(tile));
+    }
+    return all;
   }();
-  return facts;
-}
-
-/// The fraction of the fp32 FMA peak each tile reaches at full occupancy and without a split,
-/// measured on an H100 (sm_90, 132 SMs) on 2026-11-24 by the shape sweep
-/// (`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --all-fast-variants`,
-/// results/shapes_sweep_h100_cursor*): @p efficiency at 4096×4096×4096 (float4 loads),
-/// @p ragged_efficiency at 4093×4091×4099 (scalar loads). They differ by less than one would
-/// guess from the reuse of each loaded element (BM·BN/(BM+BN) multiply-adds per element): at
-/// full occupancy every tile is limited by the same FMA issue rate, and what differs is latency
-/// hiding and register pressure; on the scalar path the 64-wide tiles lose most, as they issue
-/// the most loads per multiply-add.
-template <typename Tiling, Staging STAGING = Staging::registers>
-TileFacts describe(FastVariant variant, double efficiency, double ragged_efficiency) {
-  TileFacts facts;
-  facts.tile = variant;
-  facts.block_rows = Tiling::kBlockRows;
-  facts.block_cols = Tiling::kBlockCols;
-  facts.depth = Tiling::kDepth;
-  facts.threads = Tiling::kThreads;
-  facts.efficiency = efficiency;
-  facts.ragged_efficiency = ragged_efficiency;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &facts.blocks_per_multiprocessor, kernel_for<Tiling, STAGING, true, true>(), Tiling::kThreads,
-      0));
-  return facts;
-}
-
-/// Every compiled tile, the one the automatic choice prefers on a tie first.
-const std::vector<TileFacts>& automatic_tiles() {
-  static const std::vector<TileFacts> tiles = {
-      describe<Tile128x128x8>(FastVariant::bm128_bn128_bk8, 0.707, 0.639),
-      describe<Tile64x128x8>(FastVariant::bm64_bn128_bk8, 0.691, 0.633),
-      describe<Tile128x64x8>(FastVariant::bm128_bn64_bk8, 0.675, 0.612),
-      describe<Tile128x128x16>(FastVariant::bm128_bn128_bk16, 0.710, 0.631),
-      describe<Tile64x64x8>(FastVariant::bm64_bn64_bk8, 0.677, 0.592),
-      describe<Tile32x128x8>(FastVariant::bm32_bn128_bk8, 0.614, 0.544),
-      describe<Tile128x128x16, Staging::async_copies>(FastVariant::bm128_bn128_bk16_async, 0.574,
-                                                      0.531),
-      describe<Tile64x128x16, Staging::async_copies>(FastVariant::bm64_bn128_bk16_async, 0.624,
-                                                     0.512),
-  };
   return tiles;
 }
+
 /// The compiled tile @p variant (a tiled variant, not automatic or thin).
 const TileFacts& tile_facts(FastVariant variant) {
-  for (const TileFacts& tile : automatic_tiles()) {
+  for (const TileFacts& tile : compiled_tiles()) {
     if (tile.tile == variant) {
       return tile;
     }
@@ -171,20 +196,6 @@ void launch_reduce(const float* partials, float* c, const ProductSizes& sizes, i
   CUDA_CHECK_LAUNCH(split_k_reduce_kernel);
 }
 
-/// Warps per block of thin_cols_kernel (one warp per row of C).
-constexpr int kThinColsWarps = 8;
-
-long long thin_blocks(const ProductSizes& sizes, FastVariant variant) {
-  return variant == FastVariant::thin_rows ? ceil_div(sizes.cols, kThinChunk)
-                                           : ceil_div(sizes.rows, kThinColsWarps);
-}
-
-/// Warps of one split of a thin path: thin_rows has kThinChunk threads a block.
-long long thin_warps(const ProductSizes& sizes, FastVariant variant) {
-  const long long per_block = variant == FastVariant::thin_rows ? kThinChunk / 32 : kThinColsWarps;
-  return thin_blocks(sizes, variant) * per_block;
-}
-
 void launch_thin_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
                         FastVariant variant, int splits, cudaStream_t stream) {
   const int chunks_per_split = ceil_div(ceil_div(sizes.inner, kThinChunk), splits);
@@ -210,9 +221,9 @@ void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t 
     run(c);
     return;
   }
-  if (splits > 65535) {
-    throw std::invalid_argument("fast kernel: at most 65535 splits (gridDim.z), got " +
-                                std::to_string(splits));
+  if (splits > kMaxGridZ) {
+    throw std::invalid_argument("fast kernel: at most " + std::to_string(kMaxGridZ) +
+                                " splits (gridDim.z), got " + std::to_string(splits));
   }
   course::keep_pool_memory();  // the split-K workspace comes from the stream-ordered pool
   const std::size_t bytes = static_cast<std::size_t>(splits) * sizes.rows * sizes.cols * 4;
@@ -265,38 +276,53 @@ void launch_tiled(const float* a, const float* b, float* c, const ProductSizes& 
   });
 }
 
-FastConfig resolve(const ProductSizes& sizes, FastConfig config) {
-  if (config.tile == FastVariant::automatic && thin_variant(sizes) != FastVariant::automatic) {
-    config.tile = thin_variant(sizes);
-  }
-  if (config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols) {
-    if (config.splits <= 0) {
-      config.splits = thin_splits(sizes, read_device_facts(), thin_warps(sizes, config.tile));
+/// The tiles the automatic choice takes from: every compiled tile, those with asynchronous
+/// copies only where they run with cp.async, and none that does not fit the device.
+const std::vector<TileFacts>& automatic_tiles() {
+  static const std::vector<TileFacts> tiles = [] {
+    std::vector<TileFacts> usable;
+    for (const TileCalibration& calibration : kTileCalibrations) {
+      const TileFacts& tile = tile_facts(calibration.tile);
+      if (tile.blocks_per_multiprocessor > 0 &&
+          (!calibration.async_copies || async_copies_available())) {
+        usable.push_back(tile);
+      }
     }
+    return usable;
+  }();
+  return tiles;
+}
+
+/// @p config with every automatic part chosen for @p sizes on the current device. A thin path
+/// with its splits given needs nothing from the device (so its checks come before any CUDA
+/// call), a thin path reads only the device's description, a tile also the compiled tiles.
+FastConfig resolve(const ProductSizes& sizes, const FastConfig& config) {
+  const bool thin_given =
+      config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols;
+  if (thin_given && config.splits > 0) {
     return config;
   }
-  const int group_rows = config.group_rows;
-  if (config.tile == FastVariant::automatic) {
-    config = choose_fast_config(sizes, read_device_facts(), automatic_tiles());
-  } else if (config.splits <= 0) {
-    // A fixed tile with the split chosen for it alone.
-    config = choose_fast_config(sizes, read_device_facts(), {tile_facts(config.tile)});
-  }
-  config.group_rows = group_rows;
-  if (config.group_rows <= 0) {
-    const TileFacts& tile = tile_facts(config.tile);
-    const long long wave = static_cast<long long>(read_device_facts().multiprocessors) *
-                           tile.blocks_per_multiprocessor;
-    config.group_rows = choose_group_rows(ceil_div(sizes.rows, tile.block_rows),
-                                          ceil_div(sizes.cols, tile.block_cols), wave);
-  }
-  return config;
+  const bool thin = thin_given || (config.tile == FastVariant::automatic &&
+                                   thin_variant(sizes) != FastVariant::automatic);
+  static const std::vector<TileFacts> no_tiles;
+  return resolve_fast_config(sizes, config, current_device_facts(),
+                             thin ? no_tiles : automatic_tiles(),
+                             thin ? no_tiles : compiled_tiles());
 }
 
 }  // namespace
 
-const DeviceFacts& current_device_facts() {
-  return read_device_facts();
+bool async_copies_available() {
+  static const bool available = [] {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(
+        &attributes, kernel_for<Tile128x128x16, Staging::async_copies, true, true>()));
+    // binaryVersion: the machine code the driver loaded (e.g. 90); ptxVersion: the virtual
+    // architecture it was compiled from, whose __CUDA_ARCH__ decided COURSE_ASYNC_COPIES.
+    const int compiled_for = std::min(attributes.binaryVersion, attributes.ptxVersion);
+    return has_async_copies(current_device_facts()) && compiled_for >= 80;
+  }();
+  return available;
 }
 
 const std::vector<TileFacts>& fast_tile_facts() {
@@ -314,28 +340,14 @@ void launch_fast(const float* a, const float* b, float* c, const ProductSizes& s
   }
   const ProductSizes checked = validate_shape(sizes.rows, sizes.inner, sizes.cols);
   config = resolve(checked, config);
-  switch (config.tile) {
-    case FastVariant::bm128_bn128_bk16:
-      return launch_tiled<Tile128x128x16>(a, b, c, checked, config, stream);
-    case FastVariant::bm128_bn64_bk8:
-      return launch_tiled<Tile128x64x8>(a, b, c, checked, config, stream);
-    case FastVariant::bm64_bn128_bk8:
-      return launch_tiled<Tile64x128x8>(a, b, c, checked, config, stream);
-    case FastVariant::bm64_bn64_bk8:
-      return launch_tiled<Tile64x64x8>(a, b, c, checked, config, stream);
-    case FastVariant::bm32_bn128_bk8:
-      return launch_tiled<Tile32x128x8>(a, b, c, checked, config, stream);
-    case FastVariant::bm128_bn128_bk16_async:
-      return launch_tiled<Tile128x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
-    case FastVariant::bm64_bn128_bk16_async:
-      return launch_tiled<Tile64x128x16, Staging::async_copies>(a, b, c, checked, config, stream);
-    case FastVariant::thin_rows:
-    case FastVariant::thin_cols:
-      return launch_thin(a, b, c, checked, config.tile, config.splits, stream);
-    case FastVariant::bm128_bn128_bk8:
-    case FastVariant::automatic:  // resolved above; listed for -Wswitch
-      return launch_tiled<Tile128x128x8>(a, b, c, checked, config, stream);
+  if (config.tile == FastVariant::thin_rows || config.tile == FastVariant::thin_cols) {
+    launch_thin(a, b, c, checked, config.tile, config.splits, stream);
+    return;
   }
+  with_tile(config.tile, [&](auto compiled) {
+    using Tile = decltype(compiled);
+    launch_tiled<typename Tile::Tiling, Tile::kStaging>(a, b, c, checked, config, stream);
+  });
 }
 
 void launch_fast(const float* a, const float* b, float* c, const ProductSizes& sizes,

@@ -5,7 +5,7 @@
 /// (split-K); the launcher is fast_gemm_launch.cu, the choice fast_gemm_config.cpp.
 #pragma once
 
-#include "step4_boundary_checks/fast_gemm_config.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_config.hpp"
 
 namespace course::step4 {
 

@@ -64,11 +64,11 @@ struct TileGroups {
 template <int TILE_ROWS, int TILE_COLS, int THREADS, bool SLIDES_ALONG_COLS, bool VECTOR>
 struct TileCursor {
   using Groups = TileGroups<TILE_ROWS, TILE_COLS, THREADS>;  ///< how the block shares the tile
-  static constexpr int kGroups = Groups::kPerThread;  ///< groups this thread loads per tile
+  static constexpr int kGroups = Groups::kPerThread;         ///< groups this thread loads per tile
 
   const float* group_start[kGroups];  ///< first element of each group in the current tile
-  int inner_index = 0;  ///< inner index of group 0's first element (A's column, B's row)
-  int last_part = 3;    ///< B's scalar path: the last of a group's 4 columns inside B
+  int first_k = 0;    ///< k of group 0's first element: its index along inner (A's column, B's row)
+  int last_part = 3;  ///< B's scalar path: the last of a group's 4 columns inside B
 
   /// @brief Points at the tile whose top-left element is (@p tile_row0, @p tile_col0).
   /// @param matrix A or B, row-major
@@ -95,7 +95,7 @@ struct TileCursor {
       }
       group_start[group] = matrix + row * matrix_cols + col;
     }
-    inner_index = SLIDES_ALONG_COLS ? col : tile_row0 + Groups::row(0);
+    first_k = SLIDES_ALONG_COLS ? col : tile_row0 + Groups::row(0);
   }
 
   /// @brief Moves to the next tile along the inner dimension.
@@ -106,7 +106,7 @@ struct TileCursor {
     for (int group = 0; group < kGroups; ++group) {
       group_start[group] += step;
     }
-    inner_index += SLIDES_ALONG_COLS ? TILE_COLS : TILE_ROWS;
+    first_k += SLIDES_ALONG_COLS ? TILE_COLS : TILE_ROWS;
   }
 
   /// @brief Loads this thread's groups of the current tile into @p values (4 per group).
@@ -118,8 +118,8 @@ struct TileCursor {
 #pragma unroll
     for (int group = 0; group < kGroups; ++group) {
       const float* start = group_start[group];
-      // The inner index of the group's first element: groups of A share it, B's lie rows apart.
-      const int first = inner_index + (SLIDES_ALONG_COLS ? 0 : group * Groups::kRowStep);
+      // k of the group's first element: groups of A share it, B's lie rows apart.
+      const int first = first_k + (SLIDES_ALONG_COLS ? 0 : group * Groups::kRowStep);
       float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (VECTOR) {
         // Inner check (last tile only): A's 4 columns or B's row past the inner dimension

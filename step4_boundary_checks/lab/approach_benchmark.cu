@@ -1,29 +1,31 @@
-/// @file benchmark.cu
-/// @brief The step's benchmark: every approach next to cuBLAS SGEMM, each result checked.
+/// @file approach_benchmark.cu
+/// @brief step4_approach_bench: every approach of step 4 (the lesson's 1 to 3 and the fast
+/// kernel) next to cuBLAS SGEMM on each shape, each result checked against cuBLAS's first.
+///
+/// Usage: `step4_approach_bench [--shapes FILE | --size N | --rows R --inner K --cols C]
+/// [--repeats N] [--seed N] [--all-fast-variants] [--csv FILE] [--markdown FILE]`; the default
+/// shapes are lab/shapes/approach_shapes.txt.
+#include "common/cli.hpp"
 #include "common/cublas_gemm.hpp"
-#include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
-#include "step4_boundary_checks/bench_agreement.hpp"
-#include "step4_boundary_checks/padded.cuh"
-#include "step4_boundary_checks/step4_launchers.hpp"
-#include "step4_boundary_checks/step4_program.hpp"
+#include "step4_boundary_checks/going_further/fast_approach.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
+#include "step4_boundary_checks/lab/bench_agreement.hpp"
+#include "step4_boundary_checks/lab/bench_options.hpp"
 
-#include <cmath>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <stdexcept>
 
 namespace course::step4 {
 namespace {
 
 struct Entry {
   std::string name;
-  std::function<void()> run;
+  ApproachRun run;
   std::size_t extra_bytes = 0;
 };
 
@@ -46,7 +48,7 @@ void add_row(course::ResultTable& table, const ProductSizes& sizes, const std::s
 // Measures every entry on one shape; returns false when some result disagreed.
 bool bench_shape(const ProductSizes& sizes, const BenchOptions& options,
                  course::CublasSgemm& cublas, course::ResultTable& table) {
-  const std::uint64_t seed = course::fresh_seed();
+  const std::uint64_t seed = options.seed;
   const std::size_t a_count = static_cast<std::size_t>(sizes.rows) * sizes.inner;
   const std::size_t b_count = static_cast<std::size_t>(sizes.inner) * sizes.cols;
   const std::size_t c_count = static_cast<std::size_t>(sizes.rows) * sizes.cols;
@@ -78,14 +80,12 @@ bool bench_shape(const ProductSizes& sizes, const BenchOptions& options,
                  course::format_fixed(sizes.flops() / (cublas_timing.median_ms * 1e9), 2), "1.000",
                  "0.0", "0.000", "reference"});
 
-  PaddedWorkspace workspace;
-  std::vector<Entry> entries = {
-      {approach_name(Approach::tiled_checked), [&] { launch_tiled_checked(a, b, c, sizes); }, 0},
-      {approach_name(Approach::padded), [&] { launch_padded(a, b, c, sizes, nullptr, workspace); },
-       PaddedWorkspace::padded_bytes(sizes)},
-      {approach_name(Approach::rect_tiles), [&] { launch_rect_tiles(a, b, c, sizes); }, 0},
-      {approach_name(Approach::fast) + " auto", [&] { launch_fast(a, b, c, sizes); }, 0},
-  };
+  std::vector<Entry> entries;
+  for (const ProgramApproach& approach : approaches_with_fast()) {
+    const std::size_t extra = approach.workspace_bytes ? approach.workspace_bytes(sizes) : 0;
+    entries.push_back(
+        {approach.name + (approach.number == 4 ? " auto" : ""), approach.make_run(), extra});
+  }
   if (options.all_fast_variants) {
     for (FastVariant variant :
          {FastVariant::bm128_bn128_bk8, FastVariant::bm128_bn128_bk16, FastVariant::bm128_bn64_bk8,
@@ -94,16 +94,21 @@ bool bench_shape(const ProductSizes& sizes, const BenchOptions& options,
       for (int group_rows : {1, 8}) {
         const FastConfig config{variant, 1, group_rows};
         entries.push_back({"fast " + fast_config_name(config),
-                           [&, config] { launch_fast(a, b, c, sizes, nullptr, config); }, 0});
+                           [config](const float* a_in, const float* b_in, float* c_out,
+                                    const ProductSizes& shape, cudaStream_t stream) {
+                             launch_fast(a_in, b_in, c_out, shape, stream, config);
+                           },
+                           0});
       }
     }
   }
   bool all_ok = true;
   for (const Entry& entry : entries) {
+    auto run = [&] { entry.run(a, b, c, sizes, nullptr); };
     c_device.poison();
-    entry.run();  // the first run also allocates the padded workspace
+    run();  // the first run also allocates the padded workspace
     const Agreement agreement = agree(c_device.to_vector(), reference);
-    const course::TimingStats timing = course::time_gpu(entry.run, warmup, options.repeats);
+    const course::TimingStats timing = course::time_gpu(run, warmup, options.repeats);
     add_row(table, sizes, entry.name, timing, cublas_timing.median_ms, entry.extra_bytes,
             agreement);
     all_ok = all_ok && agreement.ok;
@@ -113,43 +118,27 @@ bool bench_shape(const ProductSizes& sizes, const BenchOptions& options,
   return all_ok;
 }
 
-}  // namespace
-
-std::vector<ProductSizes> default_bench_shapes() {
-  return {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {4095, 1023, 4097},
-          {3000, 256, 7000},  {1000, 1000, 1},    {1000, 1, 1000}};
-}
-
+/// Measures every shape of @p options; 1 when some result disagreed with cuBLAS.
 int run_benchmark(const BenchOptions& options) {
   course::require_cuda_device();
-  const std::vector<ProductSizes> shapes =
-      options.shapes.empty() ? default_bench_shapes() : options.shapes;
   course::ResultTable table({"shape rows x inner x cols", "approach", "median ms", "TFLOP/s",
                              "fraction of cuBLAS", "extra MiB", "max rel err (1e-6)", "check"});
   course::CublasSgemm cublas;
   bool all_ok = true;
-  for (const ProductSizes& sizes : shapes) {
+  for (const ProductSizes& sizes : options.shapes) {
     all_ok = bench_shape(sizes, options, cublas, table) && all_ok;
   }
-  const std::string header = course::benchmark_header();
   const std::string notes =
       "Median of " + std::to_string(options.repeats) +
-      " runs after 2 warm-up runs; fp32 inputs uniform in [-1,1). Each result is checked "
+      " runs after 2 warm-up runs; fp32 inputs uniform in [-1,1) from seed " +
+      std::to_string(options.seed) + " (shapes: " + options.shapes_source +
+      "). Each result is checked "
       "against cuBLAS: max |C - C_cublas| / (|C_cublas| + rms(C_cublas)) must stay below " +
       course::format_fixed(kAgreementTolerance * 1e6, 0) +
       "e-6, or the row says WRONG and shows no speed. The padded approach's time includes "
       "its copies in and out; 'extra MiB' is the device memory its padded copies take.\n";
-  std::cout << header << "\n\n" << table.markdown() << "\n" << notes;
-  if (!options.markdown_path.empty()) {
-    std::ofstream file(options.markdown_path);
-    file << header << "\n\n" << table.markdown() << "\n" << notes;
-    if (!file) {
-      throw std::runtime_error("cannot write '" + options.markdown_path + "'");
-    }
-  }
-  if (!options.csv_path.empty()) {
-    table.write_csv(options.csv_path);
-  }
+  publish_bench(options, course::benchmark_header() + "\n\n" + table.markdown() + "\n" + notes,
+                table);
   if (!all_ok) {
     std::cout << "wrong answer: some kernel disagreed with cuBLAS (rows marked WRONG)\n";
     return 1;
@@ -157,4 +146,29 @@ int run_benchmark(const BenchOptions& options) {
   return 0;
 }
 
+}  // namespace
 }  // namespace course::step4
+
+/// @brief Entry point of the approach benchmark.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 when a result disagreed or on an error, 2 for a bad command line, 3
+/// without a GPU
+int main(int argc, char** argv) {
+  const course::step4::BenchProgram program{
+      "step4_approach_bench",
+      "Step 4's benchmark: every approach (1 tiled checked, 2 padded, 3 rect tiles, 4 the fast "
+      "kernel with its chosen configuration) next to cuBLAS SGEMM (fp32, TF32 off) on each shape, "
+      "each result checked against cuBLAS's before it is timed.",
+      STEP4_LAB_SHAPES_DIR "/approach_shapes.txt",
+      true,
+      true,
+      true};
+  return course::run_program(program.name, [&] {
+    course::step4::BenchOptions options;
+    if (!course::step4::parse_bench_options(program, argc, argv, options)) {
+      return 0;
+    }
+    return course::step4::run_benchmark(options);
+  });
+}

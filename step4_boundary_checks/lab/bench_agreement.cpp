@@ -1,6 +1,6 @@
 /// @file bench_agreement.cpp
 /// @brief The benchmarks' agreement check with cuBLAS (see bench_agreement.hpp).
-#include "step4_boundary_checks/bench_agreement.hpp"
+#include "step4_boundary_checks/lab/bench_agreement.hpp"
 
 #include <cmath>
 #include <cstddef>

@@ -1,22 +1,25 @@
 /// @file shape_benchmark.cu
-/// @brief The shape benchmark (`--bench --shapes FILE`): the fast kernel against cuBLAS SGEMM
-/// on many shapes, with the configuration chosen for each. Read fast_gemm_config.cpp first.
+/// @brief step4_shape_bench: the fast kernel against cuBLAS SGEMM on many shapes, with the
+/// configuration chosen for each (and, with --all-fast-variants, every tile and candidate split:
+/// the sweep that calibrate_choice.py reads). Read going_further/fast_gemm_cost_model.cpp first.
+///
+/// Usage: `step4_shape_bench [--shapes FILE | --size N | --rows R --inner K --cols C]
+/// [--repeats N] [--seed N] [--all-fast-variants] [--csv FILE] [--markdown FILE]`; the default
+/// shapes are lab/shapes/public_shapes.txt.
+#include "common/cli.hpp"
 #include "common/cublas_gemm.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
-#include "step4_boundary_checks/bench_agreement.hpp"
-#include "step4_boundary_checks/shapes_file.hpp"
-#include "step4_boundary_checks/step4_launchers.hpp"
-#include "step4_boundary_checks/step4_program.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
+#include "step4_boundary_checks/lab/bench_agreement.hpp"
+#include "step4_boundary_checks/lab/bench_options.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <stdexcept>
 
 namespace course::step4 {
 namespace {
@@ -39,7 +42,8 @@ double speed_of_light_ms(const ProductSizes& sizes, const DeviceFacts& device) {
   const double bytes = 4.0 * (static_cast<double>(sizes.rows) * sizes.inner +
                               static_cast<double>(sizes.inner) * sizes.cols +
                               static_cast<double>(sizes.rows) * sizes.cols);
-  return 1e3 * std::max(sizes.flops() / device.flops_per_second, bytes / device.bytes_per_second);
+  return 1e3 * std::max(sizes.flops() / peak_flops_per_second(device),
+                        bytes / memory_bytes_per_second(device));
 }
 
 /// One shape's measurements.
@@ -56,11 +60,10 @@ struct ShapeResult {
 
 /// The operands of one shape on the device, filled from a fresh seed.
 struct ShapeOperands {
-  explicit ShapeOperands(const ProductSizes& sizes)
+  ShapeOperands(const ProductSizes& sizes, std::uint64_t seed)
       : a(static_cast<std::size_t>(sizes.rows) * sizes.inner, "A"),
         b(static_cast<std::size_t>(sizes.inner) * sizes.cols, "B"),
         c(static_cast<std::size_t>(sizes.rows) * sizes.cols, "C") {
-    const std::uint64_t seed = course::fresh_seed();
     std::vector<float> host(std::max(a.size(), b.size()));
     course::fill_uniform(host.data(), a.size(), seed);
     a.upload(std::vector<float>(host.begin(), host.begin() + a.size()));
@@ -110,7 +113,7 @@ void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vecto
 
 ShapeResult measure_shape(const ProductSizes& sizes, const BenchOptions& options,
                           course::CublasSgemm& cublas) {
-  ShapeOperands operands(sizes);
+  ShapeOperands operands(sizes, options.seed);
   ShapeResult result;
   result.sizes = sizes;
   auto cublas_run = [&] {
@@ -199,11 +202,10 @@ std::string summary(const std::vector<ShapeResult>& results) {
   return text;
 }
 
-}  // namespace
-
+/// Measures every shape of @p options; 1 when some configuration disagreed with cuBLAS.
 int run_shape_benchmark(const BenchOptions& options) {
   course::require_cuda_device();
-  const std::vector<ProductSizes> shapes = read_shapes_file(options.shapes_path);
+  const std::vector<ProductSizes>& shapes = options.shapes;
   const DeviceFacts& device = current_device_facts();
   std::vector<std::string> headers = {"shape rows x inner x cols",
                                       "cuBLAS ms",
@@ -227,26 +229,19 @@ int run_shape_benchmark(const BenchOptions& options) {
   }
   const std::string notes =
       "\nfraction = cuBLAS time / ours (median of " + std::to_string(options.repeats) +
-      " runs after 2 warm-up runs, each result checked against cuBLAS first). 'before' is the "
+      " runs after 2 warm-up runs, each result checked against cuBLAS first; inputs from seed " +
+      std::to_string(options.seed) + ", shapes: " + options.shapes_source +
+      "). 'before' is the "
       "choice before split-K (128x128x16, or 128x64x8 below one tile per SM; no split, plain block "
       "order). "
       "light = the least time: 2IJK FLOP at the fp32 peak (" +
-      course::format_fixed(device.flops_per_second / 1e12, 1) + " TFLOP/s) or the compulsory " +
-      "bytes at the memory bandwidth (" + course::format_fixed(device.bytes_per_second / 1e12, 2) +
+      course::format_fixed(peak_flops_per_second(device) / 1e12, 1) +
+      " TFLOP/s) or the compulsory " + "bytes at the memory bandwidth (" +
+      course::format_fixed(memory_bytes_per_second(device) / 1e12, 2) +
       " TB/s), both from the device's reported clocks. cuBLAS: SGEMM, fp32, TF32 off.\n";
-  const std::string text =
-      course::benchmark_header() + "\n\n" + table.markdown() + notes + summary(results);
-  std::cout << text;
-  if (!options.markdown_path.empty()) {
-    std::ofstream file(options.markdown_path);
-    file << text;
-    if (!file) {
-      throw std::runtime_error("cannot write '" + options.markdown_path + "'");
-    }
-  }
-  if (!options.csv_path.empty()) {
-    table.write_csv(options.csv_path);
-  }
+  publish_bench(options,
+                course::benchmark_header() + "\n\n" + table.markdown() + notes + summary(results),
+                table);
   const bool all_ok = std::all_of(results.begin(), results.end(),
                                   [](const ShapeResult& result) { return result.ok; });
   if (!all_ok) {
@@ -256,4 +251,31 @@ int run_shape_benchmark(const BenchOptions& options) {
   return 0;
 }
 
+}  // namespace
 }  // namespace course::step4
+
+/// @brief Entry point of the shape benchmark.
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 when a result disagreed or on an error, 2 for a bad command line, 3
+/// without a GPU
+int main(int argc, char** argv) {
+  const course::step4::BenchProgram program{
+      "step4_shape_bench",
+      "Step 4's shape benchmark: the fast kernel with the configuration chosen for each shape "
+      "and the choice before split-K, against cuBLAS SGEMM (fp32, TF32 off), each result checked "
+      "against cuBLAS's first; the table ends with the smallest and the geometric mean of the "
+      "fractions. --all-fast-variants also times every tile and candidate split (the calibration "
+      "sweep: one 'measured' line per configuration on stderr).",
+      STEP4_LAB_SHAPES_DIR "/public_shapes.txt",
+      true,
+      true,
+      false};
+  return course::run_program(program.name, [&] {
+    course::step4::BenchOptions options;
+    if (!course::step4::parse_bench_options(program, argc, argv, options)) {
+      return 0;
+    }
+    return course::step4::run_shape_benchmark(options);
+  });
+}

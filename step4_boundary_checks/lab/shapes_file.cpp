@@ -1,27 +1,89 @@
 /// @file shapes_file.cpp
-/// @brief The shape benchmark's list of shapes (see shapes_file.hpp).
-#include "step4_boundary_checks/shapes_file.hpp"
+/// @brief A benchmark's list of shapes (see shapes_file.hpp).
+#include "step4_boundary_checks/lab/shapes_file.hpp"
+
+#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 namespace course::step4 {
+namespace {
+
+/// What @p mode is when it is not a regular file ("a FIFO (named pipe)", ...); empty if it is.
+std::string non_regular_kind(mode_t mode) {
+  if (S_ISREG(mode)) {
+    return "";
+  }
+  if (S_ISFIFO(mode)) {
+    return "a FIFO (named pipe)";
+  }
+  if (S_ISCHR(mode)) {
+    return "a character device";
+  }
+  if (S_ISBLK(mode)) {
+    return "a block device";
+  }
+  if (S_ISSOCK(mode)) {
+    return "a socket";
+  }
+  return S_ISDIR(mode) ? "a folder" : "not a regular file";
+}
+
+/// Reads one line (without its newline) of at most kMaxShapesLineBytes into @p line, counting
+/// the bytes read in @p total; false at the end of the input. Never reads more than the limits.
+bool read_line(std::istream& input, std::string& line, std::size_t& total,
+               const std::string& where) {
+  line.clear();
+  char next = 0;
+  bool any = false;
+  while (input.get(next)) {
+    any = true;
+    if (++total > kMaxShapesFileBytes) {
+      throw std::runtime_error(where + ": the list is longer than the limit of " +
+                               std::to_string(kMaxShapesFileBytes) + " bytes");
+    }
+    if (next == '\n') {
+      return true;
+    }
+    if (line.size() == kMaxShapesLineBytes) {
+      throw std::runtime_error(where + ": line longer than the limit of " +
+                               std::to_string(kMaxShapesLineBytes) +
+                               " bytes (one 'rows inner cols' a line)");
+    }
+    line.push_back(next);
+  }
+  return any;
+}
+
+}  // namespace
 
 std::vector<ProductSizes> parse_shapes(std::istream& input, const std::string& source) {
   std::vector<ProductSizes> shapes;
   std::string line;
-  for (long long line_number = 1; std::getline(input, line); ++line_number) {
+  std::size_t total = 0;
+  for (long long line_number = 1;; ++line_number) {
+    const auto where = source + " line " + std::to_string(line_number);
+    if (line_number > kMaxShapesLines) {
+      if (read_line(input, line, total, where)) {
+        throw std::runtime_error(source + " has more than the limit of " +
+                                 std::to_string(kMaxShapesLines) + " lines");
+      }
+      break;
+    }
+    if (!read_line(input, line, total, where)) {
+      break;
+    }
     const std::string content = line.substr(0, line.find('#'));
+    if (content.find_first_not_of(" \t\r") == std::string::npos) {
+      continue;  // blank or comment only
+    }
     std::istringstream fields(content);
     long long rows = 0;
     long long inner = 0;
     long long cols = 0;
     std::string extra;
-    if (content.find_first_not_of(" \t\r") == std::string::npos) {
-      continue;  // blank or comment only
-    }
-    const auto where = source + " line " + std::to_string(line_number);
     if (!(fields >> rows >> inner >> cols) || (fields >> extra)) {
       throw std::runtime_error(where + ": expected three whole numbers 'rows inner cols', got '" +
                                line + "'");
@@ -39,6 +101,15 @@ std::vector<ProductSizes> parse_shapes(std::istream& input, const std::string& s
 }
 
 std::vector<ProductSizes> read_shapes_file(const std::string& path) {
+  // stat() first: opening a FIFO with no writer would block, and /dev/zero never ends.
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0) {
+    throw std::runtime_error("cannot read the shapes file '" + path + "': no such file");
+  }
+  const std::string kind = non_regular_kind(status.st_mode);
+  if (!kind.empty()) {
+    throw std::runtime_error("the shapes file '" + path + "' is " + kind + ", not a regular file");
+  }
   std::ifstream file(path);
   if (!file) {
     throw std::runtime_error("cannot read the shapes file '" + path + "'");

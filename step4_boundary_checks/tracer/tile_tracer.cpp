@@ -1,6 +1,6 @@
 /// @file tile_tracer.cpp
 /// @brief The tile-access tracer: the model of the loads, their report and their picture.
-#include "step4_boundary_checks/tile_tracer.hpp"
+#include "step4_boundary_checks/tracer/tile_tracer.hpp"
 
 #include <algorithm>
 #include <sstream>

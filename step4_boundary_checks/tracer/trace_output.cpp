@@ -1,6 +1,6 @@
 /// @file trace_output.cpp
 /// @brief The size of a full trace, and the trace streamed phase by phase.
-#include "step4_boundary_checks/trace_output.hpp"
+#include "step4_boundary_checks/tracer/trace_output.hpp"
 
 #include <ostream>
 

@@ -8,7 +8,7 @@
 /// output limit, and print_every_phase() never holds more than one phase in memory.
 #pragma once
 
-#include "step4_boundary_checks/tile_tracer.hpp"
+#include "step4_boundary_checks/tracer/tile_tracer.hpp"
 
 #include <cstdint>
 #include <iosfwd>

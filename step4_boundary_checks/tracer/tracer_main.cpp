@@ -7,8 +7,8 @@
 /// and `step4_tile_tracer --size 3 --tile 2 --block-row 0 --block-col 0 --phase 1
 /// --svg block00_phase1.svg`.
 #include "common/cli.hpp"
-#include "step4_boundary_checks/tile_tracer.hpp"
-#include "step4_boundary_checks/trace_output.hpp"
+#include "step4_boundary_checks/tracer/tile_tracer.hpp"
+#include "step4_boundary_checks/tracer/trace_output.hpp"
 
 #include <fstream>
 #include <iostream>

@@ -1,11 +1,11 @@
 // The fast kernel's choice of tile and split-K (a host function, tested without a GPU on the
-// figures of an H100), and the shape benchmark's shapes file.
+// figures of an H100 and tiles whose facts the tests fix).
 #include <catch2/catch.hpp>
 
-#include "step4_boundary_checks/fast_gemm_config.hpp"
-#include "step4_boundary_checks/shapes_file.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
+#include "step4_boundary_checks/going_further/tests/described_gpus.hpp"
 
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -15,13 +15,7 @@ using course::step4::FastConfig;
 using course::step4::FastVariant;
 using course::step4::TileFacts;
 
-course::step4::DeviceFacts h100() {
-  course::step4::DeviceFacts device;
-  device.multiprocessors = 132;
-  device.flops_per_second = 2.0 * 128 * 1.98e9 * 132;
-  device.bytes_per_second = 3.35e12;
-  return device;
-}
+using course::step4::testing::h100;
 
 std::vector<TileFacts> tiles() {
   // {tile, BM, BN, BK, threads, resident blocks per SM, efficiency, ragged efficiency}
@@ -96,22 +90,6 @@ TEST_CASE("effective_splits never leaves a split empty", "[step4][config]") {
   }
 }
 
-TEST_CASE("the shapes file reads numbers and comments and names a bad line", "[step4][config]") {
-  std::istringstream good("# squares\n4096 4096 4096\n\n  3 100000 5  # tiny\n");
-  const auto shapes = course::step4::parse_shapes(good, "list");
-  REQUIRE(shapes.size() == 2);
-  CHECK(shapes[1].inner == 100000);
-  std::istringstream bad("1 2 3\n4 5\n");
-  CHECK_THROWS_WITH(course::step4::parse_shapes(bad, "list"), Catch::Contains("list line 2"));
-  std::istringstream zero("0 5 5\n");
-  CHECK_THROWS_WITH(course::step4::parse_shapes(zero, "list"), Catch::Contains("line 1"));
-  std::istringstream extra("1 2 3 4\n");
-  CHECK_THROWS_WITH(course::step4::parse_shapes(extra, "list"),
-                    Catch::Contains("three whole numbers"));
-  std::istringstream empty("# nothing\n");
-  CHECK_THROWS_WITH(course::step4::parse_shapes(empty, "list"), Catch::Contains("no shape"));
-}
-
 TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fill the GPU",
           "[step4][config]") {
   // Both sides thin: the lanes walk the inner dimension (thin_cols).
@@ -132,4 +110,13 @@ TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fi
                                    6250 * 8) == 1);
   // inner shorter than one chunk: never split.
   CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 100, 2), h100(), 8) == 1);
+}
+
+TEST_CASE("the fast kernel's launcher refuses null pointers before launching", "[step4][config]") {
+  const float dummy[4] = {};
+  float dummy_out[4] = {};
+  CHECK_THROWS_WITH(course::step4::launch_fast(nullptr, dummy, dummy_out, {3, 3, 3}),
+                    Catch::Contains("not null"));
+  CHECK_THROWS_WITH(course::step4::launch_fast(dummy, dummy, dummy_out, {3, 0, 3}),
+                    Catch::Contains("inner (columns of A, rows of B) must be from 1"));
 }

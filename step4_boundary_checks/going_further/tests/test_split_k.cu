@@ -7,7 +7,7 @@
 #include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/product_checks.hpp"
-#include "step4_boundary_checks/step4_launchers.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
 
 #include <cstring>
 #include <string>

@@ -10,7 +10,10 @@
 /// cuBLAS. The padding is zeroed once per shape, outside the timing (as PaddedWorkspace does for
 /// repeated products of one size); the copies are cudaMemcpy2DAsync.
 ///
-/// Usage: step4_pad_to_four SHAPES_FILE (one `rows inner cols` a line; aligned shapes are skipped)
+/// Usage: `step4_pad_to_four [--shapes FILE | --rows R --inner K --cols C] [--repeats N]
+/// [--seed N]` (one `rows inner cols` a line, default lab/shapes/public_shapes.txt; shapes whose
+/// inner and cols are multiples of 4 are skipped). Measured on an H100 on 2026-11-24:
+/// lab/results/pad_to_four_h100.md.
 #include "common/cli.hpp"
 #include "common/cublas_gemm.hpp"
 #include "common/cuda_check.hpp"
@@ -19,9 +22,9 @@
 #include "common/random_fill.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
-#include "step4_boundary_checks/bench_agreement.hpp"
-#include "step4_boundary_checks/shapes_file.hpp"
-#include "step4_boundary_checks/step4_launchers.hpp"
+#include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
+#include "step4_boundary_checks/lab/bench_agreement.hpp"
+#include "step4_boundary_checks/lab/bench_options.hpp"
 
 #include <iostream>
 #include <string>
@@ -31,18 +34,15 @@ namespace {
 
 using course::ProductSizes;
 
-constexpr int kRepeats = 10;
-
 /// Device operands of one shape: A, B, C, and their copies padded to multiples of 4.
 struct Operands {
-  Operands(const ProductSizes& sizes, const ProductSizes& padded)
+  Operands(const ProductSizes& sizes, const ProductSizes& padded, std::uint64_t seed)
       : a(static_cast<std::size_t>(sizes.rows) * sizes.inner, "A"),
         b(static_cast<std::size_t>(sizes.inner) * sizes.cols, "B"),
         c(static_cast<std::size_t>(sizes.rows) * sizes.cols, "C"),
         a4(static_cast<std::size_t>(padded.rows) * padded.inner, "the padded A"),
         b4(static_cast<std::size_t>(padded.inner) * padded.cols, "the padded B"),
         c4(static_cast<std::size_t>(padded.rows) * padded.cols, "the padded C") {
-    const std::uint64_t seed = course::fresh_seed();
     std::vector<float> host(a.size());
     course::fill_uniform(host.data(), host.size(), seed);
     a.upload(host);
@@ -64,34 +64,37 @@ void copy_corner(float* to, int to_cols, const float* from, int from_cols, int r
 
 /// Times @p run after checking that it leaves @p reference in C; -1 when it disagrees.
 double checked_ms(const std::function<void()>& run, course::DeviceBuffer<float>& c,
-                  const std::vector<float>& reference) {
+                  const std::vector<float>& reference, int repeats) {
   c.poison();
   run();
   if (!course::step4::agree(c.to_vector(), reference).ok) {
     return -1.0;
   }
-  return course::time_gpu(run, 2, kRepeats).median_ms;
+  return course::time_gpu(run, 2, repeats).median_ms;
 }
 
 std::string fraction(double cublas_ms, double ms) {
   return ms > 0 ? course::format_fixed(cublas_ms / ms, 3) : std::string("WRONG");
 }
 
-std::vector<std::string> measure(const ProductSizes& sizes, course::CublasSgemm& cublas) {
+std::vector<std::string> measure(const ProductSizes& sizes,
+                                 const course::step4::BenchOptions& options,
+                                 course::CublasSgemm& cublas) {
+  const int repeats = options.repeats;
   const ProductSizes padded{sizes.rows, (sizes.inner + 3) / 4 * 4, (sizes.cols + 3) / 4 * 4};
-  Operands operands(sizes, padded);
+  Operands operands(sizes, padded, options.seed);
   auto cublas_run = [&] {
     cublas.multiply(operands.a.data(), operands.b.data(), operands.c.data(), sizes.rows,
                     sizes.inner, sizes.cols);
   };
   cublas_run();
   const std::vector<float> reference = operands.c.to_vector();
-  const double cublas_ms = course::time_gpu(cublas_run, 2, kRepeats).median_ms;
+  const double cublas_ms = course::time_gpu(cublas_run, 2, repeats).median_ms;
   const double ragged_ms = checked_ms(
       [&] {
         course::step4::launch_fast(operands.a.data(), operands.b.data(), operands.c.data(), sizes);
       },
-      operands.c, reference);
+      operands.c, reference, repeats);
   auto kernel_only = [&] {
     course::step4::launch_fast(operands.a4.data(), operands.b4.data(), operands.c4.data(), padded);
   };
@@ -104,8 +107,8 @@ std::vector<std::string> measure(const ProductSizes& sizes, course::CublasSgemm&
     copy_corner(operands.c.data(), sizes.cols, operands.c4.data(), padded.cols, sizes.rows,
                 sizes.cols);
   };
-  const double padded_ms = checked_ms(padded_run, operands.c, reference);
-  const double kernel_ms = course::time_gpu(kernel_only, 2, kRepeats).median_ms;
+  const double padded_ms = checked_ms(padded_run, operands.c, reference, repeats);
+  const double kernel_ms = course::time_gpu(kernel_only, 2, repeats).median_ms;
   std::cerr << "  " << sizes.text() << " done\n";
   return {sizes.text(),
           course::format_fixed(cublas_ms, 4),
@@ -119,18 +122,20 @@ std::vector<std::string> measure(const ProductSizes& sizes, course::CublasSgemm&
 }
 
 int run(int argc, char** argv) {
-  std::string shapes_path;
-  course::ArgParser parser("step4_pad_to_four",
-                           "Experiment: the fast kernel on ragged shapes, directly and through "
-                           "copies padded to multiples of 4, against cuBLAS SGEMM.");
-  parser.add_path("--shapes", &shapes_path, "shapes file, one 'rows inner cols' a line");
-  if (!parser.parse(argc, argv)) {
+  const course::step4::BenchProgram program{
+      "step4_pad_to_four",
+      "Experiment: the fast kernel on ragged shapes, directly and through copies padded to "
+      "multiples of 4, against cuBLAS SGEMM. Shapes whose inner and cols are multiples of 4 are "
+      "skipped.",
+      STEP4_LAB_SHAPES_DIR "/public_shapes.txt",
+      false,
+      false,
+      false};
+  course::step4::BenchOptions options;
+  if (!course::step4::parse_bench_options(program, argc, argv, options)) {
     return 0;
   }
-  if (shapes_path.empty()) {
-    throw course::UsageError("--shapes FILE is required");
-  }
-  const std::vector<ProductSizes> shapes = course::step4::read_shapes_file(shapes_path);
+  const std::vector<ProductSizes>& shapes = options.shapes;
   course::require_cuda_device();
   course::ResultTable table({"shape rows x inner x cols", "cuBLAS ms", "ragged ms",
                              "ragged fraction", "ragged configuration", "padded kernel ms",
@@ -138,11 +143,11 @@ int run(int argc, char** argv) {
   course::CublasSgemm cublas;
   for (const ProductSizes& sizes : shapes) {
     if (sizes.inner % 4 != 0 || sizes.cols % 4 != 0) {  // only ragged shapes have a choice
-      table.add_row(measure(sizes, cublas));
+      table.add_row(measure(sizes, options, cublas));
     }
   }
   std::cout << course::benchmark_header() << "\n\n"
-            << table.markdown() << "\nfraction = cuBLAS time / ours (median of " << kRepeats
+            << table.markdown() << "\nfraction = cuBLAS time / ours (median of " << options.repeats
             << " runs after 2 warm-up runs, each result checked against cuBLAS first). 'padded "
                "total' = cudaMemcpy2DAsync of A and B into buffers whose rows are multiples of 4 "
                "floats (padding zeroed once, outside the timing), the fast kernel on the padded "

@@ -1,8 +1,8 @@
 // The tile-access tracer reproduces the note's 3x3 walk-through (CPU only).
 #include <catch2/catch.hpp>
 
-#include "step4_boundary_checks/tile_tracer.hpp"
-#include "step4_boundary_checks/trace_output.hpp"
+#include "step4_boundary_checks/tracer/tile_tracer.hpp"
+#include "step4_boundary_checks/tracer/trace_output.hpp"
 
 #include <algorithm>
 #include <cstdint>
