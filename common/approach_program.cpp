@@ -80,8 +80,7 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
                      "columns of A, rows of B (default: --size)");
   parser.add_integer("--cols", &cols, 1, kMaxProductSize, "columns of B and C (default: --size)");
   parser.add_integer("--approach", &approach, 1, step.max_approach, step.approach_help);
-  parser.add_integer("--seed", &seed, 0, std::numeric_limits<long long>::max(),
-                     "seed of the random inputs (default: a fresh one, printed)");
+  parser.add_seed(&seed, "seed of the random inputs");
   parser.add_integer("--repeats", &repeats, 1, 1000, repeats_help(step));
   parser.add_flag("--bench", &options.bench,
                   "benchmark: the note's " + step.table + " on this GPU, with cuBLAS as reference");
@@ -89,7 +88,7 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
   parser.add_integer("--serial-max", &serial_max, 0, kMaxBenchSize,
                      "benchmark: time the serial CPU product only up to this size (0: never; "
                      "at 4096 it is the slowest cell of the table)");
-  parser.add_path("--csv", &options.csv_path, "benchmark: also write the table as CSV here");
+  parser.add_output_file("--csv", &options.csv_path, "benchmark: also write the table as CSV here");
   if (!parser.parse(argc, argv)) {
     return false;
   }
@@ -147,7 +146,7 @@ int run_approach_benchmark(const ApproachStep& step, const ApproachOptions& opti
   settings.sizes = options.bench_sizes;
   settings.serial_max = options.serial_max;
   settings.repeats = options.repeats;
-  settings.seed = options.seed >= 0 ? static_cast<unsigned long long>(options.seed) : 1;
+  settings.seed = static_cast<unsigned long long>(options.seed);  // a real seed after parsing
   return run_square_benchmark(step.bench_title, methods, settings, options.csv_path, out, progress);
 }
 

@@ -4,6 +4,8 @@
 #include "common/cli.hpp"
 
 #include "common/device.hpp"
+#include "common/file_checks.hpp"
+#include "common/random_fill.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -33,6 +35,11 @@ std::string describe_range(const RealRange& range) {
 // True for a word that is an option ("--seed"), not a value (a negative number is a value).
 bool looks_like_option(const std::string& word) {
   return word.size() > 2 && word.compare(0, 2, "--") == 0;
+}
+
+// A fresh seed (fresh_seed(): the system's entropy, or COURSE_SEED when set) in 0..kMaxSeed.
+long long draw_fresh_seed() {
+  return static_cast<long long>(fresh_seed() & static_cast<std::uint64_t>(kMaxSeed));
 }
 
 }  // namespace
@@ -99,19 +106,26 @@ void ArgParser::add_integer_list(const std::string& name, std::vector<long long>
   add({name, "N[,N...] (each " + range + "; may be repeated)",
        "a list of whole numbers from " + std::to_string(min) + " to " + std::to_string(max), help,
        true, true, [=](const std::string& text, bool first) {
-         std::vector<long long> values;
-         std::stringstream stream(text);
-         std::string item;
-         while (std::getline(stream, item, ',')) {
-           values.push_back(parse_integer(name, item, min, max));
-         }
-         if (values.empty()) {
-           throw UsageError(name + " needs at least one value");
-         }
          if (first) {
            target->clear();
          }
-         target->insert(target->end(), values.begin(), values.end());
+         std::stringstream stream(text);
+         std::string item;
+         bool any = false;
+         while (std::getline(stream, item, ',')) {
+           const long long value = parse_integer(name, item, min, max);
+           for (const long long seen : *target) {
+             if (seen == value) {
+               throw UsageError(name + " lists " + std::to_string(value) +
+                                " twice (give each value once)");
+             }
+           }
+           target->push_back(value);
+           any = true;
+         }
+         if (!any) {
+           throw UsageError(name + " needs at least one value");
+         }
        }});
 }
 
@@ -135,15 +149,53 @@ void ArgParser::add_text(const std::string& name, std::string* target, const std
        }});
 }
 
-void ArgParser::add_path(const std::string& name, std::string* target, const std::string& help,
-                         bool folder) {
-  const std::string needs = folder ? "a folder name" : "a file name";
-  add({name, folder ? "DIR" : "FILE", needs, help, true, false, [=](const std::string& text, bool) {
+void ArgParser::add_seed(long long* target, const std::string& help) {
+  const std::string range = "0.." + std::to_string(kMaxSeed);
+  const std::string fallback =
+      *target == kFreshSeed ? std::string("fresh") : std::to_string(*target);
+  add({"--seed", "N|fresh (" + range + ", or fresh to draw one; default " + fallback + ")",
+       "a whole number from 0 to " + std::to_string(kMaxSeed) + " or the word fresh",
+       help + "; the seed used is printed", true, false, [=](const std::string& text, bool) {
+         *target = text == "fresh" ? draw_fresh_seed() : parse_integer("--seed", text, 0, kMaxSeed);
+       }});
+  // A default of "fresh" becomes a real seed once the command line is read.
+  finishers_.push_back([=] {
+    if (*target == kFreshSeed) {
+      *target = draw_fresh_seed();
+    }
+  });
+}
+
+void ArgParser::add_checked_path(const std::string& name, std::string* target,
+                                 const std::string& help, const std::string& hint,
+                                 const std::string& needs,
+                                 void (*check)(const std::string&, const std::string&)) {
+  add({name, hint, needs, help, true, false, [=](const std::string& text, bool) {
          if (text.empty()) {
            throw UsageError(name + " needs " + needs + ", got an empty one");
          }
+         try {
+           check(name, text);
+         } catch (const std::invalid_argument& error) {
+           throw UsageError(error.what());
+         }
          *target = text;
        }});
+}
+
+void ArgParser::add_input_file(const std::string& name, std::string* target,
+                               const std::string& help) {
+  add_checked_path(name, target, help, "FILE", "a file name", require_input_file);
+}
+
+void ArgParser::add_input_folder(const std::string& name, std::string* target,
+                                 const std::string& help) {
+  add_checked_path(name, target, help, "DIR", "a folder name", require_input_folder);
+}
+
+void ArgParser::add_output_file(const std::string& name, std::string* target,
+                                const std::string& help) {
+  add_checked_path(name, target, help, "FILE", "a file name", require_output_file);
 }
 
 const ArgParser::Option& ArgParser::find(const std::string& name) const {
@@ -196,6 +248,9 @@ bool ArgParser::parse(int argc, char** argv) {
       }
     }
     apply(option, value);
+  }
+  for (const auto& finish : finishers_) {
+    finish();
   }
   return true;
 }

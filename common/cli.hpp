@@ -9,6 +9,12 @@
 ///   (`0.5abc`), is not finite (`nan`, `inf`) or is out of range is refused with the option,
 ///   the range and what was given;
 /// - an option given twice is refused, except a list option, whose values add up;
+/// - files are checked when parsed: an input file must be a regular, readable file (a FIFO,
+///   a device, a socket or a folder is refused by name), an input folder a folder, and an
+///   output file must go to an existing, writable folder;
+/// - a list refuses a value given twice;
+/// - `--seed N` is a real seed everywhere, and `--seed fresh` draws a new one; after parse()
+///   the seed is always a real one, which the program prints so that the run can be repeated;
 /// - the program then asks the parser which options were given (given()), to refuse options
 ///   that conflict (refuse_together()) or that do not apply to the chosen mode
 ///   (refuse_unless()). It never has to look at argv again.
@@ -30,6 +36,12 @@ class UsageError : public std::runtime_error {
   /// @param message what is wrong and what is allowed
   explicit UsageError(const std::string& message) : std::runtime_error(message) {}
 };
+
+/// @brief The value a seed variable holds before parse() to ask for a fresh seed by default.
+constexpr long long kFreshSeed = -1;
+
+/// @brief Largest seed: seeds are whole numbers from 0 to 2^63 - 1.
+constexpr long long kMaxSeed = 0x7fffffffffffffffLL;
 
 /// @brief Parses a whole number in [min, max]; throws UsageError naming @p name otherwise.
 /// @param name the option, for the message (e.g. "--size")
@@ -74,7 +86,8 @@ class ArgParser {
                    const std::string& help);
 
   /// @brief A comma-separated list of integers, each in [min, max]. The option may be
-  /// repeated; its values are then appended (the default is replaced by the first).
+  /// repeated; its values are then appended (the default is replaced by the first). A value
+  /// given twice is refused ("--approaches lists 1 twice").
   /// @param name option name
   /// @param target variable that receives the list
   /// @param min smallest allowed value
@@ -103,13 +116,32 @@ class ArgParser {
   /// @param help one line for --help
   void add_text(const std::string& name, std::string* target, const std::string& help);
 
-  /// @brief A path option; empty text is refused and the messages ask for a file name.
+  /// @brief `--seed`: a whole number 0..kMaxSeed, or `fresh` for a new one drawn from the
+  /// system. When @p target holds kFreshSeed, the default is a fresh seed; otherwise the
+  /// value it holds. After parse() it holds a real seed in every case.
+  /// @param target variable that receives the seed (holds the default)
+  /// @param help one line for --help (what the seed draws)
+  void add_seed(long long* target, const std::string& help);
+
+  /// @brief A file to read: it must exist and be a regular, readable file, checked when
+  /// parsed (require_input_file() in file_checks.hpp).
   /// @param name option name
   /// @param target variable that receives the path
   /// @param help one line for --help
-  /// @param folder true when the path names a folder (the messages say so)
-  void add_path(const std::string& name, std::string* target, const std::string& help,
-                bool folder = false);
+  void add_input_file(const std::string& name, std::string* target, const std::string& help);
+
+  /// @brief A folder to read: it must exist and be a folder, checked when parsed.
+  /// @param name option name
+  /// @param target variable that receives the path
+  /// @param help one line for --help
+  void add_input_folder(const std::string& name, std::string* target, const std::string& help);
+
+  /// @brief A file to write: its folder must exist and be writable, and the path must not
+  /// name a FIFO, device or folder; checked when parsed, before any work.
+  /// @param name option name
+  /// @param target variable that receives the path
+  /// @param help one line for --help
+  void add_output_file(const std::string& name, std::string* target, const std::string& help);
 
   /// @brief Parses @p argv. Returns false when --help was given (usage already printed);
   /// throws UsageError for anything it cannot accept.
@@ -152,6 +184,9 @@ class ArgParser {
     bool repeatable;
     std::function<void(const std::string&, bool first)> apply;
   };
+  void add_checked_path(const std::string& name, std::string* target, const std::string& help,
+                        const std::string& hint, const std::string& needs,
+                        void (*check)(const std::string&, const std::string&));
   const Option& find(const std::string& name) const;
   void add(Option option);
   void apply(const Option& option, const std::string& value);
@@ -159,6 +194,7 @@ class ArgParser {
   std::string program_;
   std::string description_;
   std::vector<Option> options_;
+  std::vector<std::function<void()>> finishers_;  // run after every argument (fresh seeds)
   std::set<std::string> given_;
 };
 

@@ -12,7 +12,6 @@
 #include "step4_boundary_checks/step4_launchers.hpp"
 
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,7 +23,7 @@ namespace {
 struct ProgramOptions {
   ProductSizes sizes;
   int approach = 1;
-  long long seed = -1;  // -1: a fresh one, printed
+  long long seed = kFreshSeed;  // a real seed once parsed (printed with the result)
   int repeats = 10;
   bool demo_unchecked = false;
   bool exact_allocation = false;
@@ -109,8 +108,7 @@ bool parse_options(const Step4Program& program, int argc, char** argv, int defau
   parser.add_integer("--approach", &approach, 1, static_cast<long long>(program.approaches.size()),
                      approach_help + " (default: APPROACH in main.cu)");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (the median is reported)");
-  parser.add_integer("--seed", &seed, 0, std::numeric_limits<long long>::max(),
-                     "seed of the random inputs (default: a fresh one, printed)");
+  parser.add_seed(&seed, "seed of the random inputs A and B");
   parser.add_flag("--demo-unchecked", &options.demo_unchecked,
                   "run the unchecked kernel on the note's 3x3 example (tile width 2)");
   parser.add_flag("--exact-alloc", &options.exact_allocation,

@@ -106,7 +106,7 @@ int run(int argc, char** argv) {
   long long cols = 7000;
   long long inner = 256;
   long long nnz = 313110;
-  long long seed = 0;
+  long long seed = course::kFreshSeed;
   std::string matrix_path;
   course::ArgParser parser(
       "step5_tensor_core_sddmm",
@@ -122,8 +122,8 @@ int run(int argc, char** argv) {
   parser.add_integer("--n", &cols, 1, INT_MAX, "columns of B and S");
   parser.add_integer("--k", &inner, 1, 1 << 16, "inner size: columns of A, rows of B");
   parser.add_integer("--nnz", &nnz, 0, INT_MAX, "nonzeros of the random mask S");
-  parser.add_integer("--seed", &seed, 0, LLONG_MAX, "seed (0: a fresh one)");
-  parser.add_path("--matrix", &matrix_path, "read S from this .mtx/.mtx.gz instead");
+  parser.add_seed(&seed, "seed of the mask S and of A and B");
+  parser.add_input_file("--matrix", &matrix_path, "read S from this .mtx/.mtx.gz instead");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
@@ -131,7 +131,7 @@ int run(int argc, char** argv) {
                          "the file gives S's sizes and entries");
   const course::step5::Approach approach = course::step5::approach_from_number(approach_number);
   const std::uint64_t used_seed =
-      seed == 0 ? course::fresh_seed() : static_cast<std::uint64_t>(seed);
+      static_cast<std::uint64_t>(seed);  // a real seed after parsing (fresh ones drawn there)
   // Everything about the inputs is checked, and S made, before looking for a GPU.
   const course::CooMatrix sampling =
       matrix_path.empty() ? random_sampling(rows, cols, inner, nnz, approach, used_seed)

@@ -2,6 +2,12 @@
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/tests/temp_files.hpp"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <new>
 #include <string>
@@ -88,7 +94,7 @@ TEST_CASE("an option that needs a value refuses a following option", "[common][c
   std::string out;
   long long seed = 0;
   course::ArgParser parser("demo", "A demo.");
-  parser.add_path("--out", &out, "output file");
+  parser.add_output_file("--out", &out, "output file");
   parser.add_integer("--seed", &seed, -5, 5, "seed");
   CHECK_THROWS_WITH(parse_words(parser, {"--out", "--seed"}),
                     Catch::Contains("--out needs a file name, got the option --seed"));
@@ -115,6 +121,72 @@ TEST_CASE("a repeated option is refused unless it is a list", "[common][cli]") {
                     Catch::Contains("--flag is given twice"));
   REQUIRE(parse_words(parser, {"--sizes", "1,2", "--sizes=3"}));
   CHECK(sizes == std::vector<long long>{1, 2, 3});
+  CHECK_THROWS_WITH(parse_words(parser, {"--sizes", "1,1"}),
+                    Catch::Contains("--sizes lists 1 twice"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--sizes", "4,5", "--sizes", "5"}),
+                    Catch::Contains("--sizes lists 5 twice"));
+}
+
+TEST_CASE("a seed is a real seed or fresh and always a real one after parsing", "[common][cli]") {
+  long long fresh_default = course::kFreshSeed;
+  course::ArgParser fresh_parser("demo", "A demo.");
+  fresh_parser.add_seed(&fresh_default, "seed");
+  CHECK(fresh_parser.usage().find("default fresh") != std::string::npos);
+  REQUIRE(parse_words(fresh_parser, {}));
+  CHECK(fresh_default >= 0);
+  long long fixed = 7;
+  course::ArgParser parser("demo", "A demo.");
+  parser.add_seed(&fixed, "seed");
+  CHECK(parser.usage().find("default 7") != std::string::npos);
+  REQUIRE(parse_words(parser, {}));
+  CHECK(fixed == 7);
+  REQUIRE(parse_words(parser, {"--seed", "0"}));
+  CHECK(fixed == 0);  // 0 is a seed like any other, not "fresh"
+  REQUIRE(parse_words(parser, {"--seed", "fresh"}));
+  CHECK(fixed >= 0);
+  CHECK_THROWS_WITH(parse_words(parser, {"--seed", "-1"}), Catch::Contains("--seed must be"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--seed", "new"}), Catch::Contains("not a whole number"));
+}
+
+TEST_CASE("file options refuse FIFOs and devices and sockets and folders and missing folders",
+          "[common][cli]") {
+  course::testing::TempDir dir;
+  const std::string fifo = dir.path() + "/pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string socket_path = dir.path() + "/sock";
+  const int socket_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(socket_fd >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", socket_path.c_str());
+  const bool bound = ::bind(socket_fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
+  const std::string regular = dir.path() + "/data.txt";
+  course::testing::write_text(regular, "1 2 3\n");
+  std::string input;
+  std::string folder;
+  std::string output;
+  course::ArgParser parser("demo", "A demo.");
+  parser.add_input_file("--in", &input, "input");
+  parser.add_input_folder("--dir", &folder, "folder");
+  parser.add_output_file("--out", &output, "output");
+  CHECK_THROWS_WITH(parse_words(parser, {"--in", fifo}), Catch::Contains("is a FIFO (named pipe)"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--in", "/dev/zero"}),
+                    Catch::Contains("is a character device"));
+  if (bound) {
+    CHECK_THROWS_WITH(parse_words(parser, {"--in", socket_path}), Catch::Contains("is a socket"));
+  }
+  CHECK_THROWS_WITH(parse_words(parser, {"--in", dir.path()}), Catch::Contains("is a folder"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--in", dir.path() + "/none"}),
+                    Catch::Contains("does not exist"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--dir", regular}), Catch::Contains("not a folder"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--out", dir.path() + "/missing/x.csv"}),
+                    Catch::Contains("does not exist (create it first)"));
+  CHECK_THROWS_WITH(parse_words(parser, {"--out", fifo}), Catch::Contains("is a FIFO"));
+  REQUIRE(parse_words(parser,
+                      {"--in", regular, "--dir", dir.path(), "--out", dir.path() + "/new.csv"}));
+  CHECK(input == regular);
+  CHECK(folder == dir.path());
+  ::close(socket_fd);
 }
 
 TEST_CASE("parse_real refuses trailing text and nan and inf and values outside the range",
@@ -151,7 +223,7 @@ TEST_CASE("the program asks the parser what was given for conflicts and modes", 
   parser.add_integer("--size", &size, 1, 100, "size");
   parser.add_integer("--rows", &rows, 1, 100, "rows");
   parser.add_flag("--bench", &bench, "benchmark");
-  parser.add_path("--csv", &csv, "csv");
+  parser.add_output_file("--csv", &csv, "csv");
   parser.add_real("--ratio", &ratio, {0.0, 1.0}, "ratio");
   REQUIRE(parse_words(parser, {"--size", "4", "--ratio", "0.75"}));
   CHECK(parser.given("--size"));

@@ -129,7 +129,7 @@ int write_attention_mask(const MaskRequest& request) {
       [&] { return course::attention_mask(spec); });
   course::write_matrix_market(out, mask, /*pattern=*/true);
   std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
-            << mask.nnz() << " entries\n";
+            << mask.nnz() << " entries, seed " << request.seed << "\n";
   return 0;
 }
 
@@ -144,10 +144,11 @@ int run(int argc, char** argv) {
   parser.add_integer("--rows", &request.rows, 1, INT_MAX, "number of rows");
   parser.add_integer("--cols", &request.cols, 1, INT_MAX, "number of columns");
   parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
-  parser.add_integer("--seed", &request.seed, 0, LLONG_MAX, "random seed (same seed, same mask)");
+  parser.add_seed(&request.seed, "random seed (same seed, same mask)");
   parser.add_real("--power-law", &request.exponent, {0.0, 10.0},
                   "exponent: row lengths follow a power law (default: uniform rows)");
-  parser.add_path("--out", &request.out, "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
+  parser.add_output_file("--out", &request.out,
+                         "output path (default: matrix_<rows>_<cols>_<nnz>.mtx)");
   parser.add_integer("--max-output-mb", &request.max_output_mb, 1, 1 << 20,
                      "refuse a mask whose file would hold more than this many MiB of text");
   parser.add_integer("--block-size", &request.block_size, 1, INT_MAX,
@@ -193,7 +194,7 @@ int run(int argc, char** argv) {
   }
   course::write_matrix_market(out, mask, /*pattern=*/true);
   std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
-            << mask.nnz() << " entries\n";
+            << mask.nnz() << " entries, seed " << request.seed << "\n";
   return 0;
 }
 

@@ -200,10 +200,12 @@ TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[
   CHECK(from_macro.approach == 2);
   CHECK(from_macro.sizes.rows == 1024);
   course::step2::Options bench;
-  REQUIRE(parse_words({"--bench", "--bench-sizes=2048,1024,1024", "--serial-max", "0"}, bench));
+  REQUIRE(parse_words({"--bench", "--bench-sizes=2048,1024", "--serial-max", "0"}, bench));
   CHECK(bench.bench);
   CHECK(bench.bench_sizes == std::vector<int>{1024, 2048});
   CHECK(bench.serial_max == 0);
+  CHECK(usage_error_of({"--bench", "--bench-sizes=1024,1024"}).find("lists 1024 twice") !=
+        std::string::npos);
 }
 
 TEST_CASE("step2 options refuse zero and negative and non-numeric values", "[step2]") {

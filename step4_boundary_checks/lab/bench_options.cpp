@@ -4,14 +4,12 @@
 
 #include "common/cli.hpp"
 #include "common/memory_estimate.hpp"
-#include "common/random_fill.hpp"
 #include "step4_boundary_checks/lab/shapes_file.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/problem_shape.hpp"
 
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <stdexcept>
 
 namespace course::step4 {
@@ -59,27 +57,27 @@ bool parse_bench_options(const BenchProgram& program, int argc, char** argv,
   long long inner = 0;
   long long cols = 0;
   long long repeats = options.repeats;
-  long long seed = -1;
+  long long seed = kFreshSeed;
   std::string shapes_path;
   ArgParser parser(program.name, program.description);
-  parser.add_path("--shapes", &shapes_path,
-                  "the shapes to measure, one 'rows inner cols' a line (default: " +
-                      program.default_shapes + ")");
+  parser.add_input_file("--shapes", &shapes_path,
+                        "the shapes to measure, one 'rows inner cols' a line (default: " +
+                            program.default_shapes + ")");
   parser.add_integer("--size", &size, 1, kMaxDimension,
                      "measure the one shape rows = inner = cols instead");
   parser.add_integer("--rows", &rows, 1, kMaxDimension, "rows of A and C (one shape)");
   parser.add_integer("--inner", &inner, 1, kMaxDimension, "columns of A, rows of B (one shape)");
   parser.add_integer("--cols", &cols, 1, kMaxDimension, "columns of B and C (one shape)");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (the median is reported)");
-  parser.add_integer("--seed", &seed, 0, std::numeric_limits<long long>::max(),
-                     "seed of the random inputs (default: a fresh one, printed)");
+  parser.add_seed(&seed, "seed of the random inputs of every shape");
   if (program.takes_all_fast_variants) {
     parser.add_flag("--all-fast-variants", &options.all_fast_variants,
                     "also time each tile shape of the fast kernel");
   }
   if (program.takes_outputs) {
-    parser.add_path("--csv", &options.csv_path, "write the table as CSV here");
-    parser.add_path("--markdown", &options.markdown_path, "write the report as Markdown here");
+    parser.add_output_file("--csv", &options.csv_path, "write the table as CSV here");
+    parser.add_output_file("--markdown", &options.markdown_path,
+                           "write the report as Markdown here");
   }
   if (!parser.parse(argc, argv)) {
     return false;
@@ -89,7 +87,7 @@ bool parse_bench_options(const BenchProgram& program, int argc, char** argv,
   parser.refuse_together("--shapes", {"--size", "--rows", "--inner", "--cols"},
                          "measure either the shapes of a file or one shape");
   options.repeats = static_cast<int>(repeats);
-  options.seed = seed >= 0 ? static_cast<std::uint64_t>(seed) : fresh_seed();
+  options.seed = static_cast<std::uint64_t>(seed);  // a real seed once parsed
   const bool one_shape = parser.given("--size") || parser.given("--rows") ||
                          parser.given("--inner") || parser.given("--cols");
   if (one_shape) {

@@ -21,7 +21,7 @@ struct BenchOptions {
   std::vector<ProductSizes> shapes;  ///< the shapes to measure, in order
   std::string shapes_source;         ///< where they came from ("FILE" or "--rows/--inner/--cols")
   int repeats = 10;                  ///< timed runs per measurement (the median is reported)
-  std::uint64_t seed = 0;            ///< seed of the random inputs (given, or drawn and printed)
+  std::uint64_t seed = 0;            ///< seed of the random inputs (given or fresh; printed)
   bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
   std::string csv_path;              ///< write the table as CSV here (empty: do not)
   std::string markdown_path;         ///< write the whole report as Markdown here (empty: do not)

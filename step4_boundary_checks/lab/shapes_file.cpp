@@ -2,7 +2,7 @@
 /// @brief A benchmark's list of shapes (see shapes_file.hpp).
 #include "step4_boundary_checks/lab/shapes_file.hpp"
 
-#include <sys/stat.h>
+#include "common/file_checks.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -10,26 +10,6 @@
 
 namespace course::step4 {
 namespace {
-
-/// What @p mode is when it is not a regular file ("a FIFO (named pipe)", ...); empty if it is.
-std::string non_regular_kind(mode_t mode) {
-  if (S_ISREG(mode)) {
-    return "";
-  }
-  if (S_ISFIFO(mode)) {
-    return "a FIFO (named pipe)";
-  }
-  if (S_ISCHR(mode)) {
-    return "a character device";
-  }
-  if (S_ISBLK(mode)) {
-    return "a block device";
-  }
-  if (S_ISSOCK(mode)) {
-    return "a socket";
-  }
-  return S_ISDIR(mode) ? "a folder" : "not a regular file";
-}
 
 /// Reads one line (without its newline) of at most kMaxShapesLineBytes into @p line, counting
 /// the bytes read in @p total; false at the end of the input. Never reads more than the limits.
@@ -101,12 +81,11 @@ std::vector<ProductSizes> parse_shapes(std::istream& input, const std::string& s
 }
 
 std::vector<ProductSizes> read_shapes_file(const std::string& path) {
-  // stat() first: opening a FIFO with no writer would block, and /dev/zero never ends.
-  struct stat status {};
-  if (stat(path.c_str(), &status) != 0) {
+  // Asked before opening: opening a FIFO with no writer would block, and /dev/zero never ends.
+  const std::string kind = non_regular_kind(path);
+  if (kind == "missing") {
     throw std::runtime_error("cannot read the shapes file '" + path + "': no such file");
   }
-  const std::string kind = non_regular_kind(status.st_mode);
   if (!kind.empty()) {
     throw std::runtime_error("the shapes file '" + path + "' is " + kind + ", not a regular file");
   }

@@ -16,7 +16,28 @@ constexpr std::uint64_t kInvalidLoadBytes = 224;   // "... INVALID, past the end
 constexpr std::uint64_t kValidStoreBytes = 48;     // "    thread (31,31) computes C..: valid"
 constexpr std::uint64_t kInvalidStoreBytes = 160;  // "... does not exist; stopped by check 3 .."
 
+// The longest SVG element group of each kind, with coordinates of 6 digits and names of 10
+// characters (sizes up to 1024 padded to whole tiles of up to 32), rounded up.
+constexpr std::uint64_t kSvgFixedBytes = 4096;  // header, titles, tile frames, legend, closing
+constexpr std::uint64_t kSvgCellBytes = 200;    // one matrix cell: its frame and its name
+constexpr std::uint64_t kSvgLoadBytes = 700;    // one load, with the "reads ..." marks
+constexpr std::uint64_t kSvgStoreBytes = 300;   // one C element: its box, name and thread
+
 }  // namespace
+
+std::uint64_t estimate_svg_bytes(const TraceConfig& config) {
+  int block_rows = 0;
+  int block_cols = 0;
+  int phases = 0;
+  trace_extent(config, block_rows, block_cols, phases);
+  const std::uint64_t tile = static_cast<std::uint64_t>(config.tile);
+  const std::uint64_t rows = static_cast<std::uint64_t>(block_rows) * tile;
+  const std::uint64_t inner = static_cast<std::uint64_t>(phases) * tile;
+  const std::uint64_t cols = static_cast<std::uint64_t>(block_cols) * tile;
+  const std::uint64_t cells = rows * inner + inner * cols + rows * cols;
+  return kSvgFixedBytes + cells * kSvgCellBytes + 2 * tile * tile * kSvgLoadBytes +
+         tile * tile * kSvgStoreBytes;
+}
 
 TraceOutputEstimate estimate_trace_output(const TraceConfig& config, bool only_invalid) {
   int block_rows = 0;

@@ -1,6 +1,7 @@
 /// @file trace_output.hpp
-/// @brief How much text a full trace prints, worked out before printing it, and the trace of
-/// every block and phase streamed one phase at a time.
+/// @brief How much text a full trace prints and how large a picture of one phase is, worked out
+/// before printing or drawing them, and the trace of every block and phase streamed one phase
+/// at a time.
 ///
 /// A trace of 1024×1024×1024 with tile width 1 has a billion phases: built in memory first
 /// it would take hundreds of GB, and even streamed it prints hundreds of GB. The tracer
@@ -29,6 +30,14 @@ struct TraceOutputEstimate {
 /// @param only_invalid whether only the invalid loads and stores are listed
 /// @return the count of phases and lines and a bound on the bytes
 TraceOutputEstimate estimate_trace_output(const TraceConfig& config, bool only_invalid);
+
+/// @brief An upper bound on the bytes of render_svg() for any block and phase of @p config,
+/// from the sizes alone: the picture draws every element of A, B and C (padded to whole tiles),
+/// so a 1024×1024×1024 product with tile width 32 is over 500 MB whatever phase it shows.
+/// tests/test_tracer.cpp checks that no picture exceeds it.
+/// @param config validated sizes
+/// @return bytes
+std::uint64_t estimate_svg_bytes(const TraceConfig& config);
 
 /// @brief Prints describe_phase() of every block and phase, blocks in row-major order and
 /// phases in order, each followed by a blank line, tracing one phase at a time.

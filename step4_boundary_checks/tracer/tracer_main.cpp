@@ -34,6 +34,33 @@ void check_output_size(const course::step4::TraceConfig& config, bool only_inval
   }
 }
 
+/// Refuses a partial choice of block and phase, --svg without one, and --max-output-mb where
+/// the output is short (the text of one phase without a picture).
+void check_choice(const course::ArgParser& parser, bool chosen, bool complete, bool svg) {
+  if (chosen && !complete) {
+    throw course::UsageError("give all three of --block-row, --block-col and --phase, or none");
+  }
+  if (svg && !chosen) {
+    throw course::UsageError(
+        "--svg needs the block and phase to draw (--block-row, --block-col, --phase)");
+  }
+  if (chosen && !svg && parser.given("--max-output-mb")) {
+    throw course::UsageError(
+        "--max-output-mb applies to the full trace and to --svg (one phase's text is short)");
+  }
+}
+
+/// Refuses a picture larger than @p max_output_mb MiB, before drawing it.
+void check_svg_size(const course::step4::TraceConfig& config, long long max_output_mb) {
+  const std::uint64_t bytes = course::step4::estimate_svg_bytes(config);
+  if (bytes > static_cast<std::uint64_t>(max_output_mb) << 20) {
+    throw course::UsageError(
+        "the SVG would take up to " + std::to_string(bytes >> 20) + " MiB (it draws every " +
+        "element of A, B and C), more than the limit of --max-output-mb " +
+        std::to_string(max_output_mb) + ": draw smaller sizes, or raise --max-output-mb");
+  }
+}
+
 int run(int argc, char** argv) {
   long long size = 3;
   long long rows = 3;
@@ -63,9 +90,9 @@ int run(int argc, char** argv) {
   parser.add_integer("--block-col", &block_col, -1, 1023, "trace only this block column (bx)");
   parser.add_integer("--phase", &phase, -1, 1023, "trace only this phase");
   parser.add_flag("--only-invalid", &only_invalid, "list only the invalid accesses");
-  parser.add_path("--svg", &svg_path, "write a picture of the chosen block and phase here");
+  parser.add_output_file("--svg", &svg_path, "write a picture of the chosen block and phase here");
   parser.add_integer("--max-output-mb", &max_output_mb, 1, 1 << 20,
-                     "refuse a full trace that would print more than this many MiB");
+                     "refuse a full trace or an SVG that would take more than this many MiB");
   if (!parser.parse(argc, argv)) {
     return 0;
   }
@@ -82,41 +109,39 @@ int run(int argc, char** argv) {
     throw course::UsageError(error.what());
   }
   const bool chosen = block_row >= 0 || block_col >= 0 || phase >= 0;
-  if (chosen && (block_row < 0 || block_col < 0 || phase < 0)) {
-    throw course::UsageError("give all three of --block-row, --block-col and --phase, or none");
-  }
-  if (!svg_path.empty() && !chosen) {
-    throw course::UsageError(
-        "--svg needs the block and phase to draw (--block-row, "
-        "--block-col, --phase)");
-  }
-  std::cout << "Tile trace: rows=" << rows << " inner=" << inner << " cols=" << cols
-            << ", tile width " << tile
-            << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
-  if (chosen && parser.given("--max-output-mb")) {
-    throw course::UsageError("--max-output-mb applies only to the full trace (one phase is short)");
-  }
+  // Every check before any output: the choice of one phase, then the size of what is asked for.
+  check_choice(parser, chosen, block_row >= 0 && block_col >= 0 && phase >= 0, !svg_path.empty());
+  course::step4::PhaseTrace trace;
   if (chosen) {
-    course::step4::PhaseTrace trace;
     try {
       trace = course::step4::trace_phase(config, static_cast<int>(block_row),
                                          static_cast<int>(block_col), static_cast<int>(phase));
     } catch (const std::invalid_argument& error) {
       throw course::UsageError(error.what());
     }
-    std::cout << course::step4::describe_phase(config, trace, only_invalid);
-    if (!svg_path.empty()) {
-      std::ofstream file(svg_path);
-      file << course::step4::render_svg(config, trace);
-      if (!file) {
-        throw std::runtime_error("cannot write the SVG to '" + svg_path + "'");
-      }
-      std::cout << "\nwrote " << svg_path << "\n";
-    }
+  }
+  if (!svg_path.empty()) {
+    check_svg_size(config, max_output_mb);
+  }
+  if (!chosen) {
+    check_output_size(config, only_invalid, max_output_mb);
+  }
+  std::cout << "Tile trace: rows=" << rows << " inner=" << inner << " cols=" << cols
+            << ", tile width " << tile
+            << "; thread (ty,tx) = (threadIdx.y, threadIdx.x), block (by,bx)\n\n";
+  if (!chosen) {
+    course::step4::print_every_phase(config, only_invalid, std::cout);
     return 0;
   }
-  check_output_size(config, only_invalid, max_output_mb);
-  course::step4::print_every_phase(config, only_invalid, std::cout);
+  std::cout << course::step4::describe_phase(config, trace, only_invalid);
+  if (!svg_path.empty()) {
+    std::ofstream file(svg_path);
+    file << course::step4::render_svg(config, trace);
+    if (!file) {
+      throw std::runtime_error("cannot write the SVG to '" + svg_path + "'");
+    }
+    std::cout << "\nwrote " << svg_path << "\n";
+  }
   return 0;
 }
 

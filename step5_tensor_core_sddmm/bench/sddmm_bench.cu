@@ -98,8 +98,8 @@ int run(int argc, char** argv) {
   parser.add_flag("--attention", &attention,
                   "the attention masks (block-sparse, sliding window, BigBird; 4096^2 to "
                   "32768^2) at inner = 64, 128 and 256");
-  parser.add_path("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add", true);
-  parser.add_path("--csv", &csv_path, "also write the table as CSV to this file");
+  parser.add_input_folder("--matrices", &matrices, "directory of .mtx/.mtx.gz files to add");
+  parser.add_output_file("--csv", &csv_path, "also write the table as CSV to this file");
   parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kApproachCount,
                           "approaches to run, e.g. 1,3,4");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median and min reported)");

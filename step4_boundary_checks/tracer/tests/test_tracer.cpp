@@ -155,3 +155,33 @@ TEST_CASE("tracer: the output estimate counts every line and bounds every byte",
   // The size of the trace, from the sizes alone: a billion phases.
   CHECK(course::step4::estimate_trace_output({1024, 1024, 1024, 1}, false).phases == 1073741824u);
 }
+
+TEST_CASE("tracer: the SVG estimate bounds every picture and refuses the large ones",
+          "[step4][tracer]") {
+  // Every block and phase of small ragged shapes, and the largest indices of the bound: tile
+  // 32 on sizes just past a multiple of 32, where every load past the end is drawn.
+  const course::step4::TraceConfig configs[] = {
+      {3, 3, 3, 2}, {5, 3, 4, 2}, {7, 1, 9, 4}, {33, 31, 2, 32}, {65, 97, 33, 32}};
+  for (const course::step4::TraceConfig& config : configs) {
+    int block_rows = 0;
+    int block_cols = 0;
+    int phases = 0;
+    course::step4::trace_extent(config, block_rows, block_cols, phases);
+    const std::uint64_t estimate = course::step4::estimate_svg_bytes(config);
+    std::uint64_t largest = 0;
+    for (int block_row = 0; block_row < block_rows; ++block_row) {
+      for (int block_col = 0; block_col < block_cols; ++block_col) {
+        for (int phase = 0; phase < phases; ++phase) {
+          const std::string svg = course::step4::render_svg(
+              config, course::step4::trace_phase(config, block_row, block_col, phase));
+          largest = std::max<std::uint64_t>(largest, svg.size());
+        }
+      }
+    }
+    INFO(config.rows << "x" << config.inner << "x" << config.cols << " tile " << config.tile);
+    CHECK(estimate >= largest);
+    CHECK(estimate <= 3 * largest + 8192);  // a bound, but not a wild one
+  }
+  // The picture: 1024^3 with tile width 32 wrote 551 MB; the estimate says so first.
+  CHECK(course::step4::estimate_svg_bytes({1024, 1024, 1024, 32}) > (551ull << 20));
+}
