@@ -2,7 +2,7 @@
 /// @brief Going further, the shapes a tile cannot serve: when C has at most 8 rows or at most
 /// 8 columns, a 64×64 tile would compute mostly zeros and the product is really a
 /// matrix-vector product, bound by reading the large input once. Read fast_gemm.cuh first
-/// (split-K); the launcher is fast_gemm_launch.cu, the choice fast_gemm_config.cpp.
+/// (split-K); the launcher is fast_gemm_launch.cu, the choice fast_gemm_cost_model.cpp.
 #pragma once
 
 #include "step4_boundary_checks/going_further/fast_gemm_config.hpp"

@@ -1,6 +1,6 @@
 /// @file bench_agreement.hpp
 /// @brief How step 4's benchmarks decide that a result agrees with cuBLAS's before timing it.
-/// Read benchmark.cu or shape_benchmark.cu, which use it.
+/// Read approach_benchmark.cu or shape_benchmark.cu, which use it.
 #pragma once
 
 #include <vector>

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Calibrates the constants of the fast kernel's choice (fast_gemm_config.cpp) on a shape sweep.
+"""Calibrates the constants of the fast kernel's choice (going_further/calibrated_constants.hpp,
+used by going_further/fast_gemm_cost_model.cpp) on a shape sweep.
 
-Reads the per-configuration log of `step4_boundary_checks --bench --shapes
-shapes/public_shapes.txt --all-fast-variants` (its stderr: one `measured SHAPE | CONFIG | MS ms`
-line per tile and candidate split) and the sweep's Markdown table (cuBLAS's time per shape),
+Reads the per-configuration log of `step4_shape_bench --shapes shapes/public_shapes.txt
+--all-fast-variants` (before the step was split into rooms: `step4_boundary_checks --bench
+--shapes ... --all-fast-variants`; its stderr: one `measured SHAPE | CONFIG | MS ms` line per
+tile and candidate split) and the sweep's Markdown table (cuBLAS's time per shape),
 and grid-searches the model's constants for the values whose choice, on the shapes where cuBLAS
 takes at least 20 us and neither side of C is thin, serves the shapes best against cuBLAS (the
 issue's targets): first the smallest fraction of cuBLAS (cuBLAS time / chosen configuration's
@@ -13,8 +15,10 @@ estimate_fast_seconds; the tile efficiencies are the measured ones (4096^3 for f
 4093x4091x4099 for scalar loads), the resident blocks per SM those the occupancy query gives on
 an H100 (from the registers ptxas reports).
 
-Usage: calibrate_choice.py LOG MARKDOWN   (results/shapes_sweep_h100_cursor_log.txt and
-results/shapes_sweep_h100_cursor.md)
+Usage: calibrate_choice.py LOG MARKDOWN   (lab/results/shapes_sweep_h100_cursor_log.txt and
+lab/results/shapes_sweep_h100_cursor.md). The GPU's figures below (SMs, peak, bandwidth, blocks
+per SM) are the H100's of the calibration, 2026-11-24: set them to another GPU's to calibrate
+there (lab/README.md).
 """
 import collections
 import itertools
@@ -25,7 +29,7 @@ import sys
 MULTIPROCESSORS = 132
 PEAK_FLOPS = 66.9e12  # fp32 FMA peak of the H100 as the benchmark reports it
 BANDWIDTH = 3.35e12
-# The constants of fast_gemm_config.cpp before this calibration: full_warps, exponent, fill,
+# The constants of the model before this calibration: full_warps, exponent, fill,
 # bandwidth, launch, lone, walk (the reduction's seconds per split).
 PREVIOUS = (8, 0.75, 0.5e-6, 0.5, 3e-6, 0.75, 25e-9)
 # tile name: (BM, BN, BK, threads, resident blocks per SM)
