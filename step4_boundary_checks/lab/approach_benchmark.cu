@@ -137,13 +137,9 @@ int run_benchmark(const BenchOptions& options) {
       course::format_fixed(kAgreementTolerance * 1e6, 0) +
       "e-6, or the row says WRONG and shows no speed. The padded approach's time includes "
       "its copies in and out; 'extra MiB' is the device memory its padded copies take.\n";
-  publish_bench(options, course::benchmark_header() + "\n\n" + table.markdown() + "\n" + notes,
-                table);
-  if (!all_ok) {
-    std::cout << "wrong answer: some kernel disagreed with cuBLAS (rows marked WRONG)\n";
-    return 1;
-  }
-  return 0;
+  return publish_bench(options,
+                       course::benchmark_header() + "\n\n" + table.markdown() + "\n" + notes, table,
+                       all_ok);
 }
 
 }  // namespace
@@ -164,11 +160,5 @@ int main(int argc, char** argv) {
       true,
       true,
       true};
-  return course::run_program(program.name, [&] {
-    course::step4::BenchOptions options;
-    if (!course::step4::parse_bench_options(program, argc, argv, options)) {
-      return 0;
-    }
-    return course::step4::run_benchmark(options);
-  });
+  return course::step4::run_bench_program(program, argc, argv, course::step4::run_benchmark);
 }

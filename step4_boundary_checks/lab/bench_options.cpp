@@ -102,8 +102,16 @@ bool parse_bench_options(const BenchProgram& program, int argc, char** argv,
   return true;
 }
 
-void publish_bench(const BenchOptions& options, const std::string& report,
-                   const ResultTable& table) {
+int run_bench_program(const BenchProgram& program, int argc, char** argv,
+                      const std::function<int(const BenchOptions&)>& measure) {
+  return run_program(program.name, [&] {
+    BenchOptions options;
+    return parse_bench_options(program, argc, argv, options) ? measure(options) : 0;
+  });
+}
+
+int publish_bench(const BenchOptions& options, const std::string& report, const ResultTable& table,
+                  bool all_agreed) {
   std::cout << report;
   if (!options.markdown_path.empty()) {
     std::ofstream file(options.markdown_path);
@@ -115,6 +123,11 @@ void publish_bench(const BenchOptions& options, const std::string& report,
   if (!options.csv_path.empty()) {
     table.write_csv(options.csv_path);
   }
+  if (!all_agreed) {
+    std::cout << "wrong answer: some result disagreed with cuBLAS (rows marked WRONG)\n";
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace course::step4

@@ -11,6 +11,7 @@
 #include "common/table.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,12 +48,25 @@ struct BenchProgram {
 /// @return false when --help was given
 bool parse_bench_options(const BenchProgram& program, int argc, char** argv, BenchOptions& options);
 
+/// @brief A lab program's main(): parses its command line (parse_bench_options), then runs
+/// @p measure on the options, turning errors into messages and exit codes (course::run_program).
+/// @param program which options apply, and the texts
+/// @param argc argument count
+/// @param argv arguments
+/// @param measure the measurements; returns the exit code
+/// @return 0 on success, 1 when a result disagreed or on an error, 2 for a bad command line, 3
+/// without a GPU
+int run_bench_program(const BenchProgram& program, int argc, char** argv,
+                      const std::function<int(const BenchOptions&)>& measure);
+
 /// @brief Prints @p report and writes it to options.markdown_path and @p table to
-/// options.csv_path where asked.
+/// options.csv_path where asked; says `wrong answer` when a result disagreed with cuBLAS.
 /// @param options the paths
 /// @param report the whole report (header, table, notes)
 /// @param table the table, for the CSV
-void publish_bench(const BenchOptions& options, const std::string& report,
-                   const ResultTable& table);
+/// @param all_agreed whether every result agreed with cuBLAS's
+/// @return the exit code: 0, or 1 when a result disagreed (its row says WRONG)
+int publish_bench(const BenchOptions& options, const std::string& report, const ResultTable& table,
+                  bool all_agreed);
 
 }  // namespace course::step4

@@ -239,16 +239,11 @@ int run_shape_benchmark(const BenchOptions& options) {
       " TFLOP/s) or the compulsory " + "bytes at the memory bandwidth (" +
       course::format_fixed(memory_bytes_per_second(device) / 1e12, 2) +
       " TB/s), both from the device's reported clocks. cuBLAS: SGEMM, fp32, TF32 off.\n";
-  publish_bench(options,
-                course::benchmark_header() + "\n\n" + table.markdown() + notes + summary(results),
-                table);
   const bool all_ok = std::all_of(results.begin(), results.end(),
                                   [](const ShapeResult& result) { return result.ok; });
-  if (!all_ok) {
-    std::cout << "wrong answer: some configuration disagreed with cuBLAS (rows marked WRONG)\n";
-    return 1;
-  }
-  return 0;
+  return publish_bench(
+      options, course::benchmark_header() + "\n\n" + table.markdown() + notes + summary(results),
+      table, all_ok);
 }
 
 }  // namespace
@@ -271,11 +266,5 @@ int main(int argc, char** argv) {
       true,
       true,
       false};
-  return course::run_program(program.name, [&] {
-    course::step4::BenchOptions options;
-    if (!course::step4::parse_bench_options(program, argc, argv, options)) {
-      return 0;
-    }
-    return course::step4::run_shape_benchmark(options);
-  });
+  return course::step4::run_bench_program(program, argc, argv, course::step4::run_shape_benchmark);
 }

@@ -121,20 +121,8 @@ std::vector<std::string> measure(const ProductSizes& sizes,
           fraction(cublas_ms, padded_ms)};
 }
 
-int run(int argc, char** argv) {
-  const course::step4::BenchProgram program{
-      "step4_pad_to_four",
-      "Experiment: the fast kernel on ragged shapes, directly and through copies padded to "
-      "multiples of 4, against cuBLAS SGEMM. Shapes whose inner and cols are multiples of 4 are "
-      "skipped.",
-      STEP4_LAB_SHAPES_DIR "/public_shapes.txt",
-      false,
-      false,
-      false};
-  course::step4::BenchOptions options;
-  if (!course::step4::parse_bench_options(program, argc, argv, options)) {
-    return 0;
-  }
+/// Measures every ragged shape of @p options.
+int run(const course::step4::BenchOptions& options) {
   const std::vector<ProductSizes>& shapes = options.shapes;
   course::require_cuda_device();
   course::ResultTable table({"shape rows x inner x cols", "cuBLAS ms", "ragged ms",
@@ -162,5 +150,14 @@ int run(int argc, char** argv) {
 /// @param argv arguments
 /// @return 0 on success, 1 on an error, 2 on a bad command line
 int main(int argc, char** argv) {
-  return course::run_program("step4_pad_to_four", [&] { return run(argc, argv); });
+  const course::step4::BenchProgram program{
+      "step4_pad_to_four",
+      "Experiment: the fast kernel on ragged shapes, directly and through copies padded to "
+      "multiples of 4, against cuBLAS SGEMM. Shapes whose inner and cols are multiples of 4 are "
+      "skipped.",
+      STEP4_LAB_SHAPES_DIR "/public_shapes.txt",
+      false,
+      false,
+      false};
+  return course::step4::run_bench_program(program, argc, argv, run);
 }
