@@ -2,6 +2,8 @@
 /// @brief The tile-access tracer: the model of the loads, their report and their picture.
 #include "step4_boundary_checks/tracer/tile_tracer.hpp"
 
+#include "common/launch_math.hpp"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -11,10 +13,6 @@ namespace {
 
 constexpr int kMaxTraceSize = 1024;
 constexpr int kMaxTraceTile = 32;
-
-int round_up_int(int extent, int tile) {
-  return (extent + tile - 1) / tile * tile;
-}
 
 // Classifies the load of element (row, col) of a rows×cols row-major matrix as the
 // unchecked kernel would perform it, and names the check that stops it.
@@ -191,9 +189,9 @@ void validate_trace_config(const TraceConfig& config) {
 
 void trace_extent(const TraceConfig& config, int& block_rows, int& block_cols, int& phases) {
   validate_trace_config(config);
-  block_rows = (config.rows + config.tile - 1) / config.tile;
-  block_cols = (config.cols + config.tile - 1) / config.tile;
-  phases = (config.inner + config.tile - 1) / config.tile;
+  block_rows = ceil_div(config.rows, config.tile);
+  block_cols = ceil_div(config.cols, config.tile);
+  phases = ceil_div(config.inner, config.tile);
 }
 
 PhaseTrace trace_phase(const TraceConfig& config, int block_row, int block_col, int phase) {
@@ -316,9 +314,9 @@ std::string describe_phase(const TraceConfig& config, const PhaseTrace& trace, b
 std::string render_svg(const TraceConfig& config, const PhaseTrace& trace) {
   validate_trace_config(config);
   const int tile = config.tile;
-  const int shown_rows = round_up_int(config.rows, tile);
-  const int shown_inner = round_up_int(config.inner, tile);
-  const int shown_cols = round_up_int(config.cols, tile);
+  const int shown_rows = ceil_div(config.rows, tile) * tile;
+  const int shown_inner = ceil_div(config.inner, tile) * tile;
+  const int shown_cols = ceil_div(config.cols, tile) * tile;
   const int margin = 30;
   const int gap = 50;
   const int title_height = 84;

@@ -6,6 +6,7 @@
 #include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
 #include "step4_boundary_checks/going_further/tests/described_gpus.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -119,4 +120,31 @@ TEST_CASE("the fast kernel's launcher refuses null pointers before launching", "
                     Catch::Contains("not null"));
   CHECK_THROWS_WITH(course::step4::launch_fast(dummy, dummy, dummy_out, {3, 0, 3}),
                     Catch::Contains("inner (columns of A, rows of B) must be from 1"));
+}
+
+TEST_CASE("on this GPU the occupancy model agrees with the runtime for every compiled tile",
+          "[step4][gpu]") {
+  // fast_tile_facts() holds each tile's occupancy from
+  // cudaOccupancyMaxActiveBlocksPerMultiprocessor and the registers and shared memory of the code
+  // the driver loaded: the rules the choice uses for described GPUs (blocks_per_multiprocessor)
+  // must give the same count here.
+  const course::step4::DeviceFacts& device = course::step4::current_device_facts();
+  const std::vector<TileFacts>& tiles = course::step4::fast_tile_facts();
+  REQUIRE(tiles.size() >= 6u);
+  for (const TileFacts& tile : tiles) {
+    INFO(device.name << ", " << course::step4::fast_variant_name(tile.tile) << ": "
+                     << tile.registers_per_thread << " registers, " << tile.shared_bytes
+                     << " bytes of shared memory");
+    CHECK(tile.blocks_per_multiprocessor >= 1);
+    CHECK(course::step4::blocks_per_multiprocessor(
+              device, {tile.threads, tile.registers_per_thread, tile.shared_bytes}) ==
+          tile.blocks_per_multiprocessor);
+  }
+  // The asynchronous-copy tiles are offered exactly where they run with cp.async.
+  const bool async_offered = std::any_of(tiles.begin(), tiles.end(), [](const TileFacts& tile) {
+    return tile.tile == FastVariant::bm128_bn128_bk16_async ||
+           tile.tile == FastVariant::bm64_bn128_bk16_async;
+  });
+  CHECK(async_offered == course::step4::async_copies_available());
+  CHECK_FALSE((course::step4::async_copies_available() && device.compute_major < 8));
 }
