@@ -172,7 +172,7 @@ int run_product(const Step4Program& program, const ProgramOptions& options, bool
 std::vector<ProgramApproach> lesson_approaches() {
   using Tiling = DefaultRectTiling;
   return {
-      plain_approach(Approach::tiled_checked, 32,
+      plain_approach(Approach::tiled_checked, 32,  // launch_tiled_checked's default tile
                      [](const float* a, const float* b, float* c, const ProductSizes& sizes,
                         cudaStream_t stream) { launch_tiled_checked(a, b, c, sizes, stream); }),
       padded_approach(),

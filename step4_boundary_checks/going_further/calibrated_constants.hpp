@@ -12,6 +12,11 @@
 /// (device_facts.hpp: SMs, clocks, shared memory, registers, compute capability) and keeps
 /// these numbers, which describe the kernels' instruction mix more than the H100. lab/README.md
 /// says how to recalibrate them on another GPU. Read fast_gemm_cost_model.cpp, which uses them.
+///
+/// The choice's other numbers are design choices, not measurements, and hold on every GPU: the
+/// thin paths' limits (kThinMax, kThinChunk) and their 32 warps per SM, the shortest split
+/// (kMinSplitDepth), the largest workspace (kMaxWorkspaceBytes) and the 8 tile-rows of a group
+/// of the block order.
 #pragma once
 
 #include "step4_boundary_checks/going_further/fast_gemm_config.hpp"
