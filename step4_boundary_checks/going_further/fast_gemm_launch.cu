@@ -140,16 +140,6 @@ const std::vector<TileFacts>& compiled_tiles() {
   return tiles;
 }
 
-/// The compiled tile @p variant (a tiled variant, not automatic or thin).
-const TileFacts& tile_facts(FastVariant variant) {
-  for (const TileFacts& tile : compiled_tiles()) {
-    if (tile.tile == variant) {
-      return tile;
-    }
-  }
-  throw std::invalid_argument("fast kernel: no compiled tile " + fast_variant_name(variant));
-}
-
 template <typename Tiling, Staging STAGING, bool VECTOR_A, bool VECTOR_BC>
 void launch_kernel(const float* a, const float* b, float* out, const ProductSizes& sizes,
                    int splits, int group_rows, cudaStream_t stream) {
@@ -281,11 +271,11 @@ void launch_tiled(const float* a, const float* b, float* c, const ProductSizes& 
 const std::vector<TileFacts>& automatic_tiles() {
   static const std::vector<TileFacts> tiles = [] {
     std::vector<TileFacts> usable;
-    for (const TileCalibration& calibration : kTileCalibrations) {
-      const TileFacts& tile = tile_facts(calibration.tile);
-      if (tile.blocks_per_multiprocessor > 0 &&
-          (!calibration.async_copies || async_copies_available())) {
-        usable.push_back(tile);
+    const std::vector<TileFacts>& compiled = compiled_tiles();  // in the catalogue's order
+    for (std::size_t index = 0; index < compiled.size(); ++index) {
+      const bool async = kTileCalibrations[index].async_copies;
+      if (compiled[index].blocks_per_multiprocessor > 0 && (!async || async_copies_available())) {
+        usable.push_back(compiled[index]);
       }
     }
     return usable;
