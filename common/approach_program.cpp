@@ -110,12 +110,11 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
 
 MemoryEstimate approach_memory_estimate(const ApproachOptions& options, bool verify) {
   if (!options.bench) {
-    return dense_product_estimate(options.sizes.rows, options.sizes.inner, options.sizes.cols,
-                                  verify);
+    return dense_product_estimate(options.sizes, verify);
   }
-  const std::uint64_t largest = static_cast<std::uint64_t>(
-      *std::max_element(options.bench_sizes.begin(), options.bench_sizes.end()));
-  return dense_product_estimate(largest, largest, largest, true);
+  const int largest =
+      static_cast<int>(*std::max_element(options.bench_sizes.begin(), options.bench_sizes.end()));
+  return dense_product_estimate(ProductSizes{largest, largest, largest}, true);
 }
 
 int run_approach(const ApproachStep& step, const ApproachOptions& options, bool verify,

@@ -12,6 +12,7 @@
 /// @brief Marks a function callable from host and device code when nvcc compiles it.
 #define COURSE_HOST_DEVICE __host__ __device__
 #else
+/// @brief Marks a function callable from host and device code (empty for a host compiler).
 #define COURSE_HOST_DEVICE
 #endif
 

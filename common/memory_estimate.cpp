@@ -124,8 +124,19 @@ void require_memory(const MemoryEstimate& estimate, const std::string& advice) {
   }
 }
 
-MemoryEstimate dense_product_estimate(std::uint64_t rows, std::uint64_t inner, std::uint64_t cols,
-                                      bool verify) {
+namespace {
+
+/// A size of @p sizes as the byte counts take it (negative sizes are refused before).
+std::uint64_t size_of(int size) {
+  return size < 0 ? 0 : static_cast<std::uint64_t>(size);
+}
+
+}  // namespace
+
+MemoryEstimate dense_product_estimate(const ProductSizes& sizes, bool verify) {
+  const std::uint64_t rows = size_of(sizes.rows);
+  const std::uint64_t inner = size_of(sizes.inner);
+  const std::uint64_t cols = size_of(sizes.cols);
   MemoryEstimate estimate;
   const Bytes a = array_bytes(rows, inner, sizeof(float));
   const Bytes b = array_bytes(inner, cols, sizeof(float));
@@ -143,8 +154,11 @@ MemoryEstimate dense_product_estimate(std::uint64_t rows, std::uint64_t inner, s
   return estimate;
 }
 
-MemoryEstimate sampled_product_estimate(std::uint64_t rows, std::uint64_t cols, std::uint64_t inner,
-                                        std::uint64_t nnz, SamplingSource source, bool verify) {
+MemoryEstimate sampled_product_estimate(const ProductSizes& sizes, std::uint64_t nnz,
+                                        SamplingSource source, bool verify) {
+  const std::uint64_t rows = size_of(sizes.rows);
+  const std::uint64_t inner = size_of(sizes.inner);
+  const std::uint64_t cols = size_of(sizes.cols);
   MemoryEstimate estimate;
   constexpr std::uint64_t kHalf = 2;
   const Bytes a = array_bytes(rows, inner, kHalf);

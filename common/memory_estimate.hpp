@@ -11,6 +11,8 @@
 /// and is refused, never wrapped round to a small number.
 #pragma once
 
+#include "common/product_sizes.hpp"
+
 #include <cstdint>
 #include <istream>
 #include <new>
@@ -163,13 +165,11 @@ void require_memory(const MemoryEstimate& estimate, const std::string& advice);
 /// @brief The allocations of a dense product C = A·B of floats as the step programs make it:
 /// A and B on the host and on the device, C on the device, and (with @p verify) the DEBUG
 /// check's copy of C, its serial product and the double-precision reference.
-/// @param rows rows of A and C
-/// @param inner columns of A, rows of B
-/// @param cols columns of B and C
+/// @param sizes rows, inner and cols of the product (a ProductSizes, so that the sizes cannot
+/// be passed in another order)
 /// @param verify whether the DEBUG check runs
 /// @return the estimate
-MemoryEstimate dense_product_estimate(std::uint64_t rows, std::uint64_t inner, std::uint64_t cols,
-                                      bool verify);
+MemoryEstimate dense_product_estimate(const ProductSizes& sizes, bool verify);
 
 /// @brief Where the sparse matrix S of an SDDMM comes from, for its host memory.
 enum class SamplingSource {
@@ -182,14 +182,13 @@ enum class SamplingSource {
 /// makes it) and on the device (COO, 12 B per nonzero), C on the device (a float per nonzero)
 /// and, with @p verify, C copied back and the double-precision reference (value and magnitude).
 /// An approach's own workspace is added by the caller.
-/// @param rows rows of S and A
-/// @param cols columns of S, rows of Bᵀ
-/// @param inner columns of A and Bᵀ
+/// @param sizes rows (of S and A), inner (columns of A and Bᵀ) and cols (of S, rows of Bᵀ), as
+/// a ProductSizes like every dense product's
 /// @param nnz nonzeros of S (for a symmetric file: the bound after expansion)
 /// @param source where S comes from
 /// @param verify whether the DEBUG check runs
 /// @return the estimate
-MemoryEstimate sampled_product_estimate(std::uint64_t rows, std::uint64_t cols, std::uint64_t inner,
-                                        std::uint64_t nnz, SamplingSource source, bool verify);
+MemoryEstimate sampled_product_estimate(const ProductSizes& sizes, std::uint64_t nnz,
+                                        SamplingSource source, bool verify);
 
 }  // namespace course

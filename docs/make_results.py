@@ -4,8 +4,7 @@ the step folders.
 
     python3 docs/make_results.py            # from the repository root (needs matplotlib)
 
-For every step it reads `stepN_*/results/` (or `stepN_*/lab/results/`, where a step keeps its
-benchmarks and results in a lab):
+For every step it reads `stepN_*/lab/results/` (or `stepN_*/results/` in a step without a lab):
 
 * every `*.csv` a benchmark wrote with `--csv PATH` becomes a table and a set of plots;
   the kind of benchmark is recognised from the CSV's columns (step 2/3 square benchmark,
@@ -68,9 +67,9 @@ STEPS = [
     (5, "step5_tensor_core_sddmm", "results_step5", "Results: step 5 (Tensor Core SDDMM)",
      "md_step5_tensor_core_sddmm_README",
      "The SDDMM approaches next to cuSPARSE on the note's shapes, a K sweep and real "
-     "matrices (`sddmm_bench --csv results/NAME.csv > results/NAME.md`), plus the "
+     "matrices (`sddmm_bench --csv lab/results/NAME.csv > lab/results/NAME.md`), plus the "
      "fragment-layout and shuffle-mask experiments (`fragment_layout > "
-     "results/fragment_layout.md`, `shuffle_mask --undefined > results/shuffle_mask.md`)."),
+     "lab/results/fragment_layout.md`, `shuffle_mask --undefined > lab/results/shuffle_mask.md`)."),
 ]
 
 TEXT_SUFFIXES = (".md", ".txt", ".log")
@@ -756,17 +755,17 @@ def render_text_result(repo, path, stem_prefix):
     return parts
 
 
-def results_folder(repo, folder):
-    """Where a step keeps its committed results: `<folder>/lab/results` when it has a lab,
-    else `<folder>/results`."""
-    lab = repo / folder / "lab" / "results"
-    return lab if lab.is_dir() else repo / folder / "results"
+def results_dir(repo, folder):
+    """Where a step keeps its committed measurements: `lab/results/` once the step has a lab
+    (step 5), else `results/`. Returned relative to the repository as well as absolute."""
+    lab = pathlib.Path(folder) / "lab" / "results"
+    relative = lab if (repo / lab).is_dir() else pathlib.Path(folder) / "results"
+    return repo / relative, relative.as_posix()
 
 
 def step_page(repo, step, plotter):
     number_, folder, page_id, title, lesson, what = step
-    results = results_folder(repo, folder)
-    results_name = results.relative_to(repo).as_posix()
+    results, results_name = results_dir(repo, folder)
     csvs = sorted(results.glob("*.csv")) if results.is_dir() else []
     texts = sorted(p for p in results.glob("*") if p.suffix in TEXT_SUFFIXES
                    and not p.with_suffix(".csv").exists()) if results.is_dir() else []
@@ -828,7 +827,7 @@ def fill_fragment_deep_dive(repo, docs):
     page = docs / "deep_dive_fragments.md"
     if not page.exists():
         return
-    results = repo / "step5_tensor_core_sddmm" / "results"
+    results, _ = results_dir(repo, "step5_tensor_core_sddmm")
     files = sorted(p for p in results.glob("*") if p.suffix in TEXT_SUFFIXES) \
         if results.is_dir() else []
     contents = {p: p.read_text(encoding="utf-8", errors="replace").splitlines() for p in files}
@@ -857,7 +856,7 @@ def fill_fragment_deep_dive(repo, docs):
         layout_text = sourced(layout, "\n".join(body))
     else:
         layout_text = ("**No measurement is committed yet.** Run `fragment_layout > "
-                       "step5_tensor_core_sddmm/results/fragment_layout.md` on a GPU, commit "
+                       "step5_tensor_core_sddmm/lab/results/fragment_layout.md` on a GPU, commit "
                        "the file and rerun `python3 docs/make_results.py`.")
 
     shuffle = source_of(lambda ls: any(l.startswith("| active lanes") for l in ls))
@@ -878,7 +877,7 @@ def fill_fragment_deep_dive(repo, docs):
                                "\n".join("- " + escape_prose(v) for v in verdicts))
     else:
         shuffle_text = ("**No measurement is committed yet.** Run `shuffle_mask --undefined > "
-                        "step5_tensor_core_sddmm/results/shuffle_mask.md` on a GPU, commit the "
+                        "step5_tensor_core_sddmm/lab/results/shuffle_mask.md` on a GPU, commit the "
                         "file and rerun `python3 docs/make_results.py`.")
 
     block_text = None
@@ -894,8 +893,8 @@ def fill_fragment_deep_dive(repo, docs):
                                      block_shape_sentence(rows))
     if block_text is None:
         block_text = ("**No measurement is committed yet.** Run `sddmm_bench --experiments "
-                      "--csv step5_tensor_core_sddmm/results/sddmm.csv > "
-                      "step5_tensor_core_sddmm/results/sddmm.md` on a GPU, commit both files "
+                      "--csv step5_tensor_core_sddmm/lab/results/sddmm.csv > "
+                      "step5_tensor_core_sddmm/lab/results/sddmm.md` on a GPU, commit both files "
                       "and rerun `python3 docs/make_results.py`.")
 
     text = page.read_text(encoding="utf-8")

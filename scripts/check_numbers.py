@@ -4,8 +4,8 @@ committed result file they cite, and lists the figures it cannot trace.
 
     python3 scripts/check_numbers.py [--strict] [FILE.md ...]
 
-Without files it reads README.md, every README.md one or two folders down (the lessons, the
-grading guide, the READMEs of a step's rooms) and docs/*.md. Run from anywhere; paths are taken relative to the repository.
+Without files it reads README.md, every README.md one folder down (the lessons, the grading
+guide), the READMEs of the step folders' sub-folders (going_further/, lab/, ...) and docs/*.md. Run from anywhere; paths are taken relative to the repository.
 
 The convention (see also docs/results.md, "How a quoted number is traced"):
 
@@ -235,11 +235,11 @@ def check_file(path, index):
 
 
 def default_files():
+    # The step folders' own rooms (going_further/, lab/, device_pattern/) have READMEs too.
     files = [REPO / "README.md"] + sorted(REPO.glob("*/README.md")) + sorted(
-        REPO.glob("*/*/README.md")) + sorted((REPO / "docs").glob("*.md"))
-    return [path for path in files if path.is_file() and not any(
-        part.startswith(("build", ".")) for part in path.relative_to(REPO).parts[:-1])
-        and path.parent.name != "data"]
+        REPO.glob("step*/*/README.md")) + sorted((REPO / "docs").glob("*.md"))
+    return [path for path in files if path.is_file() and not path.parent.name.startswith(
+        ("build", ".")) and path.parent.name != "data"]
 
 
 def main():

@@ -26,12 +26,12 @@ runs=(
   "step4 approach 4 37x29x41|step4_boundary_checks/going_further/step4_fast_gemm|--rows 37 --inner 29 --cols 41 --approach 4 --repeats 1"
   "step4 approach 4 131x64x260|step4_boundary_checks/going_further/step4_fast_gemm|--rows 131 --inner 64 --cols 260 --approach 4 --repeats 1"
   "step4 approach 3 1x1x1|step4_boundary_checks/step4_boundary_checks|--size 1 --approach 3 --repeats 1"
-  "step5 approach 1 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 1"
-  "step5 approach 2 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 2"
-  "step5 approach 3 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 3"
-  "step5 approach 4 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 37 --n 41 --k 29 --nnz 300 --approach 4"
-  "step5 approach 4 200x150 K=40 dense|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 200 --n 150 --k 40 --nnz 24000 --approach 4"
-  "step5 approach 3 nnz=0|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--m 20 --n 20 --k 16 --nnz 0 --approach 3"
+  "step5 approach 1 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--rows 37 --cols 41 --inner 29 --nnz 300 --approach 1"
+  "step5 approach 2 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--rows 37 --cols 41 --inner 29 --nnz 300 --approach 2"
+  "step5 approach 3 37x41 K=29|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--rows 37 --cols 41 --inner 29 --nnz 300 --approach 3"
+  "step5 approach 4 37x41 K=29|step5_tensor_core_sddmm/going_further/step5_going_further|--rows 37 --cols 41 --inner 29 --nnz 300 --approach 4"
+  "step5 approach 4 200x150 K=40 dense|step5_tensor_core_sddmm/going_further/step5_going_further|--rows 200 --cols 150 --inner 40 --nnz 24000 --approach 4"
+  "step5 approach 3 nnz=0|step5_tensor_core_sddmm/step5_tensor_core_sddmm|--rows 20 --cols 20 --inner 16 --nnz 0 --approach 3"
 )
 tools=(memcheck racecheck initcheck synccheck)
 status=0

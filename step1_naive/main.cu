@@ -32,9 +32,8 @@ int main(int argc, char** argv) {
       return 0;  // --help
     }
     const course::ProductSizes& sizes = options.sizes;
-    course::require_memory(
-        course::dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, course::kDebugCheck),
-        "use smaller sizes");
+    course::require_memory(course::dense_product_estimate(sizes, course::kDebugCheck),
+                           "use smaller sizes");
     course::require_cuda_device();
     return course::step1::run(options, course::kDebugCheck, std::cout);
   });

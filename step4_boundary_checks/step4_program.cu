@@ -139,7 +139,7 @@ bool parse_options(const Step4Program& program, int argc, char** argv, int defau
 /// What one product allocates: A, B, C (with DEBUG, the check's arrays) and the workspace.
 MemoryEstimate product_estimate(const ProgramApproach& approach, const ProductSizes& sizes,
                                 bool verify) {
-  MemoryEstimate estimate = dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, verify);
+  MemoryEstimate estimate = dense_product_estimate(sizes, verify);
   if (approach.workspace_bytes) {
     estimate.device(approach.name + " workspace", approach.workspace_bytes(sizes));
   }

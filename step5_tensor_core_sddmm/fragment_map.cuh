@@ -1,5 +1,6 @@
 // Step 5, approach 3 (lesson Part 1): where a lane holds each element.
-// Read first: the experiment "Fragment lanes" (experiments/fragment_layout.cu measures these maps).
+// Read first: the experiment "Fragment lanes" (lab/experiments/fragment_layout.cu measures these
+// maps).
 /// @file fragment_map.cuh
 /// @brief Which element of the output tile each lane holds in a WMMA float accumulator.
 ///

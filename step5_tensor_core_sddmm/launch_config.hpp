@@ -1,9 +1,14 @@
 // Step 5, every launcher (lesson "Files"): the grid arithmetic the launch files share.
 // Read first: step5_launchers.hpp (the interface these launchers implement).
 /// @file launch_config.hpp
-/// @brief Grid sizes by ceiling division, and the block size of step 5's one-thread-per-item
-/// kernels.
+/// @brief What step 5's launchers share beyond common/launch_math.hpp (ceil_div and the grid
+/// limits, defined there once): the block size of the one-thread-per-item kernels, a grid
+/// size checked against the x limit, and the rounding of sizes and of byte offsets.
 #pragma once
+
+#include "common/launch_math.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <climits>
 #include <cstddef>
@@ -22,7 +27,7 @@ constexpr int kThreadsPerBlock = 256;
 /// @param per_block threads (or items) per block
 /// @return the number of blocks
 inline unsigned blocks_for(std::int64_t threads, int per_block) {
-  const std::int64_t blocks = (threads + per_block - 1) / per_block;
+  const std::int64_t blocks = course::ceil_div(threads, static_cast<std::int64_t>(per_block));
   if (blocks > INT_MAX) {
     throw std::invalid_argument("launch needs " + std::to_string(blocks) +
                                 " blocks, more than the grid limit of " + std::to_string(INT_MAX));
@@ -30,19 +35,39 @@ inline unsigned blocks_for(std::int64_t threads, int per_block) {
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
 
+/// @brief The grid of a kernel that gives each warp one output tile, with blocks of
+/// @p warps_x × @p warps_y warps: ceil_div of the tile counts by the warps. Throws
+/// std::invalid_argument naming @p what when its y size passes course::kMaxGridY.
+/// @param tile_rows output tiles along the rows
+/// @param tile_cols output tiles along the columns
+/// @param warps_x warps per block along the tile columns
+/// @param warps_y warps per block along the tile rows
+/// @param what the launch, for the message (e.g. "approach 2")
+/// @return the grid
+inline dim3 warp_tile_grid(int tile_rows, int tile_cols, int warps_x, int warps_y,
+                           const std::string& what) {
+  const dim3 grid(course::ceil_div(tile_cols, warps_x), course::ceil_div(tile_rows, warps_y));
+  if (grid.y > static_cast<unsigned>(course::kMaxGridY)) {
+    throw std::invalid_argument(what + " needs " + std::to_string(grid.y) +
+                                " blocks along the rows, more than the limit " +
+                                std::to_string(course::kMaxGridY));
+  }
+  return grid;
+}
+
 /// @brief @p value rounded up to a multiple of @p multiple.
 /// @param value the value
 /// @param multiple the multiple (> 0)
 /// @return the rounded value
 inline std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
+  return course::ceil_div(value, multiple) * multiple;
 }
 
 /// @brief @p bytes rounded up to 256, the alignment of each array inside one allocation.
 /// @param bytes size of the array
 /// @return the bytes it occupies
 inline std::size_t align_bytes(std::size_t bytes) {
-  return (bytes + 255) / 256 * 256;
+  return course::ceil_div(bytes, std::size_t{256}) * 256;
 }
 
 }  // namespace course::step5

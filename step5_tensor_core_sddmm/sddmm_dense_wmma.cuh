@@ -6,11 +6,12 @@
 ///
 /// The dense product needs rows×cols floats (padded to 16): 37000² is 5.5 GB, 106000² already
 /// 45 GB, 916000² 3.4 TB. That storage, not the arithmetic, is why this version fails on the
-/// large matrices (the note's "memory allocation error"); the plan (plan.cu) refuses it up
-/// front with the figure.
+/// large matrices (the note's "memory allocation error"); the plan (step5_launchers.cu) refuses it
+/// up front with the figure.
 #pragma once
 
-#include "wmma_tile_product.cuh"
+#include "common/launch_math.hpp"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cstdint>
 
@@ -30,8 +31,8 @@ namespace course::step5 {
 /// @param vector_b Bᵀ allows 16-byte loads
 template <int kWarpsX, int kWarpsY>
 __global__ void __launch_bounds__(32 * kWarpsX * kWarpsY)
-    dense_wmma_kernel(DenseOperands operands, float* dense, int ld_dense, bool vector_a,
-                      bool vector_b) {
+    sddmm_dense_wmma_kernel(DenseOperands operands, float* dense, int ld_dense, bool vector_a,
+                            bool vector_b) {
   static_assert(kWarpsX >= 1 && kWarpsY >= 1 && kWarpsX * kWarpsY <= 32,
                 "a block holds at most 32 warps");
   __shared__ WarpStage stages[kWarpsX * kWarpsY];
@@ -39,8 +40,8 @@ __global__ void __launch_bounds__(32 * kWarpsX * kWarpsY)
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int tile_col = static_cast<int>(blockIdx.x) * kWarpsX + warp_x;
   const int tile_row = static_cast<int>(blockIdx.y) * kWarpsY + static_cast<int>(threadIdx.y);
-  const int tile_cols = (operands.cols + kTile - 1) / kTile;
-  const int tile_rows = (operands.rows + kTile - 1) / kTile;
+  const int tile_cols = course::ceil_div(operands.cols, kTile);
+  const int tile_rows = course::ceil_div(operands.rows, kTile);
   if (tile_col >= tile_cols || tile_row >= tile_rows) {
     return;  // warps of the last blocks that fall past the tiles; whole warps leave together
   }

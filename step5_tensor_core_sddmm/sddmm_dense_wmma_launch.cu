@@ -3,10 +3,11 @@
 /// @file sddmm_dense_wmma_launch.cu
 /// @brief Approach 2's launches: the dense product with one of the built block shapes (the
 /// note's experiment of 32×32 against 128×4 threads), then one thread per nonzero samples it.
-#include "approach_launches.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
-#include "launch_config.hpp"
-#include "sddmm_dense_wmma.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/sddmm_dense_wmma.cuh"
 
 #include <stdexcept>
 #include <string>
@@ -14,23 +15,16 @@
 namespace course::step5 {
 namespace {
 
-constexpr int kMaxGridY = 65535;
-
 template <int kWarpsX, int kWarpsY>
 void launch_dense_shape(const DenseOperands& operands, float* dense, int ld_dense) {
-  const int tile_cols = (operands.cols + kTile - 1) / kTile;
-  const int tile_rows = (operands.rows + kTile - 1) / kTile;
   const dim3 block(32 * kWarpsX, kWarpsY);
-  const dim3 grid((tile_cols + kWarpsX - 1) / kWarpsX, (tile_rows + kWarpsY - 1) / kWarpsY);
-  if (grid.y > static_cast<unsigned>(kMaxGridY)) {
-    throw std::invalid_argument("approach 2 needs " + std::to_string(grid.y) +
-                                " blocks along the rows, more than the limit " +
-                                std::to_string(kMaxGridY));
-  }
-  dense_wmma_kernel<kWarpsX, kWarpsY>
+  const dim3 grid =
+      warp_tile_grid(course::ceil_div(operands.rows, kTile), course::ceil_div(operands.cols, kTile),
+                     kWarpsX, kWarpsY, "approach 2");
+  sddmm_dense_wmma_kernel<kWarpsX, kWarpsY>
       <<<grid, block>>>(operands, dense, ld_dense, allows_vector_loads(operands.a, operands.lda),
                         allows_vector_loads(operands.b_transposed, operands.ldb));
-  CUDA_CHECK_LAUNCH(dense_wmma_kernel);
+  CUDA_CHECK_LAUNCH(sddmm_dense_wmma_kernel);
 }
 
 void launch_dense(const Options& options, const DenseOperands& operands, float* dense,

@@ -2,7 +2,7 @@
 // Read first: sddmm_reference.hpp.
 /// @file sddmm_reference.cpp
 /// @brief CPU reference SDDMM and the per-nonzero comparison.
-#include "sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 
 #include "common/random_fill.hpp"
 

@@ -11,8 +11,8 @@
 /// permutation. No dense rows×cols storage exists anywhere.
 #pragma once
 
-#include "fragment_map.cuh"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/fragment_map.cuh"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cstdint>
 
@@ -55,10 +55,11 @@ __device__ inline float fragment_value(const AccumulatorFragment& accumulator, i
 /// @param output one float per nonzero, S's order
 template <int kWarpsPerBlock, bool kTileRanges>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    tile_grouped_kernel(DenseOperands operands, std::int64_t tile_count, int tile_cols,
-                        const std::uint64_t* tile_keys, const int* tile_offsets, int nnz,
-                        const int* sorted_rows, const int* sorted_cols, const float* sorted_values,
-                        const int* permutation, bool vector_a, bool vector_b, float* output) {
+    sddmm_tile_grouped_kernel(DenseOperands operands, std::int64_t tile_count, int tile_cols,
+                              const std::uint64_t* tile_keys, const int* tile_offsets, int nnz,
+                              const int* sorted_rows, const int* sorted_cols,
+                              const float* sorted_values, const int* permutation, bool vector_a,
+                              bool vector_b, float* output) {
   static_assert(kWarpsPerBlock >= 1 && kWarpsPerBlock <= 32, "1..32 warps per block");
   __shared__ WarpStage stages[kWarpsPerBlock];
   const int warp_in_block = static_cast<int>(threadIdx.x) / 32;

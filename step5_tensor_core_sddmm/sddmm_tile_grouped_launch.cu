@@ -2,10 +2,10 @@
 // Read first: tile_grouping.hpp (the plan), sddmm_tile_grouped.cuh (the kernel a student writes).
 /// @file sddmm_tile_grouped_launch.cu
 /// @brief Approach 3's launch: one warp per non-empty tile, 4 warps per block.
-#include "approach_launches.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/cuda_check.hpp"
-#include "launch_config.hpp"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 // The kernel a student writes, named with its step folder so that COURSE_KERNELS can swap
 // it (course_add_kernel_library in cmake/Course.cmake).
@@ -31,11 +31,11 @@ void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const Dense
         vector_b, output);
   };
   if (tile_ranges) {
-    launch(tile_grouped_kernel<kTileGroupedWarps, true>);
+    launch(sddmm_tile_grouped_kernel<kTileGroupedWarps, true>);
   } else {
-    launch(tile_grouped_kernel<kTileGroupedWarps, false>);
+    launch(sddmm_tile_grouped_kernel<kTileGroupedWarps, false>);
   }
-  CUDA_CHECK_LAUNCH(tile_grouped_kernel);
+  CUDA_CHECK_LAUNCH(sddmm_tile_grouped_kernel);
 }
 
 }  // namespace course::step5

@@ -1,5 +1,5 @@
 // Step 5, approach 1 (lesson Part 1): the kernel (a student writes it).
-// Read first: experiments/shuffle_mask.cu (the shuffle lesson) and warp_shuffle_check.cuh.
+// Read first: lab/experiments/shuffle_mask.cu (the shuffle lesson) and warp_shuffle_check.cuh.
 /// @file sddmm_warp_per_nonzero.cuh
 /// @brief Approach 1, the CUDA-core baseline: one warp per nonzero of S.
 ///
@@ -10,8 +10,8 @@
 /// that take part: the shuffle lesson of the note (see shuffle_mask.cu).
 #pragma once
 
-#include "step5_launchers.hpp"
-#include "warp_shuffle_check.cuh"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/warp_shuffle_check.cuh"
 
 #include <cuda_fp16.h>
 

@@ -2,9 +2,9 @@
 // Read first: sddmm_warp_per_nonzero.cuh (the kernel a student writes).
 /// @file sddmm_warp_per_nonzero_launch.cu
 /// @brief Approach 1's launch: 256 threads per block, one warp per nonzero.
-#include "approach_launches.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/cuda_check.hpp"
-#include "launch_config.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 // The kernel a student writes, named with its step folder so that COURSE_KERNELS can swap
 // it (course_add_kernel_library in cmake/Course.cmake).

@@ -2,10 +2,12 @@
 // Read first: tile_grouping.hpp.
 /// @file tile_grouping.cu
 /// @brief GPU grouping of the nonzeros by tile: keys, CUB radix sort, run-length encode, scan.
-#include "tile_grouping.hpp"
+#include "step5_tensor_core_sddmm/tile_grouping.hpp"
 
+#include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
-#include "wmma_tile_product.cuh"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
+#include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
@@ -17,8 +19,6 @@
 
 namespace course::step5 {
 namespace {
-
-constexpr int kThreads = 256;
 
 /// Key of each nonzero's tile and the identity permutation that the sort will carry.
 __global__ void tile_keys_kernel(int nnz, const int* row_indices, const int* col_indices,
@@ -54,10 +54,6 @@ int significant_bits(std::uint64_t largest) {
   return bits;
 }
 
-int blocks_for(long long count) {
-  return static_cast<int>((count + kThreads - 1) / kThreads);
-}
-
 }  // namespace
 
 std::size_t TileGroups::bytes() const {
@@ -68,8 +64,9 @@ std::size_t TileGroups::bytes() const {
 TileGroups group_by_tile(const DevicePattern& pattern) {
   TileGroups groups;
   const int nnz = static_cast<int>(pattern.nnz());
-  groups.tile_cols = (pattern.cols() + kTile - 1) / kTile;
-  const std::uint64_t tile_rows = (static_cast<std::uint64_t>(pattern.rows()) + kTile - 1) / kTile;
+  groups.tile_cols = static_cast<int>(course::ceil_div<std::int64_t>(pattern.cols(), kTile));
+  const std::uint64_t tile_rows =
+      course::ceil_div(static_cast<std::uint64_t>(pattern.rows()), std::uint64_t{kTile});
   groups.tile_offsets = course::DeviceBuffer<int>(1, "tile offsets");
   groups.tile_offsets.zero();
   if (nnz == 0) {
@@ -79,8 +76,9 @@ TileGroups group_by_tile(const DevicePattern& pattern) {
   course::DeviceBuffer<std::uint64_t> sorted_keys(nnz, "sorted tile keys");
   course::DeviceBuffer<int> indices(nnz, "nonzero indices");
   groups.permutation = course::DeviceBuffer<int>(nnz, "tile permutation");
-  tile_keys_kernel<<<blocks_for(nnz), kThreads>>>(nnz, pattern.row_indices(), pattern.col_indices(),
-                                                  groups.tile_cols, keys.data(), indices.data());
+  tile_keys_kernel<<<blocks_for(nnz, kThreadsPerBlock), kThreadsPerBlock>>>(
+      nnz, pattern.row_indices(), pattern.col_indices(), groups.tile_cols, keys.data(),
+      indices.data());
   CUDA_CHECK_LAUNCH(tile_keys_kernel);
 
   // Only the bits a key can use are sorted: fewer radix passes for small matrices.
@@ -127,7 +125,7 @@ TileGroups group_by_tile(const DevicePattern& pattern) {
   groups.sorted_rows = course::DeviceBuffer<int>(nnz, "rows in tile order");
   groups.sorted_cols = course::DeviceBuffer<int>(nnz, "columns in tile order");
   groups.sorted_values = course::DeviceBuffer<float>(nnz, "values in tile order");
-  gather_kernel<<<blocks_for(nnz), kThreads>>>(
+  gather_kernel<<<blocks_for(nnz, kThreadsPerBlock), kThreadsPerBlock>>>(
       nnz, groups.permutation.data(), pattern.row_indices(), pattern.col_indices(),
       pattern.values(), groups.sorted_rows.data(), groups.sorted_cols.data(),
       groups.sorted_values.data());

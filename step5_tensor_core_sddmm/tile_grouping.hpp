@@ -11,7 +11,7 @@
 #pragma once
 
 #include "common/matrix.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstdint>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Step 5, approach 1 (lesson Part 1): shuffles that check their mask.
-// Read first: the experiment "The shuffle mask" (experiments/shuffle_mask.cu).
+// Read first: the experiment "The shuffle mask" (lab/experiments/shuffle_mask.cu).
 /// @file warp_shuffle_check.cuh
 /// @brief `__shfl_xor_sync` with a check of its mask, for the warp reductions of step 5.
 ///

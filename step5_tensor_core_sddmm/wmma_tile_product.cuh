@@ -10,7 +10,7 @@
 /// B.
 #pragma once
 
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cuda_fp16.h>
 #include <mma.h>

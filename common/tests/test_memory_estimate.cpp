@@ -29,10 +29,10 @@ TEST_CASE("byte counts read as people write them", "[common][memory]") {
 }
 
 TEST_CASE("the dense product estimate gives known bytes for known sizes", "[common][memory]") {
-  const course::MemoryEstimate plain = course::dense_product_estimate(100, 200, 300, false);
+  const course::MemoryEstimate plain = course::dense_product_estimate({100, 200, 300}, false);
   CHECK(plain.total(course::MemorySide::host) == (100u * 200 + 200u * 300) * 4);
   CHECK(plain.total(course::MemorySide::device) == (100u * 200 + 200u * 300 + 100u * 300) * 4);
-  const course::MemoryEstimate checked = course::dense_product_estimate(100, 200, 300, true);
+  const course::MemoryEstimate checked = course::dense_product_estimate({100, 200, 300}, true);
   // The check adds C copied back and the serial product (floats) and value + magnitude
   // of the double reference.
   CHECK(checked.total(course::MemorySide::host) ==
@@ -97,24 +97,24 @@ TEST_CASE("an oversized run is refused on the real device by name before any all
   // require_memory runs both checks on a machine with a GPU.
   CHECK_THROWS_AS(course::require_memory(estimate, "x"), course::OutOfMemoryError);
   // A small run fits.
-  CHECK_NOTHROW(course::require_memory(course::dense_product_estimate(64, 64, 64, true), "x"));
+  CHECK_NOTHROW(course::require_memory(course::dense_product_estimate({64, 64, 64}, true), "x"));
 }
 
 TEST_CASE("the SDDMM estimate gives known bytes and names A for the issue's sizes",
           "[common][memory]") {
   const course::MemoryEstimate small = course::sampled_product_estimate(
-      1000, 2000, 64, 5000, course::SamplingSource::random_mask, true);
+      {1000, 64, 2000}, 5000, course::SamplingSource::random_mask, true);
   // A and B in halves, the mask's 28 B per nonzero, P copied back and two doubles per nonzero.
   CHECK(small.total(course::MemorySide::host) ==
         1000u * 64 * 2 + 2000u * 64 * 2 + 5000u * 28 + 5000u * 4 + 5000u * 16);
   CHECK(small.total(course::MemorySide::device) ==
         1000u * 64 * 2 + 2000u * 64 * 2 + 5000u * 12 + 5000u * 4);
-  // --m 2000000000 --n 2 --k 65536: A alone is 2e9 x 65536 halves, 238 TiB.
+  // --rows 2000000000 --cols 2 --inner 65536: A alone is 2e9 x 65536 halves, 238 TiB.
   const course::MemoryEstimate huge = course::sampled_product_estimate(
-      2000000000, 2, 65536, 1, course::SamplingSource::random_mask, false);
+      {2000000000, 65536, 2}, 1, course::SamplingSource::random_mask, false);
   CHECK(huge.largest(course::MemorySide::host, 1) == "A (rows x inner halves) 238.42 TiB");
   const course::MemoryEstimate file =
-      course::sampled_product_estimate(10, 10, 8, 100, course::SamplingSource::file, false);
+      course::sampled_product_estimate({10, 8, 10}, 100, course::SamplingSource::file, false);
   CHECK(file.largest(course::MemorySide::host, 1) ==
         "S read from the file (entries and their sorted COO) 2.34 KiB");
 }

@@ -30,8 +30,8 @@ class KernelNames(unittest.TestCase):
                                               "single_block_loop_kernel", "tiled_shared_kernel"],
                              source)
             self.assertEqual(names["step4"], ["rect_tiles_kernel", "tiled_checked_kernel"])
-            self.assertEqual(names["step5"], ["sddmm_warp_per_nonzero_kernel",
-                                              "tile_grouped_kernel"])
+            self.assertEqual(names["step5"], ["sddmm_tile_grouped_kernel",
+                                              "sddmm_warp_per_nonzero_kernel"])
 
     def test_filter_arguments(self):
         self.assertEqual(kernels.kernel_filter([]), [])

@@ -20,7 +20,7 @@ namespace {
 MemoryEstimate bench_estimate(const std::vector<ProductSizes>& shapes, bool padding) {
   MemoryEstimate largest;
   for (const ProductSizes& sizes : shapes) {
-    MemoryEstimate estimate = dense_product_estimate(sizes.rows, sizes.inner, sizes.cols, false);
+    MemoryEstimate estimate = dense_product_estimate(sizes, false);
     estimate.host("C of cuBLAS and of a kernel, read back",
                   array_bytes(sizes.rows, sizes.cols, 2 * sizeof(float)));
     if (padding) {

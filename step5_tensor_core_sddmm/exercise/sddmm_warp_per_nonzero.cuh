@@ -1,5 +1,5 @@
 // Step 5 exercise, approach 1 (lesson Part 1): the kernel you write.
-// Read first: experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
+// Read first: lab/experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh, approach 1 (kept
 // out of the course book).
@@ -16,8 +16,8 @@
 // nonzero, as many blocks as needed; C has one float per nonzero, in S's order.
 #pragma once
 
-#include "step5_launchers.hpp"
-#include "warp_shuffle_check.cuh"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/warp_shuffle_check.cuh"
 
 #include <cuda_fp16.h>
 

@@ -1,28 +1,34 @@
 // Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
 // Read first: approach_checks.hpp.
 /// @file approach_checks.cpp
-/// @brief check_approach, check_all, check_csr_upload and the matrices of approach_checks.hpp.
+/// @brief check_approach, the approaches under test, check_all, check_csr_upload and the
+/// matrices of approach_checks.hpp.
 #include <catch2/catch.hpp>
 
+#include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "sddmm_reference.hpp"
-#include "step5_launchers.hpp"
-#include "tests/approach_checks.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace course::step5::testing {
 namespace {
 
-const course::step5::Approach kAllApproaches[] = {
-    course::step5::Approach::warp_per_nonzero, course::step5::Approach::dense_wmma,
-    course::step5::Approach::tile_grouped, course::step5::Approach::hybrid};
+/// The approaches registered with ExtraApproach.
+std::vector<course::step5::ApproachEntry>& extra_approaches() {
+  static std::vector<course::step5::ApproachEntry> extras;
+  return extras;
+}
 
 /// Fresh random A (rows×inner) and Bᵀ (cols×inner) with leading dimension ld, on the host and the
 /// device.
@@ -32,7 +38,8 @@ struct RandomOperands {
         bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
         device_a(a),
         device_bt(bt),
-        operands{rows, cols, inner, device_a.data(), ld, device_bt.data(), ld} {}
+        operands(course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(),
+                 ld) {}
   course::HostMatrix<__half> a;
   course::HostMatrix<__half> bt;
   course::DeviceMatrix<__half> device_a;
@@ -42,16 +49,33 @@ struct RandomOperands {
 
 }  // namespace
 
+ExtraApproach::ExtraApproach(course::step5::ApproachEntry entry) {
+  extra_approaches().push_back(std::move(entry));
+}
+
+std::vector<course::step5::ApproachEntry> approaches_under_test() {
+  std::vector<course::step5::ApproachEntry> entries = course::step5::lesson_approaches();
+  entries.insert(entries.end(), extra_approaches().begin(), extra_approaches().end());
+  return entries;
+}
+
 void check_approach(course::step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
                     std::uint64_t seed, const course::step5::Options& options) {
-  INFO("approach " << course::step5::approach_name(approach) << ", rows=" << s.rows
-                   << " cols=" << s.cols << " inner=" << inner << " ld=" << ld << " nnz=" << s.nnz()
-                   << " seed " << seed);
+  check_approach(course::step5::lesson_approaches(options).at(static_cast<int>(approach) - 1), s,
+                 inner, ld, seed);
+}
+
+void check_approach(const course::step5::ApproachEntry& approach, const course::CooMatrix& s,
+                    int inner, int ld, std::uint64_t seed) {
+  INFO("approach " << approach.name << ", rows=" << s.rows << " cols=" << s.cols
+                   << " inner=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
   const RandomOperands inputs(s.rows, s.cols, inner, ld, seed);
   const course::step5::DevicePattern pattern(s);
   course::DeviceBuffer<float> output(s.nnz() + 1, "C");
   output.poison();
-  course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+  const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+  plan->run(inputs.operands, output.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> got = output.to_vector();
   const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
   CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
@@ -65,7 +89,7 @@ void check_approach(course::step5::Approach approach, const course::CooMatrix& s
 
 void check_all(const course::CooMatrix& s, int inner, int ld) {
   const std::uint64_t seed = course::fresh_seed();
-  for (const course::step5::Approach approach : kAllApproaches) {
+  for (const course::step5::ApproachEntry& approach : approaches_under_test()) {
     check_approach(approach, s, inner, ld == 0 ? inner : ld, seed);
   }
 }
@@ -102,19 +126,19 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
   }
   const course::step5::DevicePattern pattern(csr, values);
   REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
-  // Approach 4 skips the values exactly when they are known to be ones.
+  // Approach 4 (going_further/) skips the values exactly when they are known to be ones.
   CHECK(pattern.unit_values() == (values == course::step5::PatternValues::all_ones));
   const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
   const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
-  for (const course::step5::Approach approach :
-       {course::step5::Approach::warp_per_nonzero, course::step5::Approach::hybrid}) {
-    INFO("approach " << course::step5::approach_name(approach));
+  std::vector<course::step5::ApproachEntry> approaches = {course::step5::lesson_approaches()[0]};
+  approaches.insert(approaches.end(), extra_approaches().begin(), extra_approaches().end());
+  for (const course::step5::ApproachEntry& approach : approaches) {
+    INFO("approach " << approach.name);
     course::DeviceBuffer<float> output(s.nnz(), "C");
     output.poison();
-    course::step5::Options options;
-    options.tc_min_nnz = 0;         // dense panels go to Tensor Cores even in a small S
-    options.full_tile_min_nnz = 0;  // and full tiles too
-    course::step5::sddmm(approach, pattern, inputs.operands, output.data(), options);
+    const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+    plan->run(inputs.operands, output.data());
+    CUDA_CHECK(cudaDeviceSynchronize());
     const auto result = course::step5::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
     INFO(result.summary());

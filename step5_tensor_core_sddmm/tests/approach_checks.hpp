@@ -6,18 +6,35 @@
 #pragma once
 
 #include "common/sparse_matrix.hpp"
-#include "step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace course::step5::testing {
 
 /// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= inner) and compares
 /// with the CPU reference; the output is poisoned first.
+void check_approach(const course::step5::ApproachEntry& approach, const course::CooMatrix& s,
+                    int inner, int ld, std::uint64_t seed);
+
+/// check_approach for one of the lesson's approaches with @p options.
 void check_approach(course::step5::Approach approach, const course::CooMatrix& s, int inner, int ld,
                     std::uint64_t seed, const course::step5::Options& options = {});
 
-/// Runs every approach on S (leading dimension @p ld, 0: inner) with one fresh seed.
+/// Adds an approach beyond the lesson's to those that check_all and check_csr_upload run: the
+/// test program's going_further tests register approach 4 this way, at start-up (as Catch2
+/// registers its test cases), so that these checks never name it.
+struct ExtraApproach {
+  /// Registers @p entry.
+  explicit ExtraApproach(course::step5::ApproachEntry entry);
+};
+
+/// The lesson's approaches 1 to 3 followed by those registered with ExtraApproach.
+std::vector<course::step5::ApproachEntry> approaches_under_test();
+
+/// Runs every approach under test on S (leading dimension @p ld, 0: inner) with one fresh
+/// seed.
 void check_all(const course::CooMatrix& s, int inner, int ld = 0);
 
 /// @p s with values uniform in [-2, 2) from @p seed.
@@ -29,7 +46,8 @@ course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatr
                              float bottom_value);
 
 /// Uploads @p s from CSR (values uploaded, or written as ones by the GPU for a pattern) and
-/// checks approaches 1 and 4 on that device pattern against the CPU reference.
+/// checks approach 1 and the registered ones (ExtraApproach) on that device pattern against
+/// the CPU reference.
 void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
                       std::uint64_t seed);
 

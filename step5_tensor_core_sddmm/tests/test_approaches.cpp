@@ -8,9 +8,9 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "sddmm_reference.hpp"
-#include "step5_launchers.hpp"
-#include "tests/approach_checks.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 #include "common/matrix_market.hpp"
 
 #include <algorithm>
@@ -154,30 +154,24 @@ TEST_CASE("approach 2 refuses a dense product that is too large", "[step5][gpu]"
   options.dense_limit_elements = std::size_t{1} << 42;
   CHECK_THROWS_AS(course::step5::Plan(course::step5::Approach::dense_wmma, pattern, 16, options),
                   course::DeviceMemoryError);
-  // Approaches 3 and 4 allocate nothing of size rows×cols and run.
-  check_approach(course::step5::Approach::tile_grouped, s, 16, 16, course::fresh_seed());
-  check_approach(course::step5::Approach::hybrid, s, 16, 16, course::fresh_seed());
+  // Approach 3 (and approach 4 of going_further/) allocate nothing of size rows×cols and run.
+  for (const course::step5::ApproachEntry& approach : approaches_under_test()) {
+    if (approach.number >= static_cast<int>(course::step5::Approach::tile_grouped)) {
+      check_approach(approach, s, 16, 16, course::fresh_seed());
+    }
+  }
 }
 
 TEST_CASE("plan run refuses operands of another shape", "[step5][gpu]") {
   const course::CooMatrix s = course::random_uniform_mask(20, 20, 10, course::fresh_seed());
   const course::step5::DevicePattern pattern(s);
-  const course::step5::Plan plan(course::step5::Approach::hybrid, pattern, 16);
+  const course::step5::Plan plan(course::step5::Approach::tile_grouped, pattern, 16);
   course::DeviceBuffer<__half> a(21 * 16);
   course::DeviceBuffer<float> output(10);
-  const course::step5::DenseOperands wrong{21, 20, 16, a.data(), 16, a.data(), 16};
+  const course::step5::DenseOperands wrong(course::ProductSizes{21, 16, 20}, a.data(), 16, a.data(),
+                                           16);
   CHECK_THROWS_WITH(plan.run(wrong, output.data()), Catch::Contains("S is 20x20"));
-  course::step5::Options bad;
-  bad.tc_density = 0.0;
-  CHECK_THROWS_AS(course::step5::Plan(course::step5::Approach::hybrid, pattern, 16, bad),
-                  std::invalid_argument);
-  bad = {};
-  bad.lane_iterations = -1;
-  CHECK_THROWS_WITH(course::step5::Plan(course::step5::Approach::hybrid, pattern, 16, bad),
-                    Catch::Contains("lane_iterations"));
-  bad = {};
-  bad.group_lanes = 3;
-  const course::step5::Plan odd(course::step5::Approach::hybrid, pattern, 16, bad);
-  const course::step5::DenseOperands right{20, 20, 16, a.data(), 16, a.data(), 16};
-  CHECK_THROWS_WITH(odd.run(right, output.data()), Catch::Contains("4, 8, 16 or 32"));
+  const course::step5::DenseOperands other_inner(course::ProductSizes{20, 17, 20}, a.data(), 17,
+                                                 a.data(), 17);
+  CHECK_THROWS_WITH(plan.run(other_inner, output.data()), Catch::Contains("inner=16"));
 }

@@ -9,9 +9,9 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "sddmm_reference.hpp"
-#include "step5_launchers.hpp"
-#include "tests/approach_checks.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
 #include <cstddef>

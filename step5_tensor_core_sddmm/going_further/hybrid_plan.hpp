@@ -1,0 +1,99 @@
+// Step 5, approach 4 (lesson Part 2): its plan, its launch and its place in a program.
+// Read first: step5_launchers.hpp (SddmmPlan, ApproachEntry), then hybrid_options.hpp.
+/// @file hybrid_plan.hpp
+/// @brief Approach 4, the hybrid: CUDA-core lane groups for the sparse rows, Tensor Core block
+/// tiles for the dense 64-row panels and for the 64×64 tiles wholly in S. HybridPlan is its
+/// preprocessing of S (hybrid_plan.cu), launch_hybrid its launch (sddmm_hybrid_launch.cu), and
+/// hybrid_approach() the entry that adds it to a program's approaches 1 to 3.
+#pragma once
+
+#include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
+#include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace course::step5 {
+
+/// @brief The number of approach 4, as `--approach` and `APPROACH` select it.
+constexpr int kHybridApproach = 4;
+
+/// @brief What approach 4's plan found of full tiles, as its launch takes it.
+struct FullTileWork {
+  const FullTile* tiles = nullptr;  ///< the full tiles
+  const int* row_starts = nullptr;  ///< the first entry of each row of each tile
+  std::int64_t tile_count = 0;      ///< their number (0: none, the lane groups go by panels)
+  const int* listed = nullptr;      ///< with full tiles: the entries left to the lane groups
+  std::int64_t listed_count = 0;    ///< their number
+};
+
+/// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
+/// panels and the full tiles, then the lane groups for the other nonzeros.
+/// @param tables the plan's dense panel tables
+/// @param dense_panels whether the plan chose any dense panel
+/// @param full the plan's full tiles and the lane groups' list
+/// @param options lanes per nonzero and runs per block
+/// @param operands A and b_transposed
+/// @param pattern S on the device
+/// @param output device array of pattern.nnz() floats
+void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
+                   const HybridOptions& options, const DenseOperands& operands,
+                   const DevicePattern& pattern, float* output);
+
+/// @brief Approach 4's preprocessing of S, done once, reused by every run: the full tiles,
+/// the dense panels among the rest (classified from the pattern's panel counts) and their
+/// tables, and the list of the entries left to the lane groups. The constructor waits for
+/// the GPU, so its wall time is the preprocessing time.
+class HybridPlan : public SddmmPlan {
+ public:
+  /// @brief Preprocesses @p pattern for approach 4.
+  /// @param pattern S on the device (must outlive the plan)
+  /// @param inner inner (the dense panels' kernel is chosen by it at run time)
+  /// @param options tuning
+  HybridPlan(const DevicePattern& pattern, int inner, const HybridOptions& options = {});
+  ~HybridPlan() override;
+  HybridPlan(const HybridPlan&) = delete;
+  HybridPlan& operator=(const HybridPlan&) = delete;
+
+  /// @brief Runs the SDDMM (SddmmPlan::run): checks the operands, then launch_hybrid.
+  /// @param operands A and Bᵀ
+  /// @param output device array of pattern.nnz() floats
+  void run(const DenseOperands& operands, float* output) const override;
+  /// @brief Tensor Core 64-row panels (each covers the column blocks its nonzeros span).
+  std::int64_t tensor_core_units() const override { return tensor_core_units_; }
+  /// @brief The 64×64 tiles wholly in S that run as plain dense Tensor Core tiles
+  /// (full_tiles.hpp; those inside dense panels included, which stay idle).
+  std::int64_t full_tiles() const { return full_tiles_; }
+  /// @brief Device bytes the plan holds beyond S.
+  std::size_t workspace_bytes() const override;
+
+ private:
+  struct State;
+  const DevicePattern* pattern_;
+  int inner_;
+  HybridOptions options_;
+  std::int64_t tensor_core_units_ = 0;
+  std::int64_t full_tiles_ = 0;
+  std::unique_ptr<State> state_;
+  /// The preprocessing: the full tiles, the dense panels among the rest, and the list of the
+  /// entries left to the lane groups.
+  void prepare();
+};
+
+/// @brief Convenience: preprocess and run approach 4 once (tests).
+/// @param pattern S on the device
+/// @param operands A and Bᵀ
+/// @param output device array of pattern.nnz() floats
+/// @param options tuning
+void sddmm_hybrid(const DevicePattern& pattern, const DenseOperands& operands, float* output,
+                  const HybridOptions& options = {});
+
+/// @brief Approach 4 as a program or a test runs it, with @p options bound in.
+/// @param options tuning
+/// @return the entry numbered kHybridApproach
+ApproachEntry hybrid_approach(const HybridOptions& options = {});
+
+}  // namespace course::step5

@@ -1,0 +1,78 @@
+// Step 5, approach 4 (lesson Part 2, "Full tiles"): the Tensor Core kernel of the full tiles.
+// Read first: block_tile_product.cuh (the product), full_tiles.hpp (what a full tile is).
+/// @file sddmm_full_tiles.cuh
+/// @brief Approach 4's full tiles: a 64×64 tile wholly in S is a plain dense Tensor Core
+/// tile. Its product is BlockTileProduct's, as for a dense panel, but the copy-out needs no
+/// table of where S's entries are: row r of the tile is `width` consecutive entries of S
+/// from row_starts[r] on, so each warp stores whole rows, 32 neighbouring floats at a time.
+#pragma once
+
+#include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
+#include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
+
+#include <cstdint>
+
+namespace course::step5 {
+
+/// @brief One full tile per block: C = (S's values ·) A·B at every position of the tile.
+///
+/// Preconditions: blockDim.x = 256 (8 warps); one block per tile (blockIdx.x); @p tiles
+/// and @p row_starts from find_full_tiles for this S.
+/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// @param operands A and b_transposed
+/// @param tiles the full tiles
+/// @param row_starts the first entry of each row of each tile
+/// @param panel_slot 1 + slot of each dense panel, 0 for a sparse one, or nullptr when no
+/// panel is dense: a dense panel's kernel writes all of its entries, so its full tiles stay
+/// idle
+/// @param vector_a A allows 16-byte loads
+/// @param vector_b b_transposed allows 16-byte loads
+/// @param values values of the nonzeros, or nullptr when every value is one
+/// @param output one float per nonzero
+template <int kChunk>
+__global__ void __launch_bounds__(256)
+    sddmm_full_tiles_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
+                            const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
+                            bool vector_a, bool vector_b, const float* __restrict__ values,
+                            float* __restrict__ output) {
+  using Product = BlockTileProduct<kChunk>;
+  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
+  constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  // 8 rows each
+  static_assert(Product::kRows == kFullTileEdge && Product::kCols == kFullTileEdge,
+                "a full tile is one block tile");
+  static_assert(kRowsPerWarp <= 32, "one lane holds each of a warp's row starts");
+  __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
+
+  const FullTile tile = tiles[blockIdx.x];
+  if (panel_slot != nullptr && panel_slot[tile.first_row / kPanelRows] != 0) {
+    return;  // the whole block leaves before any barrier: the dense panel writes this tile
+  }
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  // Lane r < 8 of warp w holds the start of the tile's row w + 8·r, loaded now so that its
+  // latency hides behind the product.
+  int start = 0;
+  if (lane < kRowsPerWarp) {
+    start = row_starts[tile.starts + warp + Product::kWarps * lane];
+  }
+  const float* result =
+      Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
+
+  const int tile_rows = min(kFullTileEdge, operands.rows - tile.first_row);
+  for (int index = 0; index < kRowsPerWarp; ++index) {
+    const int row = warp + Product::kWarps * index;
+    const int first = __shfl_sync(kAllLanes, start, index);
+    if (row >= tile_rows) {
+      break;  // rows past the matrix's last (a tile cut by the bottom edge); warp-uniform
+    }
+    // Columns past the matrix's last (a tile cut by the right edge) are not S's: width stops.
+    for (int col = lane; col < tile.width; col += 32) {
+      const float product = result[row * Product::kResultLd + col];
+      output[first + col] = values == nullptr ? product : __ldg(values + first + col) * product;
+    }
+  }
+}
+
+}  // namespace course::step5

@@ -1,0 +1,173 @@
+// Step 5, the benchmark (lesson Part 3): the parts of sddmm_bench.
+// Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
+/// @file bench.hpp
+/// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp,
+/// and the attention masks of attention_cases.cpp), the baselines (baselines.hpp), our
+/// approaches on a case (bench_run_case.cu), the summary (bench_summary.cpp) and the
+/// notebook's experiments (bench_experiments.cu). sddmm_bench.cu reads the command line and
+/// runs them; its file comment defines the columns.
+#pragma once
+
+#include "common/matrix.hpp"
+#include "common/sparse_matrix.hpp"
+#include "common/table.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/lab/device_utilities.hpp"
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+
+#include <cuda_fp16.h>
+#include <cusparse.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+/// @brief The step 5 benchmark's parts (sddmm_bench).
+namespace course::step5::bench {
+
+/// @brief One matrix of the benchmark: a name, how to make S, and inner.
+struct BenchCase {
+  std::string name;                         ///< the matrix's name in the table
+  std::function<course::CooMatrix()> make;  ///< makes (or reads) S
+  int inner = 256;                          ///< inner
+  std::size_t expected_nnz = 0;             ///< nonzeros of S (a file: from its size line)
+  int rows = 0;                             ///< rows of S (a file: from its size line)
+  int cols = 0;                             ///< columns of S (a file: from its size line)
+  bool from_file = false;                   ///< S is read from a Matrix Market file
+  std::string problem;     ///< why the case cannot run (a malformed file); empty when it can
+  bool attention = false;  ///< an attention mask (its ratios get a table of their own)
+};
+
+/// @brief The seed of a case's random inputs, from its name.
+/// @param name the case's name
+/// @return an odd seed
+std::uint64_t case_seed(const std::string& name);
+
+/// @brief The note's 17 shapes as uniform random masks of exactly its rows, cols and nnz, inner =
+/// 256.
+/// @return the cases
+std::vector<BenchCase> note_cases();
+
+/// @brief inner = 32 .. 1024 on the note's 37000² mask with 368 000 nonzeros.
+/// @return the cases
+std::vector<BenchCase> k_sweep_cases();
+
+/// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, inner = 256; throws
+/// course::UsageError when it is not a directory.
+/// Each file's header and size line are read here (not its entries), so that a case knows
+/// its sizes and nonzeros before it runs (for --max-nnz and the memory check); a file whose
+/// first lines are malformed becomes a case with a problem, shown as a row saying why.
+/// @param directory the folder of Matrix Market files
+/// @return the cases
+std::vector<BenchCase> matrix_cases(const std::string& directory);
+
+/// @brief The public attention set (`--attention`): block-sparse, sliding-window and
+/// BigBird-style masks from 4096² to 32768², each at inner = 64, 128 and 256.
+/// @return the cases
+std::vector<BenchCase> attention_cases();
+
+struct Settings;
+
+/// @brief Why @p bench_case cannot run with @p settings: over --max-nnz, a malformed file, or
+/// more memory than the host has available (or the GPU has free, when there is one) for S,
+/// the operands, cuSPARSE's copies and the checks; empty when it can run.
+/// @param bench_case the case
+/// @param settings the command line's choices
+/// @return the reason, for the row's check column
+std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
+
+/// @brief The command line's choices that a case's run needs.
+struct Settings {
+  std::vector<int> approaches;           ///< approaches to run (1 to 4)
+  int repeats = 10;                      ///< timed kernel launches (median reported)
+  int other_repeats = 21;                ///< timed preprocessings (median reported)
+  long long max_nnz = 0;                 ///< skip matrices above this nnz (0: none)
+  course::step5::Options options;        ///< approaches 1 to 3's tuning
+  course::step5::HybridOptions hybrid;   ///< approach 4's tuning
+  std::string cusparse_layout = "auto";  ///< auto, col or row
+  bool baseline_rows = true;    ///< add the baselines' rows (false in the second, approach-2 pass)
+  double copy_bandwidth = 0.0;  ///< device-to-device copy bandwidth (B/s) for the SOL column
+};
+
+/// @brief Approach @p number (1 to 4) with the tuning of @p settings.
+/// @param number the approach
+/// @param settings the command line's choices
+/// @return its entry (name and plan)
+course::step5::ApproachEntry approach_entry(int number, const Settings& settings);
+
+/// @brief The name of approach @p number (1 to 4) in the tables.
+/// @param number the approach
+/// @return e.g. "3 tile-grouped WMMA", "4 hybrid"
+std::string approach_label(int number);
+
+/// @brief One approach's ratios on one case: each baseline's time / ours (median kernel
+/// times), and ours as a multiple of the speed of light.
+struct CaseRatios {
+  std::string case_label;          ///< the case's name and inner
+  bool attention = false;          ///< an attention mask
+  std::optional<double> vs_fp16;   ///< over cuSPARSE with fp16 A and B (the reference)
+  std::optional<double> vs_fp32;   ///< over cuSPARSE with fp32 A and B
+  std::optional<double> vs_dense;  ///< over dense then sample (when the product fits)
+  double sol_multiple = 0.0;       ///< our time / the speed-of-light time
+};
+
+/// @brief Accumulates the figures the summary needs.
+struct Summary {
+  std::map<int, std::vector<double>> speedups;    ///< approach -> speedups over cuSPARSE fp16
+  std::map<int, double> worst_prep_ratio;         ///< approach -> max prep / sddmm
+  std::map<int, double> worst_other_ratio;        ///< approach -> max other / sddmm
+  std::map<int, std::string> slowest_case;        ///< approach -> case with the smallest speedup
+  std::map<int, double> smallest_speedup;         ///< approach -> its speedup
+  std::map<int, std::vector<CaseRatios>> ratios;  ///< approach -> its ratios, case by case
+  int failures = 0;  ///< wrong answers, baselines that disagree with ours, CUDA errors
+
+  /// @brief Records one timed run of approach @p number.
+  /// @param number the approach
+  /// @param ratios its ratios on the case (vs_fp16 feeds the first table)
+  /// @param ms our kernel time
+  /// @param prep_ms our preprocessing time
+  /// @param other_ms our "other" time
+  void add(int number, const CaseRatios& ratios, double ms, double prep_ms, double other_ms);
+};
+
+/// @brief Writes the summary as Markdown: the first table (one row per approach, against
+/// cuSPARSE fp16, in the format the results pages read), then every baseline's geometric mean
+/// and the speed-of-light multiple, then (when the run had them) the attention masks' ratios.
+/// @param summary the figures
+/// @param out the stream
+void print_summary(const Summary& summary, std::ostream& out);
+
+/// @brief Seconds since @p start on the steady clock.
+/// @param start the start
+/// @return seconds
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+/// @brief Runs one case: the baselines' rows (each checked against our approach 4), then one
+/// row per approach of @p settings, each result verified against cuSPARSE fp16's (or, where
+/// that failed, fp32's); adds the rows to @p result_table and the figures to @p summary.
+/// @param bench_case the matrix and inner
+/// @param settings the command line's choices
+/// @param libraries the cuSPARSE and cuBLAS handles
+/// @param result_table the benchmark's table
+/// @param summary the summary's figures
+void run_case(const BenchCase& bench_case, const Settings& settings, const Libraries& libraries,
+              course::ResultTable& result_table, Summary& summary);
+
+/// @brief The benchmark's columns, in order (sddmm_bench.cu's file comment defines them).
+/// @return the column names
+std::vector<std::string> table_columns();
+
+/// @brief The note's experiments that need special settings, as a Markdown table.
+/// @param handle the cuSPARSE handle (unused)
+/// @param base the command line's choices
+/// @param out the stream
+void run_experiments(cusparseHandle_t handle, const Settings& base, std::ostream& out);
+
+}  // namespace course::step5::bench

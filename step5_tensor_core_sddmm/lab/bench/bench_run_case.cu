@@ -1,0 +1,243 @@
+// Step 5, the benchmark (lesson Part 3): one matrix, the baselines and every approach, verified.
+// Read first: bench.hpp, case_support.hpp, then sddmm_bench.cu's file comment (the columns).
+/// @file bench_run_case.cu
+/// @brief One case of the benchmark: S pinned and converted once (amortised), the baselines
+/// and their rows (baseline_rows.cu), then for each approach its "other", "prep" and kernel
+/// times and a check of its result against cuSPARSE fp16's.
+#include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
+
+#include "common/cuda_check.hpp"
+#include "common/device.hpp"
+#include "common/matrix_market.hpp"
+#include "common/timing.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace course::step5::bench {
+namespace {
+
+template <typename T>
+std::size_t vector_bytes(const std::vector<T>& values) {
+  return values.size() * sizeof(T);
+}
+
+/// Times @p approach on the case and checks its result; returns the row's cells after the
+/// approach's name (a refusal or a CUDA error fills them with "-" and a note).
+std::vector<std::string> time_approach(const CaseInputs& inputs,
+                                       const course::step5::ApproachEntry& approach,
+                                       const Settings& settings,
+                                       course::DeviceBuffer<float>& output, Summary& summary) {
+  const BenchCase& bench_case = inputs.bench_case;
+  const course::CsrMatrix& csr = inputs.csr;
+  const int inner = bench_case.inner;
+  const int number = approach.number;
+  const std::vector<std::string> refused(11, "-");
+  const auto with_note = [&](const std::string& note) {
+    std::vector<std::string> cells = refused;
+    cells.push_back(note);
+    return cells;
+  };
+  try {
+    const course::TimingStats other = course::time_host(
+        [&] {
+          const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
+          const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+        },
+        1, settings.other_repeats);
+    std::cerr << bench_case.name << " inner=" << inner << " approach " << number << ": other min "
+              << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
+              << " ms\n";
+    const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
+    const course::TimingStats prep = course::time_host(
+        [&] {
+          const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+        },
+        1, settings.other_repeats);
+    const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+    output.poison();
+    plan->run(inputs.operands, output.data());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::string check = "no reference";
+    if (!reference_result(inputs).empty()) {
+      const course::CompareResult result =
+          verify(output.to_vector(), reference_result(inputs), inputs);
+      check = result.ok() ? "ok" : "wrong answer";
+      if (!result.ok()) {
+        ++summary.failures;
+        std::cerr << "wrong answer: " << bench_case.name << " approach " << number << ": "
+                  << result.summary() << "\n";
+      }
+    }
+    const course::TimingStats kernel =
+        course::time_gpu([&] { plan->run(inputs.operands, output.data()); }, 1, settings.repeats);
+    const double ms = kernel.median_ms;
+    const CaseRatios ratios = ratios_of(inputs, ms);
+    summary.add(number, ratios, ms, prep.median_ms, other.median_ms);
+    std::vector<std::string> cells = {course::format_fixed(ms, 3),
+                                      course::format_fixed(kernel.min_ms, 3),
+                                      course::format_fixed(other.median_ms, 3),
+                                      course::format_fixed(prep.median_ms, 3),
+                                      course::format_fixed(ms + other.median_ms, 3),
+                                      course::format_fixed(gflops(csr.nnz(), inner, ms), 1)};
+    const std::vector<std::string> ratio_text = ratio_cells(ratios);
+    cells.insert(cells.end(), ratio_text.begin(), ratio_text.end());
+    cells.push_back(check);
+    return cells;
+  } catch (const course::DeviceMemoryError& error) {
+    std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    return with_note("refused: out of memory");
+  } catch (const std::length_error& error) {
+    std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    return with_note("refused: dense rows x cols too large");
+  } catch (const std::invalid_argument& error) {
+    std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    return with_note("refused: see log");
+  } catch (const course::CudaError& error) {
+    ++summary.failures;
+    std::cerr << bench_case.name << " approach " << number << ": " << error.what() << "\n";
+    return with_note("CUDA error: see log");
+  }
+}
+
+/// Approach 4's result, untimed: what each baseline is checked against (empty if refused).
+std::vector<float> our_result(const course::step5::DevicePattern& pattern,
+                              const course::step5::DenseOperands& operands,
+                              const Settings& settings) {
+  try {
+    course::DeviceBuffer<float> output(static_cast<std::size_t>(pattern.nnz()), "P (check)");
+    output.poison();
+    course::step5::sddmm_hybrid(pattern, operands, output.data(), settings.hybrid);
+    return output.to_vector();
+  } catch (const std::exception& error) {
+    std::cerr << "approach 4 for the baselines' check: " << error.what() << "\n";
+    return {};
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> table_columns() {
+  return {"matrix",
+          "rows",
+          "cols",
+          "inner",
+          "nnz",
+          "approach",
+          "sddmm",
+          "min",
+          "other",
+          "prep",
+          "total",
+          "GFLOP/s",
+          "vs cuSPARSE",
+          "vs cuSPARSE fp32",
+          "vs dense then sample",
+          "x SOL",
+          "check"};
+}
+
+void run_case(const BenchCase& bench_case, const Settings& settings, const Libraries& libraries,
+              course::ResultTable& result_table, Summary& summary) {
+  ProgressTable table(result_table);
+  const auto started = std::chrono::steady_clock::now();
+  std::string why_not = skip_reason(bench_case, settings);
+  std::optional<course::CooMatrix> made;
+  if (why_not.empty()) {
+    try {
+      made = bench_case.make();
+    } catch (const course::MatrixMarketError& error) {
+      // Malformed past its size line: the case becomes a row saying why; the run goes on.
+      why_not = std::string("skipped: ") + error.what();
+    }
+  }
+  if (!why_not.empty()) {
+    std::cerr << bench_case.name << ": " << why_not << "\n";
+    if (settings.baseline_rows) {  // one row per skipped matrix, in the first pass
+      const auto known = [](int size) { return size > 0 ? std::to_string(size) : "-"; };
+      std::vector<std::string> row = {bench_case.name,
+                                      known(bench_case.rows),
+                                      known(bench_case.cols),
+                                      std::to_string(bench_case.inner),
+                                      std::to_string(bench_case.expected_nnz),
+                                      "all"};
+      row.resize(table_columns().size() - 1, "-");
+      row.push_back(why_not);
+      table.add_row(row);
+    }
+    return;
+  }
+  const course::CooMatrix sampling = std::move(*made);
+  const course::CsrMatrix csr = course::coo_to_csr(sampling);
+  const int rows = sampling.rows;
+  const int cols = sampling.cols;
+  const int inner = bench_case.inner;
+  const std::uint64_t seed = case_seed(bench_case.name);
+  // Amortised, not timed: S's host arrays are pinned once (see sddmm_bench.cu's file comment).
+  const HostRegistration pin_rows(sampling.row_indices.data(), vector_bytes(sampling.row_indices));
+  const HostRegistration pin_cols(sampling.col_indices.data(), vector_bytes(sampling.col_indices));
+  const HostRegistration pin_values(sampling.values.data(), vector_bytes(sampling.values));
+  const HostRegistration pin_offsets(csr.row_offsets.data(), vector_bytes(csr.row_offsets));
+  const HostRegistration pin_csr_cols(csr.col_indices.data(), vector_bytes(csr.col_indices));
+  const HostRegistration pin_csr_values(csr.values.data(), vector_bytes(csr.values));
+  // Also amortised, like the CSR conversion: whether S is a pattern matrix (all values one,
+  // as a Matrix Market "pattern" file says in its header); then its values are not uploaded.
+  const bool all_ones =
+      std::all_of(csr.values.begin(), csr.values.end(), [](float value) { return value == 1.0f; });
+  const course::step5::PatternValues pattern_values =
+      all_ones ? course::step5::PatternValues::all_ones : course::step5::PatternValues::upload;
+
+  // Dense operands in half: the same bytes for our kernels, cuSPARSE fp16 and cuBLAS.
+  course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
+  course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
+  course::step5::fill_random_half(a.data(), rows, inner, inner, seed);
+  course::step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
+  const course::step5::DenseOperands operands(course::ProductSizes{rows, inner, cols}, a.data(),
+                                              inner, b_transposed.data(), inner);
+
+  const course::step5::DevicePattern pattern(csr, pattern_values);
+  std::vector<float> magnitude;
+  {
+    course::DeviceBuffer<float> device_magnitude(csr.nnz(), "magnitudes");
+    course::step5::sampled_magnitude(pattern, operands, device_magnitude.data());
+    magnitude = device_magnitude.to_vector();
+  }
+  CaseInputs inputs{bench_case, csr, pattern_values, operands, magnitude, {}, {}, {}, 0.0, {}};
+  inputs.fp16 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
+                              inner, CusparseInputs::fp16);
+  if (settings.baseline_rows) {  // the second pass needs only the reference
+    inputs.fp32 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
+                                inner, CusparseInputs::fp32);
+    inputs.dense = time_dense_then_sample(settings, libraries.cublas, pattern, operands);
+  }
+  inputs.sol_ms =
+      speed_of_light_bytes(rows, cols, inner, csr.nnz(), !all_ones) / settings.copy_bandwidth * 1e3;
+  if (settings.baseline_rows) {
+    inputs.ours = our_result(pattern, operands, settings);
+    add_baseline_rows(inputs, table, summary);
+    inputs.ours = {};
+  }
+
+  course::DeviceBuffer<float> output(csr.nnz(), "C");
+  for (const int number : settings.approaches) {
+    const course::step5::ApproachEntry approach = approach_entry(number, settings);
+    std::vector<std::string> row = {bench_case.name,           std::to_string(rows),
+                                    std::to_string(cols),      std::to_string(inner),
+                                    std::to_string(csr.nnz()), approach.name};
+    const std::vector<std::string> cells =
+        time_approach(inputs, approach, settings, output, summary);
+    row.insert(row.end(), cells.begin(), cells.end());
+    table.add_row(row);
+  }
+  std::cerr << bench_case.name << " inner=" << inner << " done in " << seconds_since(started)
+            << " s\n";
+}
+
+}  // namespace course::step5::bench

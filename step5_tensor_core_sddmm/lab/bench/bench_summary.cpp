@@ -1,0 +1,136 @@
+// Step 5, the benchmark (lesson Part 3): the summary below the table.
+// Read first: bench.hpp.
+/// @file bench_summary.cpp
+/// @brief The summary: per approach the geometric mean of its speedups over cuSPARSE fp16,
+/// its slowest case and its worst prep/sddmm and other/sddmm ratios (the table the results
+/// pages read); then its geometric means against every baseline and the speed of light; then
+/// the attention masks, case by case.
+#include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace course::step5::bench {
+namespace {
+
+double geometric_mean(const std::vector<double>& values) {
+  double log_sum = 0.0;
+  for (const double value : values) {
+    log_sum += std::log(value);
+  }
+  return values.empty() ? 0.0 : std::exp(log_sum / static_cast<double>(values.size()));
+}
+
+/// The better (faster) of cuSPARSE fp16 and dense then sample, as a ratio over ours: the
+/// smaller of the two speedups, since the faster baseline is the one we gain least on.
+std::optional<double> vs_better(const CaseRatios& ratios) {
+  if (ratios.vs_fp16 && ratios.vs_dense) {
+    return std::min(*ratios.vs_fp16, *ratios.vs_dense);
+  }
+  return ratios.vs_fp16 ? ratios.vs_fp16 : ratios.vs_dense;
+}
+
+std::string optional_text(const std::optional<double>& value) {
+  return value ? course::format_fixed(*value, 2) : std::string("-");
+}
+
+/// "geomean (n), smallest: x (case)" of one ratio over an approach's cases.
+std::string ratio_cell(const std::vector<CaseRatios>& cases,
+                       const std::function<std::optional<double>(const CaseRatios&)>& ratio) {
+  std::vector<double> values;
+  const CaseRatios* smallest = nullptr;
+  for (const CaseRatios& ratios : cases) {
+    const std::optional<double> value = ratio(ratios);
+    if (value) {
+      values.push_back(*value);
+      if (smallest == nullptr || *value < *ratio(*smallest)) {
+        smallest = &ratios;
+      }
+    }
+  }
+  if (values.empty()) {
+    return "-";
+  }
+  return course::format_fixed(geometric_mean(values), 2) + " (" + std::to_string(values.size()) +
+         "; smallest " + course::format_fixed(*ratio(*smallest), 2) + ", " + smallest->case_label +
+         ")";
+}
+
+}  // namespace
+
+void Summary::add(int number, const CaseRatios& case_ratios, double ms, double prep_ms,
+                  double other_ms) {
+  if (case_ratios.vs_fp16) {
+    const double speedup = *case_ratios.vs_fp16;
+    speedups[number].push_back(speedup);
+    if (!smallest_speedup.count(number) || speedup < smallest_speedup[number]) {
+      smallest_speedup[number] = speedup;
+      slowest_case[number] = case_ratios.case_label;
+    }
+  }
+  ratios[number].push_back(case_ratios);
+  worst_prep_ratio[number] = std::max(worst_prep_ratio[number], prep_ms / ms);
+  worst_other_ratio[number] = std::max(worst_other_ratio[number], other_ms / ms);
+}
+
+void print_summary(const Summary& summary, std::ostream& out) {
+  out << "## Summary\n\ncuSPARSE here is cuSPARSE with fp16 A and B (fp32 output and compute), "
+         "the fair reference: it reads the same bytes as our kernels.\n\n"
+         "| approach | rows | geomean speedup vs cuSPARSE | smallest (case) | "
+         "max prep/sddmm | max other/sddmm |\n|---|---|---|---|---|---|\n";
+  for (const auto& [number, speedups] : summary.speedups) {
+    out << "| " << approach_label(number) << " | " << speedups.size() << " | "
+        << course::format_fixed(geometric_mean(speedups), 2) << " | "
+        << course::format_fixed(summary.smallest_speedup.at(number), 2) << " ("
+        << summary.slowest_case.at(number) << ") | "
+        << course::format_fixed(summary.worst_prep_ratio.at(number), 2) << " | "
+        << course::format_fixed(summary.worst_other_ratio.at(number), 2) << " |\n";
+  }
+  out << "\n## Against every baseline\n\nGeometric mean of baseline time / our time (cases; "
+         "smallest and its case); x SOL: our time / the speed-of-light time (1 = at the "
+         "bandwidth bound; smaller is better, so its 'smallest' is our best case).\n\n"
+         "| approach | set | vs cuSPARSE fp16 | vs cuSPARSE fp32 | vs dense then sample | "
+         "vs the better of fp16 and dense | x SOL |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& [number, all] : summary.ratios) {
+    for (const bool attention : {false, true}) {
+      std::vector<CaseRatios> cases;
+      std::copy_if(all.begin(), all.end(), std::back_inserter(cases),
+                   [&](const CaseRatios& ratios) { return ratios.attention == attention; });
+      if (cases.empty()) {
+        continue;
+      }
+      out << "| " << approach_label(number) << " | " << (attention ? "attention" : "matrices")
+          << " | " << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp16; }) << " | "
+          << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_fp32; }) << " | "
+          << ratio_cell(cases, [](const CaseRatios& r) { return r.vs_dense; }) << " | "
+          << ratio_cell(cases, vs_better) << " | "
+          << ratio_cell(cases, [](const CaseRatios& r) { return std::optional(r.sol_multiple); })
+          << " |\n";
+    }
+  }
+  bool header = false;
+  for (const auto& [number, all] : summary.ratios) {
+    for (const CaseRatios& ratios : all) {
+      if (!ratios.attention) {
+        continue;
+      }
+      if (!header) {
+        out << "\n## Attention masks\n\n| approach | mask, inner | vs cuSPARSE fp16 | vs cuSPARSE "
+               "fp32 | vs dense then sample | vs the better | x SOL |\n"
+               "|---|---|---|---|---|---|---|\n";
+        header = true;
+      }
+      out << "| " << approach_label(number) << " | " << ratios.case_label << " | "
+          << optional_text(ratios.vs_fp16) << " | " << optional_text(ratios.vs_fp32) << " | "
+          << optional_text(ratios.vs_dense) << " | " << optional_text(vs_better(ratios)) << " | "
+          << course::format_fixed(ratios.sol_multiple, 2) << " |\n";
+    }
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace course::step5::bench

@@ -1,0 +1,110 @@
+// Step 5, the benchmark (lesson Part 3): what one case's rows share.
+// Read first: case_support.hpp.
+/// @file case_support.cpp
+/// @brief The check of one result against another, the ratios of a row, the pinning of S's
+/// host vectors, the echoing table (see case_support.hpp), and the approaches by number
+/// (bench.hpp).
+#include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+namespace course::step5::bench {
+
+course::step5::ApproachEntry approach_entry(int number, const Settings& settings) {
+  if (number == course::step5::kHybridApproach) {
+    return course::step5::hybrid_approach(settings.hybrid);
+  }
+  return course::step5::lesson_approaches(settings.options)
+      .at(static_cast<std::size_t>(course::step5::approach_from_number(number)) - 1);
+}
+
+std::string approach_label(int number) {
+  return approach_entry(number, Settings{}).name;
+}
+
+const std::vector<float>& reference_result(const CaseInputs& inputs) {
+  return inputs.fp16.result.empty() ? inputs.fp32.result : inputs.fp16.result;
+}
+
+course::CompareResult verify(const std::vector<float>& got, const std::vector<float>& expected,
+                             const CaseInputs& inputs) {
+  const course::CsrMatrix& csr = inputs.csr;
+  const course::Tolerance tolerance =
+      course::Tolerance::tensor_core_fp32_accumulation(inputs.bench_case.inner);
+  course::CompareResult result;
+  int row = 0;
+  for (std::size_t entry = 0; entry < got.size(); ++entry) {
+    while (row + 1 < static_cast<int>(csr.row_offsets.size()) &&
+           static_cast<std::size_t>(csr.row_offsets[row + 1]) <= entry) {
+      ++row;
+    }
+    const double error = std::fabs(static_cast<double>(got[entry]) - expected[entry]);
+    const double allowed = tolerance.absolute + tolerance.relative * inputs.magnitude[entry];
+    ++result.checked;
+    if (std::isfinite(error)) {
+      result.max_abs_error = std::max(result.max_abs_error, error);
+    }
+    if (!(error <= allowed)) {
+      if (result.first.size() < 3) {
+        result.first.push_back({row, csr.col_indices[entry], got[entry], expected[entry]});
+      }
+      ++result.mismatches;
+    }
+  }
+  return result;
+}
+
+CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
+  CaseRatios ratios;
+  ratios.case_label = inputs.bench_case.name + " inner=" + std::to_string(inputs.bench_case.inner);
+  ratios.attention = inputs.bench_case.attention;
+  const auto over = [ms](const BaselineRun& baseline) -> std::optional<double> {
+    return baseline.ms ? std::optional<double>(*baseline.ms / ms) : std::nullopt;
+  };
+  ratios.vs_fp16 = over(inputs.fp16);
+  ratios.vs_fp32 = over(inputs.fp32);
+  ratios.vs_dense = over(inputs.dense);
+  ratios.sol_multiple = ms / inputs.sol_ms;
+  return ratios;
+}
+
+std::vector<std::string> ratio_cells(const CaseRatios& ratios) {
+  return {course::format_optional(ratios.vs_fp16, 2), course::format_optional(ratios.vs_fp32, 2),
+          course::format_optional(ratios.vs_dense, 2),
+          course::format_fixed(ratios.sol_multiple, 2)};
+}
+
+double gflops(std::size_t nnz, int inner, double ms) {
+  return 2.0 * static_cast<double>(nnz) * inner / (ms * 1e6);
+}
+
+HostRegistration::HostRegistration(const void* data, std::size_t bytes) {
+  if (bytes > 0 &&
+      cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterDefault) == cudaSuccess) {
+    data_ = const_cast<void*>(data);
+  } else if (bytes > 0) {
+    cudaGetLastError();  // not pinned: uploads still work, only slower; say so
+    std::cerr << "note: could not pin " << bytes << " bytes of S; its upload is pageable\n";
+  }
+}
+
+HostRegistration::~HostRegistration() {
+  if (data_ != nullptr) {
+    cudaHostUnregister(data_);
+  }
+}
+
+void ProgressTable::add_row(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const std::string& cell : cells) {
+    line += " " + cell + " |";
+  }
+  std::cerr << line << std::endl;
+  table_.add_row(cells);
+}
+
+}  // namespace course::step5::bench

@@ -1,0 +1,76 @@
+// Step 5, the benchmark's list of matrices (CPU only): sizes from the size line, malformed
+// files and cases that cannot fit become rows saying why.
+/// @file test_bench_cases.cpp
+/// @brief Tests of matrix_cases() and skip_reason() (no GPU).
+#include <catch2/catch.hpp>
+
+#include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
+#include "common/cli.hpp"
+#include "common/tests/temp_files.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[step5][bench]") {
+  course::testing::TempDir dir;
+  const std::string header = "%%MatrixMarket matrix coordinate pattern symmetric\n";
+  // The entries are never read here: a wrong one does not matter yet.
+  course::testing::write_gzip(dir.file("b_sym.mtx.gz"), header + "50 50 30\n1 1\n");
+  course::testing::write_text(dir.file("a_broken.mtx"), "hello\n");
+  course::testing::write_text(dir.file("c_notes.txt"), "not a matrix\n");
+  const std::vector<course::step5::bench::BenchCase> cases =
+      course::step5::bench::matrix_cases(dir.path());
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].name == "a_broken");
+  CHECK_THAT(cases[0].problem, Catch::Contains("a_broken.mtx:1: bad header"));
+  CHECK(cases[1].name == "b_sym");
+  CHECK(cases[1].problem.empty());
+  CHECK(cases[1].rows == 50);
+  CHECK(cases[1].cols == 50);
+  CHECK(cases[1].expected_nnz == 60u);  // a symmetric file's entries count twice at most
+  CHECK_THROWS_AS(course::step5::bench::matrix_cases(dir.file("no_such_folder")),
+                  course::UsageError);
+}
+
+TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
+  course::step5::bench::Settings settings;
+  course::step5::bench::BenchCase small{"small", nullptr, 64, 1000, 300, 400, false, ""};
+  CHECK(course::step5::bench::skip_reason(small, settings).empty());
+  settings.max_nnz = 999;
+  CHECK(course::step5::bench::skip_reason(small, settings) == "skipped (--max-nnz)");
+  settings.max_nnz = 0;
+  course::step5::bench::BenchCase broken = small;
+  broken.problem = "x.mtx:1: bad header";
+  CHECK(course::step5::bench::skip_reason(broken, settings) == "skipped: x.mtx:1: bad header");
+  // A of 2e9 x 65536 halves: 238 TiB on no machine.
+  course::step5::bench::BenchCase huge{"huge", nullptr, 65536, 1, 2000000000, 2, false, ""};
+  CHECK_THAT(course::step5::bench::skip_reason(huge, settings),
+             Catch::StartsWith("skipped: not enough host memory") &&
+                 Catch::Contains("A (rows x inner halves) 238.42 TiB"));
+}
+
+TEST_CASE("bench: the attention set runs each mask at K = 64 then 128 then 256", "[step5][bench]") {
+  const std::vector<course::step5::bench::BenchCase> cases =
+      course::step5::bench::attention_cases();
+  REQUIRE(cases.size() == 30);
+  for (std::size_t index = 0; index < cases.size(); index += 3) {
+    INFO(cases[index].name);
+    CHECK(cases[index].attention);
+    CHECK(cases[index + 1].name == cases[index].name);
+    CHECK(cases[index + 2].name == cases[index].name);
+    CHECK(cases[index].inner == 64);
+    CHECK(cases[index + 1].inner == 128);
+    CHECK(cases[index + 2].inner == 256);
+    CHECK(cases[index].rows >= 4096);
+    CHECK(cases[index].rows <= 32768);
+    CHECK(cases[index].expected_nnz > 0);
+  }
+  CHECK(cases[0].name == "block_16384_b128_d0.05");
+  // The smallest window: its nnz bound is exact and the mask is made with it.
+  const auto window = std::find_if(cases.begin(), cases.end(), [](const auto& bench_case) {
+    return bench_case.name == "window_4096_w64_g8";
+  });
+  REQUIRE(window != cases.end());
+  CHECK(window->make().nnz() == window->expected_nnz);
+}

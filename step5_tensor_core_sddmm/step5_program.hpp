@@ -1,0 +1,37 @@
+// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
+// Read first: step5_launchers.hpp (ApproachEntry, the API it calls), then main.cu.
+/// @file step5_program.hpp
+/// @brief Step 5's program, apart from main(): the command line, S (random or read), the
+/// timed runs of the chosen approach and the DEBUG check. It takes the list of approaches it
+/// offers, so that the lesson's program (main.cu: approaches 1 to 3) and going_further's
+/// (going_further/main.cu: approaches 1 to 4) share it.
+#pragma once
+
+#include "step5_tensor_core_sddmm/step5_launchers.hpp"
+
+#include <string>
+#include <vector>
+
+namespace course::step5 {
+
+/// @brief What makes a step 5 program: its name, the approaches it offers and the one it
+/// runs when `--approach` is not given.
+struct ProgramSetup {
+  std::string name;                       ///< the program's name, for messages and --help
+  std::vector<ApproachEntry> approaches;  ///< numbered 1, 2, ... in order
+  int default_approach = 1;               ///< APPROACH: one of the approaches' numbers
+  bool debug_check = false;               ///< DEBUG: check the result against the CPU reference
+};
+
+/// @brief Runs one SDDMM: parses the command line, makes S (a uniform random mask or a
+/// Matrix Market file), checks the sizes against the memory before any work, times the
+/// upload and preprocessing ("other", first call and steady state) and the kernel, and with
+/// DEBUG compares the result with the CPU reference in double.
+/// @param setup the program's name, approaches and switches
+/// @param argc argument count
+/// @param argv arguments
+/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
+/// without a suitable GPU
+int run_step5_program(const ProgramSetup& setup, int argc, char** argv);
+
+}  // namespace course::step5
