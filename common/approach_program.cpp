@@ -101,8 +101,7 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
   options.seed = seed;
   options.repeats = static_cast<int>(repeats);
   options.serial_max = static_cast<int>(serial_max);
-  std::sort(bench_sizes.begin(), bench_sizes.end());
-  bench_sizes.erase(std::unique(bench_sizes.begin(), bench_sizes.end()), bench_sizes.end());
+  std::sort(bench_sizes.begin(), bench_sizes.end());  // the parser refused repeated sizes
   options.bench_sizes.assign(bench_sizes.begin(), bench_sizes.end());
   check_step_limits(step, options);
   return true;

@@ -8,6 +8,7 @@
 /// benchmark) is an ApproachStep that the step's program file fills in.
 #pragma once
 
+#include "common/cli.hpp"
 #include "common/memory_estimate.hpp"
 #include "common/product_sizes.hpp"
 
@@ -28,11 +29,11 @@ constexpr int kMaxBenchSize = 8192;
 
 /// @brief What the command line of a step with approaches asked for.
 struct ApproachOptions {
-  ProductSizes sizes{1024, 1024, 1024};            ///< sizes of the single product
-  int approach = 1;                                ///< approach to run
-  long long seed = -1;                             ///< seed of the inputs; -1 draws a fresh one
-  int repeats = 5;                                 ///< timed runs (the median is printed)
-  bool bench = false;                              ///< run the benchmark instead of one product
+  ProductSizes sizes{1024, 1024, 1024};  ///< sizes of the single product
+  int approach = 1;                      ///< approach to run
+  long long seed = kFreshSeed;  ///< seed of the inputs: a real one once parsed (default fresh)
+  int repeats = 5;              ///< timed runs (the median is printed)
+  bool bench = false;           ///< run the benchmark instead of one product
   std::vector<int> bench_sizes{1024, 2048, 4096};  ///< benchmark sizes, ascending
   int serial_max = 4096;                           ///< largest size the serial CPU is timed at
   std::string csv_path;                            ///< where the benchmark writes its CSV

@@ -2,6 +2,9 @@
 /// @brief Reading and writing plain or gzip text files through zlib.
 #include "common/compressed_file.hpp"
 
+#include "common/file_checks.hpp"
+
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -11,9 +14,19 @@
 namespace course {
 
 CompressedReadBuffer::CompressedReadBuffer(const std::string& path) {
-  file_ = gzopen(path.c_str(), "rb");
+  // Opened by open_regular_file, not gzopen: gzopen on a FIFO without a writer blocks in
+  // open() forever, and a device such as /dev/zero never ends. Those are refused here.
+  int descriptor = -1;
+  try {
+    descriptor = open_regular_file(path);
+  } catch (const InputFileError& error) {
+    open_error_ = error.problem();
+    return;
+  }
+  file_ = gzdopen(descriptor, "rb");
   if (file_ == nullptr) {
-    open_error_ = std::strerror(errno);
+    open_error_ = "zlib cannot read it (out of memory)";
+    ::close(descriptor);
     return;
   }
   gzbuffer(file_, 1 << 18);

@@ -19,7 +19,9 @@ namespace course {
 /// decompressed, any other file is read as it is. Wrap it in a std::istream.
 class CompressedReadBuffer : public std::streambuf {
  public:
-  /// @brief Opens @p path; check is_open() (and open_error()) before reading.
+  /// @brief Opens @p path; check is_open() (and open_error()) before reading. Only a
+  /// regular file is opened: a FIFO, device, socket or folder is refused at once (see
+  /// file_checks.hpp), never waited on.
   /// @param path file to read
   explicit CompressedReadBuffer(const std::string& path);
   ~CompressedReadBuffer() override;
@@ -30,7 +32,8 @@ class CompressedReadBuffer : public std::streambuf {
   /// @return true when it is open
   bool is_open() const { return file_ != nullptr; }
 
-  /// @brief Why the file could not be opened (the system's message).
+  /// @brief Why the file could not be opened (the system's message, or what the path is when
+  /// it is not a regular file: "a FIFO (named pipe), not a regular file ...").
   /// @return the message, empty when it is open
   const std::string& open_error() const { return open_error_; }
 

@@ -1,5 +1,7 @@
 #include "common/cpu_reference.hpp"
 
+#include "common/progress.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,9 +10,9 @@ namespace course {
 
 void check_inner_dimensions(const HostMatrix<float>& a, const HostMatrix<float>& b) {
   if (a.cols() != b.rows()) {
-    throw std::invalid_argument("inner dimensions differ: A is " + std::to_string(a.rows()) +
-                                "x" + std::to_string(a.cols()) + " but B is " +
-                                std::to_string(b.rows()) + "x" + std::to_string(b.cols()));
+    throw std::invalid_argument("inner dimensions differ: A is " + std::to_string(a.rows()) + "x" +
+                                std::to_string(a.cols()) + " but B is " + std::to_string(b.rows()) +
+                                "x" + std::to_string(b.cols()));
   }
 }
 
@@ -19,7 +21,9 @@ void matmul_serial(const HostMatrix<float>& a, const HostMatrix<float>& b, HostM
   if (c.rows() != a.rows() || c.cols() != b.cols()) {
     c = HostMatrix<float>(a.rows(), b.cols());
   }
+  ProgressMeter progress("serial CPU product", static_cast<std::uint64_t>(a.rows()), "rows");
   for (int row = 0; row < a.rows(); ++row) {
+    progress.update(static_cast<std::uint64_t>(row));
     for (int col = 0; col < b.cols(); ++col) {
       c(row, col) = 0.0f;
     }
@@ -30,13 +34,16 @@ void matmul_serial(const HostMatrix<float>& a, const HostMatrix<float>& b, HostM
       }
     }
   }
+  progress.finish(static_cast<std::uint64_t>(a.rows()));
 }
 
 ReferenceProduct matmul_reference(const HostMatrix<float>& a, const HostMatrix<float>& b) {
   check_inner_dimensions(a, b);
   ReferenceProduct result{HostMatrix<double>(a.rows(), b.cols()),
                           HostMatrix<double>(a.rows(), b.cols())};
+  ProgressMeter progress("CPU reference product", static_cast<std::uint64_t>(a.rows()), "rows");
   for (int row = 0; row < a.rows(); ++row) {
+    progress.update(static_cast<std::uint64_t>(row));
     for (int inner = 0; inner < a.cols(); ++inner) {
       const double a_value = a(row, inner);
       for (int col = 0; col < b.cols(); ++col) {
@@ -46,6 +53,7 @@ ReferenceProduct matmul_reference(const HostMatrix<float>& a, const HostMatrix<f
       }
     }
   }
+  progress.finish(static_cast<std::uint64_t>(a.rows()));
   return result;
 }
 

@@ -18,7 +18,9 @@ int cuda_device_count() noexcept {
   return count;
 }
 
-bool has_cuda_device() noexcept { return cuda_device_count() > 0; }
+bool has_cuda_device() noexcept {
+  return cuda_device_count() > 0;
+}
 
 DeviceInfo require_cuda_device(int min_major, int min_minor, const std::string& feature) {
   if (!has_cuda_device()) {
@@ -32,11 +34,19 @@ DeviceInfo require_cuda_device(int min_major, int min_minor, const std::string& 
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   DeviceInfo info{prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem};
+  if (info.major < kMinComputeMajor ||
+      (info.major == kMinComputeMajor && info.minor < kMinComputeMinor)) {
+    std::ostringstream message;
+    message << "GPU " << info.name << " has compute capability " << info.major << "." << info.minor
+            << ", but the course is built for " << kMinComputeMajor << "." << kMinComputeMinor
+            << " or newer (the oldest architecture CUDA 13 compiles for)";
+    throw NoDeviceError(message.str());
+  }
   if (info.major < min_major || (info.major == min_major && info.minor < min_minor)) {
     std::ostringstream message;
-    message << "GPU " << info.name << " has compute capability " << info.major << "."
-            << info.minor << ", but " << (feature.empty() ? "this program" : feature)
-            << " needs " << min_major << "." << min_minor << " or newer";
+    message << "GPU " << info.name << " has compute capability " << info.major << "." << info.minor
+            << ", but " << (feature.empty() ? "this program" : feature) << " needs " << min_major
+            << "." << min_minor << " or newer";
     throw NoDeviceError(message.str());
   }
   return info;
@@ -78,8 +88,8 @@ void require_device_memory(std::size_t bytes, const std::string& what) {
   device_memory(free_bytes, total_bytes);
   if (bytes > free_bytes) {
     std::ostringstream message;
-    message << "not enough device memory for " << what << ": needs " << format_bytes(bytes)
-            << " (" << bytes << " bytes), but only " << format_bytes(free_bytes) << " of "
+    message << "not enough device memory for " << what << ": needs " << format_bytes(bytes) << " ("
+            << bytes << " bytes), but only " << format_bytes(free_bytes) << " of "
             << format_bytes(total_bytes) << " are free";
     throw DeviceMemoryError(message.str());
   }

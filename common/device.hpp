@@ -26,12 +26,18 @@ class DeviceMemoryError : public std::runtime_error {
 
 /// @brief What the course needs to know about the current device.
 struct DeviceInfo {
-  std::string name;         ///< marketing name, e.g. "NVIDIA H100 80GB HBM3"
-  int major = 0;            ///< compute capability, major part
-  int minor = 0;            ///< compute capability, minor part
-  int sm_count = 0;         ///< number of streaming multiprocessors
+  std::string name;              ///< marketing name, e.g. "NVIDIA H100 80GB HBM3"
+  int major = 0;                 ///< compute capability, major part
+  int minor = 0;                 ///< compute capability, minor part
+  int sm_count = 0;              ///< number of streaming multiprocessors
   std::size_t total_memory = 0;  ///< global memory in bytes
 };
+
+/// @brief The oldest GPUs the course runs on: compute capability 7.5 (Turing: T4, RTX 20xx),
+/// the oldest architecture CUDA 13 compiles for. Every such GPU has Tensor Cores.
+constexpr int kMinComputeMajor = 7;
+/// @brief Minor part of the oldest compute capability the course runs on (see kMinComputeMajor).
+constexpr int kMinComputeMinor = 5;
 
 /// @brief Number of CUDA devices; 0 when there is none or no driver (never throws).
 int cuda_device_count() noexcept;
@@ -39,7 +45,9 @@ int cuda_device_count() noexcept;
 /// @brief True when at least one CUDA device can be used.
 bool has_cuda_device() noexcept;
 
-/// @brief Returns the current device's description, or throws NoDeviceError.
+/// @brief Returns the current device's description, or throws NoDeviceError: without a GPU,
+/// for a GPU older than the course's minimum (kMinComputeMajor.kMinComputeMinor), and for
+/// one older than what the caller needs.
 /// @param min_major smallest compute capability major version the caller needs
 /// @param min_minor smallest minor version (with @p min_major)
 /// @param feature what needs that capability, for the message (e.g. "Tensor Cores (WMMA)")

@@ -3,6 +3,7 @@
 
 #include "common/file_checks.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,17 @@ std::string folder_of(const std::string& path) {
     return ".";
   }
   return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string refusal(const std::string& kind) {
+  return kind + ", not a regular file (only regular files are read as input)";
+}
+
+// Closes @p descriptor and throws: used once the opened file turned out to be unusable.
+[[noreturn]] void close_and_refuse(int descriptor, const std::string& path,
+                                   const std::string& problem) {
+  ::close(descriptor);
+  throw InputFileError(path, problem);
 }
 
 }  // namespace
@@ -84,6 +96,33 @@ void require_input_folder(const std::string& what, const std::string& path) {
     throw std::invalid_argument(what + ": folder " + path + " cannot be listed (" +
                                 std::strerror(errno) + ")");
   }
+}
+
+int open_regular_file(const std::string& path) {
+  // O_NONBLOCK: open() on a FIFO without a writer would otherwise wait for one forever.
+  const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (descriptor < 0) {
+    const int open_errno = errno;
+    // A socket cannot be opened at all (ENXIO): name it from stat, which never blocks.
+    const std::string kind = non_regular_kind(path);
+    if (!kind.empty() && kind != "missing" && kind.rfind("unreadable", 0) != 0) {
+      throw InputFileError(path, refusal(kind));
+    }
+    throw InputFileError(path, std::strerror(open_errno));
+  }
+  struct stat info {};
+  if (::fstat(descriptor, &info) != 0) {
+    close_and_refuse(descriptor, path, std::string("cannot examine it: ") + std::strerror(errno));
+  }
+  const std::string kind = kind_of_mode(info.st_mode);
+  if (!kind.empty()) {
+    close_and_refuse(descriptor, path, refusal(kind));
+  }
+  // Back to blocking reads: a regular file never blocks anyway, and zlib expects them.
+  if (::fcntl(descriptor, F_SETFL, 0) != 0) {
+    close_and_refuse(descriptor, path, std::string("cannot read it: ") + std::strerror(errno));
+  }
+  return descriptor;
 }
 
 void require_output_file(const std::string& what, const std::string& path) {

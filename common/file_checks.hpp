@@ -5,9 +5,28 @@
 /// a long benchmark wastes the run).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 namespace course {
+
+/// @brief An input file that cannot be opened for reading: missing, unreadable, or not a
+/// regular file. what() names the path and the problem.
+class InputFileError : public std::runtime_error {
+ public:
+  /// @brief Builds the error.
+  /// @param path the path given
+  /// @param problem what is wrong with it ("a FIFO (named pipe), not a regular file ...")
+  InputFileError(const std::string& path, const std::string& problem)
+      : std::runtime_error(path + ": " + problem), problem_(problem) {}
+
+  /// @brief The problem without the path.
+  /// @return the text
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string problem_;
+};
 
 /// @brief What kind of file system entry @p path is, in words, when it is not a regular file.
 /// @param path the path
@@ -26,6 +45,18 @@ void require_input_file(const std::string& what, const std::string& path);
 /// @param what the option or role of the folder, for the message
 /// @param path the path
 void require_input_folder(const std::string& what, const std::string& path);
+
+/// @brief Opens @p path for reading without ever blocking, and returns the descriptor (in
+/// blocking mode again, ready for read() or gzdopen()). The check on the command line
+/// (require_input_file) comes first, but the file may have changed since, and a reader may
+/// be given a path from elsewhere (a folder's listing): so the file that is opened is asked
+/// what it is (fstat) before anything reads from it. Opening a FIFO without a writer would
+/// otherwise wait forever (O_NONBLOCK prevents it), and a device such as /dev/zero never ends.
+/// @param path the file
+/// @return an open file descriptor the caller must close
+/// @throws InputFileError for a missing or unreadable path, and for anything but a regular
+/// file, naming what it is
+int open_regular_file(const std::string& path);
 
 /// @brief Throws std::invalid_argument unless a file can be written at @p path: its folder
 /// exists and is writable, and the path itself is either absent or a regular file.

@@ -8,8 +8,9 @@
 /// code too.
 #pragma once
 
+/// @brief Marks a function callable from host and device code when nvcc compiles it (and
+/// expands to nothing for a host compiler).
 #if defined(__CUDACC__)
-/// @brief Marks a function callable from host and device code when nvcc compiles it.
 #define COURSE_HOST_DEVICE __host__ __device__
 #else
 /// @brief Marks a function callable from host and device code (empty for a host compiler).

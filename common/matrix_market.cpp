@@ -8,6 +8,7 @@
 
 #include "common/compressed_file.hpp"
 #include "common/matrix_market_lines.hpp"
+#include "common/progress.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,9 +28,6 @@
 #include <vector>
 
 namespace course {
-
-MatrixMarketError::MatrixMarketError(const std::string& path, long line, const std::string& problem)
-    : std::runtime_error(path + ":" + std::to_string(line) + ": " + problem), line_(line) {}
 
 namespace {
 
@@ -95,7 +93,10 @@ void read_entries(LineReader& reader, const Header& header, const SizeLine& size
   raw.line.reserve(reserve);
   long long found = 0;
   const std::string entry_form = header.pattern ? "'row col'" : "'row col value'";
+  ProgressMeter progress("reading " + reader.name(), static_cast<std::uint64_t>(size.entries),
+                         "entries");
   while (reader.next_data_line()) {
+    progress.update(static_cast<std::uint64_t>(found));
     if (found == size.entries) {
       reader.fail("too many entries: the size line (line " + std::to_string(size.line) +
                   ") declares " + std::to_string(size.entries));
@@ -135,6 +136,7 @@ void read_entries(LineReader& reader, const Header& header, const SizeLine& size
     }
     ++found;
   }
+  progress.finish(static_cast<std::uint64_t>(found));
   if (found < size.entries) {
     reader.fail(reader.line_number() + 1, "too few entries: found " + std::to_string(found) +
                                               ", the size line (line " + std::to_string(size.line) +
@@ -291,7 +293,9 @@ void write_matrix_market(const std::string& path, const CooMatrix& matrix, bool 
   sink.append(text, static_cast<std::size_t>(length));
   length = std::snprintf(text, sizeof(text), "%d %d %zu\n", matrix.rows, matrix.cols, matrix.nnz());
   sink.append(text, static_cast<std::size_t>(length));
+  ProgressMeter progress("writing " + path, matrix.nnz(), "entries");
   for (std::size_t entry = 0; entry < matrix.nnz(); ++entry) {
+    progress.update(entry);
     // 1-based indices; %.9g prints every float so that it reads back bit for bit.
     length = pattern ? std::snprintf(text, sizeof(text), "%d %d\n", matrix.row_indices[entry] + 1,
                                      matrix.col_indices[entry] + 1)
@@ -301,6 +305,7 @@ void write_matrix_market(const std::string& path, const CooMatrix& matrix, bool 
     sink.append(text, static_cast<std::size_t>(length));
   }
   sink.close();
+  progress.finish(matrix.nnz());
 }
 
 }  // namespace course

@@ -8,11 +8,17 @@
 ///
 /// Rules of this reader (each violation is a MatrixMarketError naming the file, the line
 /// and the problem; it never crashes, whatever the bytes):
+/// - only a regular file is read: a FIFO, a device, a socket or a folder is refused at once,
+///   by name (see file_checks.hpp), never waited on;
 /// - a line may hold at most kMaxLineBytes bytes (a longer one is refused as soon as the
 ///   limit is reached, so the memory used never depends on the file); a UTF-8 byte-order
 ///   mark before the header is accepted and ignored;
-/// - lines starting with `%` after the header are comments; blank lines (only spaces/tabs)
-///   are skipped anywhere after the header;
+/// - lines whose first non-blank character is `%` after the header are comments; blank lines
+///   (only spaces/tabs) are skipped anywhere after the header; there may be at most
+///   kMaxCommentLines of them, holding at most kMaxCommentBytes;
+/// - the entry lines may hold kMaxEntryLineBytes each on average (and one line may reach
+///   kMaxLineBytes): so the text read is bounded by what the size line declares, and a small
+///   `.gz` that expands to gigabytes of anything else is refused after a few megabytes;
 /// - the size line is `rows cols entries`, all whole numbers; rows and cols must be in
 ///   [0, INT_MAX], entries in [0, rows * cols] (for symmetric matrices the lower triangle
 ///   rows * (rows + 1) / 2, and rows must equal cols);
@@ -29,13 +35,16 @@
 ///   e.g. SciPy's and MATLAB's sparse construction), or refused (DuplicatePolicy::Error);
 /// - values must be finite numbers that fit a float (an integer field accepts whole numbers
 ///   only); `nan`/`inf` are refused.
+/// Reading or writing a large file prints progress lines to stderr (see progress.hpp).
 /// The result is sorted row-major. Memory reserved in advance is capped, so a size line that
 /// lies about the entry count cannot make the reader allocate huge vectors.
 #pragma once
 
+#include "common/bounded_line_reader.hpp"
 #include "common/sparse_matrix.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <stdexcept>
 #include <string>
@@ -46,24 +55,29 @@ namespace course {
 /// above any entry line and any sensible comment.
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
+/// @brief Most comment and blank lines a file may hold (real files hold a few dozen).
+constexpr std::uint64_t kMaxCommentLines = 1000000;
+
+/// @brief Most bytes the comment and blank lines may hold: 16 MiB.
+constexpr std::uint64_t kMaxCommentBytes = std::uint64_t{16} << 20;
+
+/// @brief Bytes an entry line may hold on average: `row col value` with both indices at
+/// their longest and a 17-digit value, even padded to fixed-width columns, needs under 80;
+/// the course's real matrices average 5 to 33.
+constexpr std::uint64_t kMaxEntryLineBytes = 256;
+
 /// @brief A malformed or unsupported Matrix Market file.
 ///
 /// what() reads `<file>:<line>: <problem>`; line 0 means the whole file (e.g. it cannot be
-/// opened).
-class MatrixMarketError : public std::runtime_error {
+/// opened). A TextInputError, so that a program can catch every refused text input at once.
+class MatrixMarketError : public TextInputError {
  public:
   /// @brief Builds the error.
   /// @param path file name (or the name given to parse_matrix_market)
   /// @param line 1-based line number of the problem, 0 when it concerns no single line
   /// @param problem what is wrong, with the offending value and the limit where there is one
-  MatrixMarketError(const std::string& path, long line, const std::string& problem);
-
-  /// @brief Line number of the problem (1-based; 0 for the whole file).
-  /// @return the line number
-  long line() const { return line_; }
-
- private:
-  long line_;  ///< 1-based line number, 0 for the whole file
+  MatrixMarketError(const std::string& path, long line, const std::string& problem)
+      : TextInputError(path, line, problem) {}
 };
 
 /// @brief What to do with two entries at the same position.

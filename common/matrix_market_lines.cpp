@@ -12,9 +12,6 @@
 namespace course::matrix_market_lines {
 namespace {
 
-/// The UTF-8 byte-order mark some editors put at the start of a text file.
-constexpr const char* kUtf8ByteOrderMark = "\xEF\xBB\xBF";
-
 /// Longest excerpt of an offending token quoted in an error message.
 constexpr std::size_t kMaxQuotedChars = 40;
 
@@ -104,51 +101,49 @@ bool parse_whole(std::string_view token, long long& value) {
   return result.ec == std::errc() && result.ptr == token.data() + token.size();
 }
 
+namespace {
+
+TextLimits matrix_market_limits() {
+  TextLimits limits;
+  limits.max_line_bytes = kMaxLineBytes;
+  limits.max_skipped_lines = kMaxCommentLines;
+  limits.max_skipped_bytes = kMaxCommentBytes;
+  // Before the size line, the only data lines are the header and the size line.
+  limits.max_content_bytes = 2 * (kMaxLineBytes + 1);
+  limits.comment_marker = '%';
+  return limits;
+}
+
+}  // namespace
+
+LineReader::LineReader(std::istream& in, const std::string& name)
+    : lines_(in, name, matrix_market_limits()) {}
+
 bool LineReader::next() {
-  line_.clear();
-  // The line comes in chunks, so that its length is checked as it grows: a huge line is
-  // refused after kMaxLineBytes, without reading the rest of it.
-  for (;;) {
-    in_.getline(chunk_, sizeof(chunk_));
-    const auto read = static_cast<std::size_t>(in_.gcount());
-    if (in_.bad()) {
-      fail(line_number_ + 1, "read error");
-    }
-    if (!in_.fail()) {
-      // Ended by a newline (counted by gcount, not stored) or by the end of the input.
-      line_.append(chunk_, in_.eof() ? read : read - 1);
-      break;
-    }
-    if (in_.eof()) {
-      if (line_.empty()) {
-        return false;  // the end of the input
-      }
-      break;  // the last line ended exactly at the end of a chunk
-    }
-    line_.append(chunk_, read);  // the chunk is full: the line goes on
-    if (line_.size() > kMaxLineBytes) {
-      break;
-    }
-    in_.clear();
+  try {
+    return lines_.next();
+  } catch (const TextInputError& error) {
+    fail(error.line(), error.problem());
   }
-  if (line_.size() > kMaxLineBytes) {
-    fail(line_number_ + 1, "line is longer than " + std::to_string(kMaxLineBytes) +
-                               " bytes (the limit of this reader; Matrix Market lines are short)");
-  }
-  ++line_number_;
-  if (line_number_ == 1 && line_.rfind(kUtf8ByteOrderMark, 0) == 0) {
-    line_.erase(0, std::strlen(kUtf8ByteOrderMark));  // written by some editors; harmless
-  }
-  return true;
 }
 
 bool LineReader::next_data_line() {
-  while (next()) {
-    if (!is_blank_line(line_) && line_.front() != '%') {
-      return true;
-    }
+  try {
+    return lines_.next_content_line();
+  } catch (const TextInputError& error) {
+    fail(error.line(), error.problem());
   }
-  return false;
+}
+
+void LineReader::expect_entries(long long entries) {
+  // entries <= INT_MAX, so this fits 64 bits with room to spare.
+  const std::uint64_t budget = lines_.content_bytes() +
+                               static_cast<std::uint64_t>(entries) * kMaxEntryLineBytes +
+                               kMaxLineBytes + 1;
+  lines_.set_content_limit(budget, "what the size line's " + std::to_string(entries) +
+                                       " entries can need (" + std::to_string(kMaxEntryLineBytes) +
+                                       " bytes an entry line on average, and one line of up to " +
+                                       std::to_string(kMaxLineBytes) + " bytes)");
 }
 
 Header parse_header(LineReader& reader) {
@@ -209,6 +204,7 @@ SizeLine parse_size_line(LineReader& reader, const Header& header) {
   size.rows = parse_size_field(reader, tokens.token[0], "rows", INT_MAX);
   size.cols = parse_size_field(reader, tokens.token[1], "cols", INT_MAX);
   size.entries = parse_size_field(reader, tokens.token[2], "entries", INT_MAX);
+  reader.expect_entries(size.entries);
   // rows, cols <= INT_MAX, so these products fit in 64 bits.
   const long long positions = size.rows * size.cols;
   if (header.symmetric) {

@@ -6,6 +6,7 @@
 /// read_matrix_market_size() stops after the size line); not part of the course's API.
 #pragma once
 
+#include "common/bounded_line_reader.hpp"
 #include "common/matrix_market.hpp"
 
 #include <cstddef>
@@ -69,48 +70,52 @@ std::string lower_case(std::string_view text);
 /// @return false when it is not one or overflows
 bool parse_whole(std::string_view token, long long& value);
 
-/// @brief Reads the lines of a stream, counting them. A line longer than kMaxLineBytes is
-/// refused as soon as that many bytes of it are read, so a file of one 3 GiB line costs
-/// 1 MiB of memory, not 3 GiB. A UTF-8 byte-order
-/// mark at the start of the first line is dropped.
+/// @brief The lines of a Matrix Market text: a BoundedLineReader with the reader's limits
+/// (matrix_market.hpp), whose errors are MatrixMarketErrors. Until the size line is read, the
+/// data lines may hold only the header and the size line; expect_entries() then allows what
+/// the declared entries can need, so that no input makes the reader read without bound.
 class LineReader {
  public:
   /// @brief A reader of @p in, naming @p name in its errors.
   /// @param in the stream
-  /// @param name the file's name (kept by reference)
-  LineReader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+  /// @param name the file's name
+  LineReader(std::istream& in, const std::string& name);
 
-  /// @brief Next line into line().
+  /// @brief Next line into line() (the header).
   /// @return false at the end of the input
   bool next();
 
-  /// @brief Next line that is neither blank nor a comment.
+  /// @brief Next line that is neither blank nor a comment ('%').
   /// @return false at the end of the input
   bool next_data_line();
 
+  /// @brief Allows the data lines the size line's @p entries can need (kMaxEntryLineBytes
+  /// each on average, and one line at the line limit).
+  /// @param entries the entries the size line declares
+  void expect_entries(long long entries);
+
   /// @brief The current line (without its newline).
   /// @return the line
-  const std::string& line() const { return line_; }
+  const std::string& line() const { return lines_.line(); }
   /// @brief The current line's number, 1-based.
   /// @return the number
-  long line_number() const { return line_number_; }
+  long line_number() const { return lines_.line_number(); }
+  /// @brief The file's name.
+  /// @return the name
+  const std::string& name() const { return lines_.name(); }
 
   /// @brief Throws a MatrixMarketError for the given line.
   /// @param line 1-based line number
   /// @param problem what is wrong
   [[noreturn]] void fail(long line, const std::string& problem) const {
-    throw MatrixMarketError(name_, line, problem);
+    throw MatrixMarketError(lines_.name(), line, problem);
   }
   /// @brief Throws a MatrixMarketError for the current line.
   /// @param problem what is wrong
-  [[noreturn]] void fail(const std::string& problem) const { fail(line_number_, problem); }
+  [[noreturn]] void fail(const std::string& problem) const { fail(line_number(), problem); }
 
  private:
-  std::istream& in_;
-  const std::string& name_;
-  char chunk_[4096];  // one piece of a line (std::istream::getline needs a bounded buffer)
-  std::string line_;
-  long line_number_ = 0;
+  BoundedLineReader lines_;
 };
 
 /// @brief Reads and checks the header line.

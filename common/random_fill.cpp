@@ -1,5 +1,7 @@
 #include "common/random_fill.hpp"
 
+#include "common/progress.hpp"
+
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
@@ -12,8 +14,8 @@ std::uint64_t fresh_seed() {
     try {
       return std::stoull(fixed);
     } catch (const std::exception&) {
-      throw std::invalid_argument(std::string("COURSE_SEED must be a whole number, got '") +
-                                  fixed + "'");
+      throw std::invalid_argument(std::string("COURSE_SEED must be a whole number, got '") + fixed +
+                                  "'");
     }
   }
   std::random_device device;
@@ -23,17 +25,23 @@ std::uint64_t fresh_seed() {
 void fill_uniform(float* values, std::size_t count, std::uint64_t seed, float lo, float hi) {
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<float> distribution(lo, hi);
+  ProgressMeter progress("drawing random inputs", count, "values");
   for (std::size_t index = 0; index < count; ++index) {
+    progress.update(index);
     values[index] = distribution(generator);
   }
+  progress.finish(count);
 }
 
 void fill_small_integers(float* values, std::size_t count, std::uint64_t seed, int lo, int hi) {
   std::mt19937_64 generator(seed);
   std::uniform_int_distribution<int> distribution(lo, hi);
+  ProgressMeter progress("drawing random inputs", count, "values");
   for (std::size_t index = 0; index < count; ++index) {
+    progress.update(index);
     values[index] = static_cast<float>(distribution(generator));
   }
+  progress.finish(count);
 }
 
 }  // namespace course

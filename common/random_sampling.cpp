@@ -2,8 +2,11 @@
 /// @brief Distinct random samples without retries (see random_sampling.hpp).
 #include "common/random_sampling.hpp"
 
+#include "common/progress.hpp"
+
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <unordered_set>
 
 namespace course {
@@ -24,7 +27,11 @@ void radix_sort(std::vector<std::uint64_t>& values, std::uint64_t limit) {
   }
   std::vector<std::uint64_t> scratch(values.size());
   constexpr std::size_t kBuckets = std::size_t{1} << kRadixBits;
+  const int passes = (key_bits + kRadixBits - 1) / kRadixBits;
+  ProgressMeter progress("sorting " + std::to_string(values.size()) + " random values",
+                         static_cast<std::uint64_t>(passes), "passes");
   for (int shift = 0; shift < key_bits; shift += kRadixBits) {
+    progress.update(static_cast<std::uint64_t>(shift / kRadixBits));
     std::vector<std::size_t> bucket_start(kBuckets + 1, 0);
     for (std::uint64_t value : values) {
       ++bucket_start[((value >> shift) & (kBuckets - 1)) + 1];
@@ -35,6 +42,7 @@ void radix_sort(std::vector<std::uint64_t>& values, std::uint64_t limit) {
     }
     values.swap(scratch);
   }
+  progress.finish(static_cast<std::uint64_t>(passes));
 }
 
 void sort_values(std::vector<std::uint64_t>& values, std::uint64_t limit) {
@@ -48,9 +56,12 @@ void sort_values(std::vector<std::uint64_t>& values, std::uint64_t limit) {
 // Appends `count` uniform draws from [0, range).
 void draw(std::vector<std::uint64_t>& values, std::size_t count, std::uint64_t range,
           Random& random) {
+  ProgressMeter progress("drawing random values", count, "values");
   for (std::size_t drawn = 0; drawn < count; ++drawn) {
+    progress.update(drawn);
     values.push_back(random.below(range));
   }
+  progress.finish(count);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "common/sparse_generators.hpp"
 
 #include "common/memory_estimate.hpp"
+#include "common/progress.hpp"
 #include "common/random_sampling.hpp"
 
 #include <algorithm>
@@ -149,7 +150,10 @@ CooMatrix random_power_law_mask(int rows, int cols, std::size_t nnz, double expo
     row_length[static_cast<std::size_t>(row_of_rank[rank])] = count_of_rank[rank];
   }
   CooMatrix mask = empty_mask(rows, cols, nnz);
+  ProgressMeter progress("drawing the rows of a power-law mask", static_cast<std::uint64_t>(rows),
+                         "rows");
   for (int row = 0; row < rows; ++row) {
+    progress.update(static_cast<std::uint64_t>(row));
     const std::vector<std::uint64_t> columns = sample_distinct_sorted(
         static_cast<std::uint64_t>(cols), row_length[static_cast<std::size_t>(row)], random);
     for (std::uint64_t col : columns) {
@@ -157,6 +161,7 @@ CooMatrix random_power_law_mask(int rows, int cols, std::size_t nnz, double expo
       mask.col_indices.push_back(static_cast<int>(col));
     }
   }
+  progress.finish(static_cast<std::uint64_t>(rows));
   mask.values.assign(nnz, 1.0f);
   return mask;
 }

@@ -236,7 +236,8 @@ int run_square_benchmark(const std::string& title, const std::vector<BenchMethod
   out << "Times are medians in milliseconds over the runs given per size in `runs`; \"-\" "
          "is not measured. Speedup vs serial: mean of serial time / time at the two largest "
          "sizes, as in the note (needs the serial product at both; see --serial-max). Every "
-         "result was checked against cuBLAS on small-integer inputs (bit-exact).\n";
+         "result was checked against cuBLAS on small-integer inputs (bit-exact), drawn with seed "
+      << settings.seed << " (--seed " << settings.seed << " draws them again).\n";
   if (!csv_path.empty()) {
     table.write_csv(csv_path);
     out << "CSV written to " << csv_path << "\n";

@@ -44,6 +44,9 @@ echo "== building ${build}/fuzz_matrix_market with ${cxx}"
   "${root}/common/matrix_market.cpp" \
   "${root}/common/matrix_market_lines.cpp" \
   "${root}/common/compressed_file.cpp" \
+  "${root}/common/bounded_line_reader.cpp" \
+  "${root}/common/file_checks.cpp" \
+  "${root}/common/progress.cpp" \
   "${root}/common/sparse_matrix.cpp" \
   -lz -o "${build}/fuzz_matrix_market"
 

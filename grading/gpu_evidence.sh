@@ -1,70 +1,72 @@
 #!/usr/bin/env bash
-# All of grading/results/ from one command on a GPU machine, within about 9 minutes on the
-# 16-core H100 machine (a 10-minute command): the example class (the reference, the
-# exercise and eight planted bugs) graded by run_all.sh, and the mutation check, side by
-# side; then the initcheck check of the kernel filter (why initcheck instruments every
-# kernel, see gradelib/kernels.py). Everything that is cut short by the time budget still
-# leaves its tables (both writers rewrite them after every student or mutant).
+# The grader's evidence from one command on a GPU machine (meant to end within 8 minutes on
+# the 16-core H100 machine): builds the course once in the sandbox (the pristine tree), then
+# side by side the example class (grading/make_class_example.py: the reference, the
+# exercise, planted bugs and a cheat) graded by run_all.sh, and the mutation and cheat check
+# (mutation_check.py --stop-at-first-loss); then the verdicts. Everything cut short by the
+# time budget still leaves its tables (both writers rewrite them after every student or
+# mutant).
 #
 # Usage: grading/gpu_evidence.sh OUT_DIR [CMake arguments...]
-#   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_CUDA_ARCHITECTURES=90 \
-#          -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
-# Writes OUT_DIR/summary.txt (the verdict and timings), OUT_DIR/evidence-PART.tar.gz (the tables
-# as grading/results/ holds them, the students' reports, the recorded sanitizer outputs and
-# the logs) and OUT_DIR/evidence.log.
-# Environment: PART (all, class or mutations; default all: both side by side, which needs
-# a larger machine than 16 cores to fit 9 minutes: on the H100 machine run PART=class and
-# PART=mutations as two commands), SHARD (K/N: the mutation check's K-th of N parts), BUDGET
-# (seconds for the class run and the mutation check, default 450; 480 fits a 10-minute
-# command), LANES (class lanes, default 2: grade_class.py divides the cores between them),
-# SLOTS (mutation slots per step, default 4), MUTATION_JOBS (mutation slots graded side by
-# side, default 10), WORK (scratch, default /tmp/course-evidence), SKIP_DIAG=1
-# (no initcheck filter check); for trials: STUDENTS (the class folders to keep, e.g.
-# "01-reference 02-exercise"), MATCH (mutation_check.py --match), MUTANTS_PER_SLOT (4),
-# MUTATION_TEST_JOBS (2). CLASS_PART=K/N grades the K-th of N parts of the class (one
-# command each); grading/merge_class_runs.py joins their results/ folders into one table.
-# On the 16-core H100 machine a 10-minute command fits 5 students of the example class, not
-# 10 (one student alone takes about 65 s of tests beside the build, see results/sequential/):
-# run CLASS_PART=1/2 and 2/2. The class run's log (class.log: each lane's build, each
-# student's start and grade) comes back as OUT_DIR/class.log and in the archive.
+#   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_BUILD_TYPE=Release \
+#          -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
+# Needs bwrap (Debian's bubblewrap; on the GPU machine stage it with
+# stage-deps.sh bubblewrap: .deps/usr/bin is put first in PATH), compute-sanitizer, ninja,
+# Catch2 (-DCMAKE_PREFIX_PATH=.deps/usr).
+# Writes OUT_DIR/summary.txt (the verdicts and the time of each part), OUT_DIR/evidence.log,
+# OUT_DIR/class.log, OUT_DIR/mutation.log, OUT_DIR/results/ (laid out as grading/results/:
+# class_run.md/.csv, grades_reference.*, grades_exercise.*, class_reports.md,
+# mutation_report.md, the students' reports) and OUT_DIR/evidence.tar.gz.
+# Environment: BUDGET (seconds for the class and the mutation check together, after the
+# build; default 330), LANES (class lanes, default 3), TEST_JOBS (runs side by side per
+# lane, default 3), MUTATION_JOBS (mutation slots side by side, default 5), SLOTS (slots per
+# step, default 3), PART (all, class or mutations;
+# default all), SHARD (K/N of the mutation list), MATCH (mutation_check.py --match),
+# STUDENTS (the class folders to keep, e.g. "01-reference 02-exercise"), WORK (scratch,
+# default /tmp/course-evidence), NO_SANDBOX=1 (grade unsandboxed: the verdict says so).
 # Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
-# and every mutant is caught.
+# every mutant is caught, every cheat scores 0 on its step (or loses its hidden bug's
+# points), no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
 # shellcheck source=grading/out_dir_args.sh
 source "$(dirname "$0")/out_dir_args.sh" /tmp/course-evidence "$@"
-budget="${BUDGET:-450}"
+budget="${BUDGET:-330}"
 part="${PART:-all}"
 case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
-results="$work/results"
-rm -rf "$results" "$work/class" "$work/class-grades" "$work/mutants"
+[ -x "$root/.deps/usr/bin/bwrap" ] && export PATH="$root/.deps/usr/bin:$PATH"
+results="$out/results"
+rm -rf "$results" "$work/class" "$work/class-grades" "$work/mutants" "$work/shared"
 mkdir -p "$results"
 cd "$root" || exit 2
 log="$out/evidence.log"
 : > "$log"
 say() { echo "[$SECONDS s] $*" | tee -a "$log"; }
-python3 --version >> "$log" 2>&1
+sandbox=()
+[ "${NO_SANDBOX:-0}" = 1 ] && sandbox=(--no-sandbox)
+cmake_options=("${cmake_args[@]/#/--cmake-arg=}")
 
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   compute-sanitizer --version | tail -1
   nvcc --version | tail -2 | head -1
+  bwrap --version
   echo "CPU cores: $(nproc)"
   date -u '+%Y-%m-%d %H:%M UTC'
 } > "$results/machine.txt" 2>&1
 say "machine: $(tr '\n' ';' < "$results/machine.txt")"
 
+# 1. The pristine tree: the course built once, in the sandbox, with the reference.
+say "building the course (pristine tree, $(nproc) jobs)"
+build_started=$SECONDS
+python3 grading/grade.py --build-only --work-dir "$work/shared" --out-dir "$work/shared" \
+  "${sandbox[@]}" "${cmake_options[@]}" >> "$log" 2>&1 || { say "the course does not build"; exit 1; }
+pristine="$work/shared/pristine"
+say "pristine tree built in $((SECONDS - build_started)) s"
+# The course's runner, outside the sandbox: the driver creates its device nodes (nvidia-uvm)
+# at the first CUDA call of a privileged process; then the same probe inside the sandbox.
+say "GPU outside: $("$pristine/grading/grading_runner_step1" --probe 2>&1 | head -1)"
+
 python3 grading/make_class_example.py "$work/class" >> "$log" 2>&1 || { say "make_class_example failed"; exit 1; }
-if [ -n "${CLASS_PART:-}" ]; then  # K/N: the K-th of N equal parts of the class, in name order
-  python3 - "$work/class" "$CLASS_PART" << 'PY' || exit 2
-import pathlib, shutil, sys
-folders = sorted(p for p in pathlib.Path(sys.argv[1]).iterdir() if p.is_dir())
-index, count = (int(x) for x in sys.argv[2].split("/"))
-size = -(-len(folders) // count)
-for position, folder in enumerate(folders):
-    if position // size != index - 1:
-        shutil.rmtree(folder)
-PY
-fi
 if [ -n "${STUDENTS:-}" ]; then  # a part of the class only (e.g. "01-reference 02-exercise")
   for folder in "$work/class"/*/; do
     name="$(basename "$folder")"
@@ -72,46 +74,41 @@ if [ -n "${STUDENTS:-}" ]; then  # a part of the class only (e.g. "01-reference 
   done
 fi
 
-# The mutation check and the class run share the machine: each gets part of the cores.
+# 2. The class and the mutation check side by side, each with part of the cores.
+class_cores=$(nproc)
+[ "$part" = all ] && class_cores=$(( $(nproc) * 2 / 3 ))  # the rest for the mutation check
 pids=()
-shard=()
-report="$results/mutation_report.md"
-if [ -n "${SHARD:-}" ]; then
-  shard=(--shard "$SHARD")
-  report="$results/mutation_report_${SHARD%/*}_of_${SHARD#*/}.md"
-fi
-run_mutations=$([ "$part" != class ] && echo 1 || echo 0)
-run_class=$([ "$part" != mutations ] && echo 1 || echo 0)
-if [ "$run_mutations" = 1 ]; then
-  say "mutation check ${SHARD:-} (stop at the first lost test, ${SLOTS:-4} slots per step)"
-  timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
-    --report "$report" --work-dir "$work/mutants" \
-    --slots "${SLOTS:-4}" --jobs "${MUTATION_JOBS:-10}" --build-jobs 2 \
-    --test-jobs "${MUTATION_TEST_JOBS:-2}" \
-    --stop-at-first-loss --timeout 360 --sanitizer-timeout 300 \
-    --mutants-per-slot "${MUTANTS_PER_SLOT:-4}" ${MATCH:+--match "$MATCH"} \
-    "${cmake_args[@]/#/--cmake-arg=}" > "$work/mutation.log" 2>&1 &
+run_started=$SECONDS
+if [ "$part" != mutations ]; then
+  say "class run (${LANES:-3} lanes)"
+  timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
+    --pristine "$pristine" --lanes "${LANES:-3}" --cores "$class_cores" \
+    --test-jobs "${TEST_JOBS:-3}" \
+    --timeout 45 --sanitizer-timeout 150 --student-timeout 360 "${sandbox[@]}" \
+    --title "Class run: the example class (grading/make_class_example.py)" \
+    "${cmake_options[@]}" > "$out/class.log" 2>&1 &
   pids+=($!)
 fi
-if [ "$run_class" = 1 ]; then
-  # Per test 120 s: the slowest graded run took at most 49.5 s in the class run of 2026-11-24
-  # (step 4's tile-edge test under racecheck, beside the other lane), and a kernel that hangs
-  # (09-hangs) holds its lane that long.
-  say "class run (${LANES:-2} lanes)"
-  timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --lanes "${LANES:-2}" --timeout 120 --sanitizer-timeout 120 --student-timeout 400 \
-    --title "Class run: the example class (grading/make_class_example.py)" \
-    "${cmake_args[@]/#/--cmake-arg=}" > "$work/class.log" 2>&1 &
+if [ "$part" != class ]; then
+  say "mutation and cheat check (stop at the first lost case)"
+  shard=()
+  [ -n "${SHARD:-}" ] && shard=(--shard "$SHARD")
+  timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
+    --report "$results/mutation_report.md" --work-dir "$work/mutants" --pristine "$pristine" \
+    --slots "${SLOTS:-3}" --jobs "${MUTATION_JOBS:-5}" --build-jobs 2 --test-jobs 2 \
+    --stop-at-first-loss --timeout 45 --sanitizer-timeout 150 ${MATCH:+--match "$MATCH"} \
+    "${sandbox[@]}" "${cmake_options[@]}" > "$out/mutation.log" 2>&1 &
   pids+=($!)
 fi
 for pid in "${pids[@]}"; do
   wait "$pid"
-  say "process $pid ended with status $?"
+  say "process $pid ended with status $? after $((SECONDS - run_started)) s"
 done
 
+# 3. The tables and the verdicts.
 status=0
-if [ "$run_class" = 1 ]; then
-  grades="$work/class-grades"
+grades="$work/class-grades"
+if [ "$part" != mutations ]; then
   cp "$grades/class_grades.md" "$results/class_run.md" 2>/dev/null
   cp "$grades/class_grades.csv" "$results/class_run.csv" 2>/dev/null
   sed -e 's#(students/01-reference/grades.md)#(grades_reference.md)#' \
@@ -125,104 +122,70 @@ if [ "$run_class" = 1 ]; then
   for student_report in "$grades"/students/*/grades.md; do
     [ -f "$student_report" ] && { cat "$student_report"; echo; }
   done > "$results/class_reports.md"
-
-  # Why initcheck instruments every kernel: the same initcheck runs of the reference with
-  # the student-kernel filter (as grading used it) and without (as it does now).
-  # The reference as the lane was prebuilt (a student's folder: only the files that include
-  # the kernels are compiled again; COURSE_KERNELS=reference would compile steps 4 and 5's
-  # libraries again).
-  lane="$grades/work/lane-0"
-  if [ -f "$lane/CMakeCache.txt" ] && [ "${SKIP_DIAG:-0}" != 1 ]; then
-    say "initcheck with and without the kernel filter (reference, lane 0)"
-    cmake -S "$root" -B "$lane" -DCOURSE_KERNELS="$grades/work/prebuild-kernels" \
-      "-DCOURSE_STEPS=$(ls -d step[0-9]_*/ | tr -d / | paste -sd ';')" \
-      >> "$log" 2>&1 &&
-      cmake --build "$lane" --target test_step4 test_step5 -j "$(nproc)" >> "$log" 2>&1
-    diag="$results/initcheck_filter"
-    mkdir -p "$diag"
-    run_initcheck() {  # name program test [filter]
-      local name="$1" program="$2" test="$3" filter="${4:-}"
-      (cd "$(dirname "$program")" && compute-sanitizer --tool initcheck --print-limit 1000 \
-         ${filter:+--kernel-name "regex=$filter"} "$program" "$test" --warn NoTests) \
-        > "$diag/$name.txt" 2>&1
-      echo "$name: exit $? $(grep -c 'Uninitialized' "$diag/$name.txt") uninitialized-access reports" \
-        >> "$diag/summary.txt"
-    }
-    : > "$diag/summary.txt"
-    s4="$lane/step4_boundary_checks/test_step4"
-    s5="$lane/step5_tensor_core_sddmm/test_step5"
-    k1="step 4 kernels handle K = 1 and single rows and single columns"
-    one="all approaches with one nonzero"
-    run_initcheck step4_k1_filtered "$s4" "$k1" "rect_tiles_kernel|tiled_checked_kernel" &
-    run_initcheck step4_k1_every_kernel "$s4" "$k1" &
-    run_initcheck step5_one_nonzero_filtered "$s5" "$one" \
-      "sddmm_warp_per_nonzero_kernel|tile_grouped_kernel" &
-    run_initcheck step5_one_nonzero_every_kernel "$s5" "$one" &
-    wait
-    cat "$diag/summary.txt" | tee -a "$log"
-  fi
-
-  python3 - "$results" >> "$log" 2>&1 << 'PY' || status=1
-import json, os, sys
-folder = sys.argv[1]
+  python3 - "$results" "$grades/class_grades.md" >> "$log" 2>&1 << 'PY' || status=1
+import json, os, re, sys
+folder, table = sys.argv[1], sys.argv[2]
 good = True
-if os.path.exists(f"{folder}/grades_reference.json"):
-    reference = json.load(open(f"{folder}/grades_reference.json"))
-    errors = sum(row["sanitizer_errors"] for row in reference["steps"])
-    problems = [p for row in reference["steps"] for p in row["course_problems"]]
-    print(f"VERDICT reference {reference['total_points']}/100, {errors} sanitizer errors, "
-          f"{len(problems)} course problems")
-    good = reference["total_points"] == 100 and errors == 0
-elif os.environ.get("CLASS_PART", "1/").startswith("1/"):
-    print("VERDICT reference not graded (cut short?)")
+for who, want in (("reference", 100.0), ("exercise", 0.0)):
+    path = f"{folder}/grades_{who}.json"
+    if not os.path.exists(path):
+        print(f"VERDICT {who} not graded (cut short?)")
+        good = False
+        continue
+    grade = json.load(open(path))
+    errors = sum(row["sanitizer_errors"] for row in grade["steps"])
+    findings = sum(len(row.get("findings", [])) for row in grade["steps"])
+    seen = sum(row.get("evidence_seen", 0) for row in grade["steps"])
+    print(f"VERDICT {who} {grade['total_points']}/100, {errors} sanitizer errors, "
+          f"{findings} findings, {seen} launchers seen running on the GPU")
+    good = good and grade["total_points"] == want and (who != "reference" or errors == 0)
+text = open(table).read() if os.path.exists(table) else ""
+match = re.search(r"Integrity: (\d+) file\(s\) changed.*?; (\d+) process\(es\)", text)
+if match:
+    print(f"VERDICT integrity: {match.group(1)} file(s) changed outside the report folders, "
+          f"{match.group(2)} sandbox process(es) left")
+    good = good and match.group(1) == "0" and match.group(2) == "0"
+else:
+    print("VERDICT integrity: not checked (the class run was cut short)")
     good = False
-if os.path.exists(f"{folder}/grades_exercise.json"):
-    exercise = json.load(open(f"{folder}/grades_exercise.json"))
-    print(f"VERDICT exercise {exercise['total_points']}/100")
-    good = good and exercise["total_points"] == 0
-elif os.environ.get("CLASS_PART", "1/").startswith("1/"):
-    print("VERDICT exercise not graded (cut short?)")
-    good = False
+for line in text.splitlines():
+    if line.startswith("| ") and not line.startswith("| student"):
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        print("STUDENT " + " ".join(cells[:7]))
 sys.exit(0 if good else 1)
 PY
+  grep -h "students;" "$results/class_run.md" >> "$log" 2>/dev/null
 fi
-if [ "$run_mutations" = 1 ]; then
+if [ "$part" != class ]; then
+  report="$results/mutation_report.md"
   if grep -q "^[0-9]* of [0-9]* mutations caught" "$report" 2>/dev/null &&
      ! grep -q "in progress" "$report"; then
-    line=$(grep "^[0-9]* of [0-9]* mutations caught" "$report")
-    echo "VERDICT mutations: $line" >> "$log"
-    caught=${line%% of *}; rest=${line#* of }; total=${rest%% *}
-    [ "$caught" = "$total" ] || status=1
+    grep "mutations caught\|cheats stopped\|were not graded" "$report" | sed 's/^/VERDICT /' >> "$log"
+    grep -q "SURVIVED\|NOT ZERO\|DISTURBED\|STALE\|ERROR" "$report" && status=1
+    grep "^| " "$report" | grep -v "^| mutation" | awk -F'|' '{print "MUTANT" $2 "|" $5 "|" $7}' >> "$log"
   else
-    echo "VERDICT mutations: cut short ($(grep -c '| caught' "$report" 2>/dev/null) rows caught so far; see $(basename "$report") and mutation.log)" >> "$log"
+    echo "VERDICT mutations: cut short ($(grep -c '| caught\|| zero' "$report" 2>/dev/null) rows done; see mutation_report.md and mutation.log)" >> "$log"
     status=1
   fi
 fi
 
-cp "$work/class.log" "$work/mutation.log" "$results/" 2>/dev/null
-if [ "$run_class" = 1 ]; then
-  cp "$work/class.log" "$out/class.log" 2>/dev/null
-  { echo "--- class.log"; cat "$work/class.log"; } >> "$log" 2>/dev/null
-  mkdir -p "$results/lanes"
-  cp "$work/class-grades/work"/lane-*.log "$results/lanes/" 2>/dev/null
-fi
 mkdir -p "$results/students"
-for folder in "$work/class-grades/students"/*/; do
+for folder in "$grades/students"/*/; do
   [ -d "$folder" ] || continue
   name="$(basename "$folder")"
   mkdir -p "$results/students/$name"
   cp "$folder"/grades.md "$folder"/grades.json "$folder"/grade.log "$folder"/configure.log \
     "$folder"/build.log "$results/students/$name/" 2>/dev/null
 done
-grep -h "per student\|seconds" "$results/class_run.md" 2>/dev/null | head -3 >> "$log"
 say "done, status $status"
 {
-  grep "VERDICT" "$log"
+  grep "VERDICT\|STUDENT\|MUTANT" "$log"
   grep -h "students;" "$results/class_run.md" 2>/dev/null
+  grep "pristine tree built\|ended with status\|GPU outside" "$log"
+  grep -h "GPU in the sandbox" "$grades/students/01-reference/grade.log" 2>/dev/null
   cat "$results/machine.txt"
-  cat "$results/initcheck_filter/summary.txt" 2>/dev/null
   echo "status $status after $SECONDS s"
 } > "$out/summary.txt"
-suffix="${SHARD:+-${SHARD%/*}of${SHARD#*/}}${CLASS_PART:+-class${CLASS_PART%/*}of${CLASS_PART#*/}}"
-tar -czf "$out/evidence-$part$suffix.tar.gz" -C "$work" results
+cp "$out/class.log" "$out/mutation.log" "$results/" 2>/dev/null
+tar -czf "$out/evidence.tar.gz" -C "$out" results
 exit "$status"

@@ -1,32 +1,35 @@
 #!/usr/bin/env python3
-"""Grades a student's kernels with the course's Catch2 suites, step by step.
+"""Grades a submission with the judge: copies it, builds its runners in a sandbox, inspects
+what was compiled, runs every graded case in the sandbox and lets the judge check the outputs.
 
-Points come only from the tests that run the files a student writes (the grading plan,
-gradelib/plan.py); each graded GPU test that passes runs again under compute-sanitizer
-(memcheck, and racecheck, initcheck, synccheck where the plan says), and an error costs that
-test's points. Tests of the course's own code run too and are reported, without points.
-Every test process gets the run's seed (COURSE_SEED), printed in the report; --seed replays.
+Points come only from the judge's cases that run the files a student writes (the grading
+plan, gradelib/plan.py); each case's outputs are checked by course_judge, a program that
+links no student code, against its own double-precision reference; each case runs again
+under compute-sanitizer (memcheck, and racecheck, initcheck, synccheck where the plan says);
+an evidence run shows that the student's kernels ran on the GPU; the inspection of the
+compiled files finds what a step's files may not do. The seed of the inputs is drawn after
+the build (or --seed replays a run). See grading/README.md, "Threat model".
 
-Configure, build and grade a submission (a folder holding step folders, see
-grading/README.md), the exercise or the reference:
     grading/grade.py --kernels /home/me/solutions --out-dir grades-me
-    grading/grade.py --kernels exercise --out-dir grades-exercise
-Grade an existing build (nothing is configured or built):
-    grading/grade.py --build-dir build --steps step1,step3
+    grading/grade.py --kernels exercise --out-dir grades-exercise --steps step1,step3
 
-Without a GPU the [gpu] tests are "not run". A step that is missing (no folder, a file
-missing, not compiling) gets 0 points and a note; the other steps are still graded.
+Without a GPU the cases are "not run". A step that is missing (no folder, a file missing, not
+compiling) gets 0 points and a note; the other steps are still graded.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import pathlib
 import random
 import shlex
 import sys
+import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, grading, kernels, plan, report, runner, scoring  # noqa: E402
+from gradelib import build, grading, gpu_share, inspection, plan, report  # noqa: E402
+from gradelib import runner  # noqa: E402
+from gradelib import sandbox as sandbox_module, scoring  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
                                  add_test_jobs, add_time_limits, positive)
 
@@ -36,27 +39,30 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 def make_parser():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
-        epilog="See grading/README.md for the scheme and the instructors' workflow.")
-    parser.add_argument("--kernels", default="",
-                        help="configure and build first with COURSE_KERNELS set to this: "
-                             "reference, exercise or a student's folder holding step folders")
-    parser.add_argument("--build-dir", default="",
-                        help="build directory (with --kernels: reused and reconfigured, "
-                             "default <out-dir>/build; without: the build to grade, default "
-                             "build)")
+        epilog="See grading/README.md for the threat model, the scheme and the instructors' "
+               "workflow.")
+    parser.add_argument("--kernels", default="reference",
+                        help="what to grade: reference, exercise or a student's folder holding "
+                             "step folders (default: reference)")
     parser.add_argument("--out-dir", default="grade-report",
-                        help="where the report, the test and sanitizer logs go")
+                        help="the submission's report folder: reports, logs, and its work "
+                             "(copy, build, scratch) under work/")
+    parser.add_argument("--work-dir", default="",
+                        help="where the copy, the build and the scratch folders go "
+                             "(default <out-dir>/work)")
+    parser.add_argument("--pristine", default="",
+                        help="a course tree built by an earlier run (grade_class.py builds one "
+                             "per class); default: build one in <work-dir>/pristine")
     parser.add_argument("--steps", default="", help="comma-separated labels, e.g. step1,step3")
     parser.add_argument("--name", default="grades",
                         help="file name (without extension) of the Markdown and JSON reports")
     parser.add_argument("--title", default="", help="heading of the report")
-    add_seed(parser)
+    add_seed(parser, "seed of the inputs (default: a fresh one, drawn after the build)")
     parser.add_argument("--source", default=str(REPO_ROOT), help="course source tree")
-    parser.add_argument("--generator", default="", help="CMake generator (e.g. Ninja)")
     add_cmake_arg(parser)
     parser.add_argument("--jobs", type=positive(int), default=os.cpu_count() or 2,
                         help="build jobs")
-    add_test_jobs(parser, max(2, (os.cpu_count() or 2) // 2), "test processes run side by side")
+    add_test_jobs(parser, max(2, (os.cpu_count() or 2) // 2), "runs side by side")
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     parser.add_argument("--configure-timeout", type=positive(float), default=300,
                         help="seconds for the configure step")
@@ -64,17 +70,38 @@ def make_parser():
                         help="seconds for the build step")
     add_sanitizer(parser)
     parser.add_argument("--no-sanitizers", action="store_true",
-                        help="plain runs only (the grade then does not follow the scheme)")
+                        help="plain runs only, no evidence run (the grade then does not follow "
+                             "the scheme)")
     parser.add_argument("--all-kernels", action="store_true",
-                        help="check and charge every kernel the tests launch, the course's "
-                             "too (default: only the kernels of the student's files)")
-    parser.add_argument("--graded-only", action="store_true",
-                        help="run only the graded tests, not the course tests (which carry no "
-                             "points and do not run the student's files; a class run runs "
-                             "them once)")
+                        help="check and charge every kernel the runs launch, the course's too")
     parser.add_argument("--allow-not-run", action="store_true",
-                        help="exit 0 even if tests needing a GPU could not run")
+                        help="exit 0 even if cases needing a GPU could not run")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="run the build and the runs without bubblewrap (every report then "
+                             "says NOT SANDBOXED; only for submissions you trust)")
+    parser.add_argument("--sandbox-uid", type=non_negative, default=sandbox_module.DEFAULT_UID,
+                        help="the user a root grader runs submissions as (default 65534; 0 "
+                             "keeps root without capabilities: a diagnosis, not for a class)")
+    parser.add_argument("--hide", action="append", default=[],
+                        help="a folder the sandbox must not show (repeatable; grade_class.py "
+                             "hides the class and its reports)")
+    parser.add_argument("--keep-build", action="store_true",
+                        help="keep the build folder (default: removed after grading)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="only build the pristine course tree in <work-dir>/pristine (for "
+                             "grade_class.py --pristine and mutation_check.py --pristine)")
     return parser
+
+
+def non_negative(text):
+    """An argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
 
 
 def check_arguments(parser, args):
@@ -87,91 +114,184 @@ def check_arguments(parser, args):
     if not (source / "CMakeLists.txt").is_file():
         parser.error(f"--source {args.source}: not a course source tree (no CMakeLists.txt)")
     args.source = source
-    out_dir = pathlib.Path(args.out_dir).resolve()
-    if args.kernels and args.kernels not in ("reference", "exercise"):
+    if args.kernels not in ("reference", "exercise"):
         folder = pathlib.Path(args.kernels).expanduser()
         if not folder.is_dir():
             parser.error(f"--kernels {args.kernels}: no such folder (give reference, exercise "
                          "or a folder that holds step folders)")
-        folder = folder.resolve()
-        if any(character in str(folder) for character in ';"\\\n'):
-            parser.error(f"--kernels {args.kernels}: the path holds a ';', a quote, a "
-                         "backslash or a line break, which CMake cannot take; move it")
-        args.kernels = str(folder)
-    if args.kernels:
-        build_dir = pathlib.Path(args.build_dir or out_dir / "build").resolve()
-        if build_dir == source / "build" or build_dir == source:
-            parser.error(f"--build-dir {build_dir} is the course's own build; grading "
-                         "reconfigures its build directory: give another --build-dir")
-    else:
-        build_dir = pathlib.Path(args.build_dir or "build").resolve()
-        if not build_dir.is_dir():
-            parser.error(f"--build-dir {build_dir}: no such build directory (or give "
-                         "--kernels to configure and build one)")
-    args.build_dir = build_dir
-    args.out_dir = out_dir
-    args.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 63)
-
-
-def student_kernels(args, steps):
-    """{label: kernel names of the student's files} (read from the files graded): the
-    sanitizer runs charge only those (and memcheck, racecheck and synccheck instrument only
-    those, see gradelib/kernels.py). Grading an existing build, or --all-kernels, checks
-    and charges every kernel."""
-    if not args.kernels or args.all_kernels:
-        return {}
-    folder_of = kernels.submission_folder(args.source, args.kernels)
-    by_folder = {step.folder: step for step in plan.STEPS}
-    return {step.label: kernels.step_kernels(folder_of, step, by_folder) for step in steps}
+        args.kernels = str(folder.resolve())
+    args.out_dir = pathlib.Path(args.out_dir).resolve()
+    if args.out_dir == source or source in args.out_dir.parents and \
+            args.out_dir.relative_to(source).parts[0] in ("grading", "common") + tuple(
+                step.folder for step in plan.STEPS):
+        parser.error(f"--out-dir {args.out_dir} lies in the course's own folders: give "
+                     "another folder")
+    args.work_dir = pathlib.Path(args.work_dir or args.out_dir / "work").resolve()
+    if args.pristine:
+        args.pristine = pathlib.Path(args.pristine).resolve()
+        if not (args.pristine / build.JUDGE).is_file():
+            parser.error(f"--pristine {args.pristine}: no course tree built there "
+                         f"({build.JUDGE} missing)")
 
 
 def replay_command(args):
-    parts = ["grading/grade.py"]
-    if args.kernels:
-        parts += ["--kernels", args.kernels]
-    else:
-        parts += ["--build-dir", str(args.build_dir)]
+    parts = ["grading/grade.py", "--kernels", str(args.kernels)]
     if args.steps:
         parts += ["--steps", args.steps]
     return shlex.join(parts + ["--seed", str(args.seed)])
+
+
+def say(text):
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def prepare_pristine(box, args):
+    """The pristine tree: the one given, or one built now (sandboxed, with every core)."""
+    if args.pristine:
+        return args.pristine
+    pristine = args.work_dir / "pristine"
+    if not (pristine / build.JUDGE).is_file():
+        say(f"building the course with the reference in {pristine}")
+        logs = args.work_dir / "pristine-logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        ok, message = build.build_pristine(box, pristine, args.source, args, logs, args.jobs,
+                                           args.step_list)
+        if not ok:
+            raise RuntimeError(message)
+    return pristine
+
+
+def gpu_usable(box, pristine, scratch):
+    """Whether the pristine runner sees a GPU inside the sandbox."""
+    box.prepare_writable(scratch)
+    program = next((build.runner_program(step) for step in plan.STEPS
+                    if (pathlib.Path(pristine) / build.runner_program(step)).is_file()), None)
+    if program is None:
+        return False
+    def probe():
+        return runner.run_limited(
+            box.command([f"{sandbox_module.BUILD}/{program}", "--probe"], build=pristine,
+                        scratch=scratch), 120, preexec=box.preexec())
+    result = probe()
+    if result.status != 0 and box.enabled and os.geteuid() == 0:
+        # The driver creates some device nodes (nvidia-uvm) at the first CUDA call of a
+        # privileged process: let the course's own runner make that call outside, once.
+        runner.run_limited([str(pathlib.Path(pristine) / program), "--probe"], 120)
+        result = probe()
+    say(f"GPU in the sandbox: {runner.first_lines(result.output, 2) or 'none'}")
+    return result.status == 0
+
+
+def grade(args, box):
+    """Builds, inspects and grades; returns the score rows."""
+    steps = args.step_list
+    pristine = prepare_pristine(box, args)
+    submission = args.work_dir / "submission"
+    build.remove_tree(submission)
+    submission.mkdir(parents=True)
+    if args.kernels in ("reference", "exercise"):
+        build.course_version(args.source, args.kernels, submission, [
+            step for step in plan.STEPS if step in steps or any(
+                step.folder in other.needs for other in steps)])
+        notes = {}
+    else:
+        needed = [step for step in plan.STEPS if step in steps or any(
+            step.folder in other.needs for other in steps)]
+        notes = {label: note for label, note in build.copy_submission(
+            args.kernels, submission, needed).items() if label in {s.label for s in steps}}
+    present = [step for step in steps if step.label not in notes]
+    build_dir = args.work_dir / "build"
+    programs = {}
+    if present:
+        if box.enabled:
+            build.fresh_copy(pristine, build_dir)
+        else:
+            build.remove_tree(build_dir)
+        say(f"building {', '.join(step.label for step in present)}")
+        programs, build_notes = build.build_submission(box, build_dir, submission, present, args,
+                                                       args.out_dir, args.jobs)
+        notes.update(build_notes)
+    if args.seed is None:  # drawn now: nothing the submission compiled could know it
+        args.seed = random.SystemRandom().randrange(2 ** 63)
+    print(f"seed {args.seed}", file=sys.stderr)
+    built = [step for step in present if step.label in programs]
+    context = grading.Context(box, pristine / build.JUDGE, build_dir, submission,
+                              args.out_dir / "judge" / "inputs", args.out_dir, args,
+                              gpu_share.GpuRecords.from_environment()
+                              or gpu_share.GpuRecords(args.work_dir / "gpu-runs"))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        # The inspection goes on beside the plain runs, which need nothing of it.
+        found = pool.submit(inspect, args, box, build_dir, pristine, submission, built) \
+            if built else None
+        has_gpu = bool(built) and gpu_usable(box, pristine, args.work_dir / "probe")
+        if built and not has_gpu:
+            rows = grading.not_run_rows(steps, programs, notes, context, found.result())
+        else:
+            rows = grading.rows_for(steps, programs, notes, context, found, args.seed)
+    if not args.keep_build:
+        build.remove_tree(build_dir)
+    return rows
+
+
+def inspect(args, box, build_dir, pristine, submission, built):
+    """The inspection of the student's objects; what could not be inspected costs the step."""
+    say("inspecting the compiled files")
+    found = inspection.inspect_build(box, build_dir, pristine, submission, built,
+                                     inspection.course_kernel_names(pristine),
+                                     jobs=args.test_jobs)
+    for problem in found.problems:
+        label = problem.split(":", 1)[0]
+        if label in found.findings:
+            found.findings[label].append(inspection.Finding(
+                (), "inspection", "could not be inspected: " + problem))
+    found.charge_all = args.all_kernels
+    return found
 
 
 def main():
     parser = make_parser()
     args = parser.parse_args()
     check_arguments(parser, args)
-    runner.stop_children_on_term()  # a grader stopped from outside leaves no test running
+    runner.stop_children_on_term()  # a grader stopped from outside leaves no run going
+    hide = [args.out_dir, args.work_dir] + args.hide + (
+        [args.kernels] if args.kernels not in ("reference", "exercise") else [])
+    try:
+        box = sandbox_module.Sandbox(args.source, hide=hide, enabled=not args.no_sandbox,
+                                     uid=args.sandbox_uid)
+        say(box.check())
+    except sandbox_module.SandboxError as error:
+        print(f"grade.py: {error}", file=sys.stderr)
+        return 3
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    print(f"seed {args.seed}", file=sys.stderr)
-    steps = args.step_list
-    if args.kernels:
-        programs, notes = build.configure_and_build(args.source, args.build_dir, args.kernels,
-                                                    steps, plan.STEPS, args, args.out_dir)
-        if "_configure" in notes:
-            print(notes.pop("_configure"), file=sys.stderr)
-    else:
-        programs, notes = {}, {}
-        for step in steps:
-            program = args.build_dir / step.folder / step.program
-            if program.exists():
-                programs[step.label] = program
-            else:
-                notes[step.label] = f"not built: no {program}"
-    args.student_kernels = student_kernels(args, steps)
-    rows = grading.rows_for(steps, programs, notes, args, args.out_dir, args.seed)
-    what = f"COURSE_KERNELS={args.kernels}" if args.kernels else f"build {args.build_dir}"
+    args.work_dir.mkdir(parents=True, exist_ok=True)
+    if args.build_only:
+        try:
+            pristine = prepare_pristine(box, args)
+        except RuntimeError as error:
+            print(f"grade.py: {error}", file=sys.stderr)
+            return 1
+        inspection.course_kernel_names(pristine)
+        say(f"course tree built in {pristine}")
+        return 0
+    try:
+        rows = grade(args, box)
+    except RuntimeError as error:
+        print(f"grade.py: {error}", file=sys.stderr)
+        return 1
+    what = f"COURSE_KERNELS={args.kernels}"
     title = args.title or f"Grades ({what})"
-    text = report.student_report(rows, title, args.seed, replay_command(args))
+    text = report.student_report(rows, title, args.seed, replay_command(args), box.describe())
     print(text)
     (args.out_dir / f"{args.name}.md").write_text(text, encoding="utf-8")
     (args.out_dir / f"{args.name}.json").write_text(json.dumps(
-        {"title": title, "seed": args.seed, "kernels": args.kernels,
-         "total_points": scoring.total_points(rows), "max_points": scoring.max_points(rows),
-         "steps": rows}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        {"title": title, "seed": args.seed, "kernels": str(args.kernels),
+         "sandbox": box.describe(), "total_points": scoring.total_points(rows),
+         "max_points": scoring.max_points(rows), "steps": rows}, indent=2, ensure_ascii=False,
+        default=str) + "\n", encoding="utf-8")
     full = all(not row["course_problems"] and not row["note"] and (
         row["points"] == row["max_points"] or (args.allow_not_run and all(
-            scoring.earns(test) or test["outcome"] == "not run"
-            for test in row["tests"] if test["weight"] > 0))) for row in rows)
+            not case.get("lost") or case["outcome"] == "not run"
+            for case in row["tests"] if case["weight"] > 0))) for row in rows)
     return 0 if full else 1
 
 

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Grades a folder of student folders into one class table (Markdown and CSV).
 
-Everything that is not a student's is built once: each lane (a build directory graded
-students go through one after another) is first built with the reference kernels, given as
-a student's folder (so that every compile command stays the same for the students that
-follow, see prebuild); a student then costs a reconfigure, the compilation of the files
-that include their kernels, the links and the test runs (grade.py). Lanes share the cores
-(gradelib/lanes.py); the class table is rewritten after every student. A student whose
-grading breaks (does not configure or compile, hangs, crashes) gets what grade.py gave
-them, or 0 with a note when grade.py itself had to be stopped; the class run always goes on.
+The course is built once, in the sandbox, with the reference handed in as a submission (the
+pristine tree, gradelib/build.py); every student then gets a fresh copy of it as their own
+build folder, inside their report folder, so a student costs the compilation of the files
+that include their own, the links of the runners and the runs (grade.py); no student builds
+in a folder another student's code could have written. Students are graded side by side in
+lanes (gradelib/lanes.py: the cores are divided between them); each grade.py hides the class
+and every report folder from its sandbox. The class table is rewritten after every student.
+A student whose grading breaks (does not configure or compile, hangs, crashes) gets what
+grade.py gave them, or 0 with a note when grade.py itself had to be stopped; the class run
+always goes on. Before the first student and after the last, the course tree, the
+submissions and the pristine tree are compared file by file: grading may change nothing
+there (the table says so, and the exit status is 1 otherwise); and no process of the sandbox
+user may be left.
 
     grading/grade_class.py STUDENTS OUT_DIR [--lanes 2] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
 """
@@ -23,7 +28,8 @@ import time
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, gpu_share, lanes, plan, report, runner  # noqa: E402
+from gradelib import build, gpu_share, inspection, integrity, lanes, report, runner  # noqa: E402,E501
+from gradelib import sandbox as sandbox_module  # noqa: E402
 from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -46,11 +52,17 @@ def make_parser():
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
-    parser.add_argument("--course-tests", choices=("once", "each"), default="once",
-                        help="run the course tests (no points; they do not run the student's "
-                             "files) once, with the first student, or for each student")
-    parser.add_argument("--generator", default="Ninja" if shutil_which("ninja") else "")
     add_cmake_arg(parser)
+    parser.add_argument("--test-jobs", type=positive(int), default=None,
+                        help="runs side by side per lane (default: cores / (2 lanes)); runs "
+                             "under compute-sanitizer wait on the GPU as much as on a core")
+    parser.add_argument("--pristine", default="",
+                        help="a course tree built by grade.py --build-only (default: built "
+                             "here in <work-dir>/pristine)")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="grade without bubblewrap (the table then says NOT SANDBOXED)")
+    parser.add_argument("--keep-builds", action="store_true",
+                        help="keep each student's build folder (default: removed once graded)")
     parser.add_argument("--title", default="Class grades")
     return parser
 
@@ -60,36 +72,26 @@ def shutil_which(name):
                for folder in os.environ.get("PATH", "").split(os.pathsep) if folder)
 
 
-def prebuild(lane_dir, args, jobs, log_path, kernels, cancel=None):
-    """Configures and builds a lane's tree (the test programs and all they link) with the
-    reference kernels copied into the student folder @p kernels. Why not
-    COURSE_KERNELS=reference: a student's folder adds the generated forwarding headers to
-    the include path of each step's kernel library, which changes the compile command of
-    every file in it (in steps 4 and 5 some twenty course files), so a tree built with
-    'reference' is built again for the first student of every lane. Built from a student's
-    folder, the compile commands stay the same and a student recompiles only the files
-    that include their kernels. Stops (returns False) when the threading.Event @p cancel
-    is set: every student has a lane by then."""
-    command = ["cmake", "-S", str(HERE.parent), "-B", str(lane_dir), f"-DCOURSE_KERNELS={kernels}",
-               "-DCOURSE_STEPS=" + ";".join(step.folder for step in plan.STEPS)]
-    if args.generator and not (lane_dir / "CMakeCache.txt").exists():
-        command += ["-G", args.generator]
+def prebuild(args, work, students_dir, out_dir):
+    """Builds the pristine tree with every core, in the sandbox (grade.py builds it when
+    given a --work-dir without --pristine); returns its path or None."""
+    pristine = pathlib.Path(args.pristine).resolve() if args.pristine else work / "pristine"
+    if (pristine / build.JUDGE).is_file():
+        inspection.course_kernel_names(pristine)
+        return pristine
+    box = sandbox_module.Sandbox(HERE.parent, hide=[students_dir, out_dir],
+                                 enabled=not args.no_sandbox)
+    options = argparse.Namespace(cmake_arg=args.cmake_arg, configure_timeout=600,
+                                 build_timeout=3600)
+    logs = work / "pristine-logs"
+    logs.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    try:
-        configured = runner.run_limited(command + args.cmake_arg, 600, log_path=log_path,
-                                        cancel=cancel)
-        if configured.status != 0:
-            return False
-        targets = [step.program for step in plan.STEPS]
-        built = runner.run_limited(["cmake", "--build", str(lane_dir), "-j", str(jobs),
-                                    "--target", *targets], 3600, log_path=log_path,
-                                   cancel=cancel)
-    except runner.Cancelled:
-        say(f"{lane_dir.name}: build stopped, every student has a lane")
-        return False
-    say(f"{lane_dir.name} built with {jobs} jobs in {time.monotonic() - started:.0f} s "
-        f"(status {built.status})")
-    return built.status == 0
+    ok, message = build.build_pristine(box, pristine, HERE.parent, options, logs, args.cores)
+    say(f"pristine course tree built with {args.cores} jobs in "
+        f"{time.monotonic() - started:.0f} s: {'ok' if ok else message[:300]}")
+    if ok:
+        inspection.course_kernel_names(pristine)  # before the snapshot: written once
+    return pristine if ok else None
 
 
 def say(text):
@@ -97,28 +99,29 @@ def say(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def grade_student(folder, lane_dir, args, jobs, out_dir, graded_only=False):
-    """Runs grade.py on one student with @p jobs = (build jobs, test processes); returns
+def grade_student(folder, pristine, args, jobs, out_dir, students_dir):
+    """Runs grade.py on one student with @p jobs = (build jobs, runs side by side); returns
     (name, grade or None, seconds, note, link)."""
     name = folder.name
     student_out = out_dir / "students" / name
     student_out.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, str(HERE / "grade.py"), "--kernels", str(folder),
-               "--build-dir", str(lane_dir), "--out-dir", str(student_out), "--name", "grades",
+               "--pristine", str(pristine), "--out-dir", str(student_out), "--name", "grades",
                "--title", f"Grades of {name}", "--seed", str(args.seed), "--jobs", str(jobs[0]),
                "--test-jobs", str(jobs[1]), "--timeout", str(args.timeout),
                "--sanitizer-timeout", str(args.sanitizer_timeout),
-               "--configure-timeout", "120", "--build-timeout", "600"]
-    if args.generator:
-        command += ["--generator", args.generator]
-    if graded_only:
-        command += ["--graded-only"]
+               "--configure-timeout", "120", "--build-timeout", "600",
+               "--hide", str(students_dir), "--hide", str(out_dir)]
+    if args.no_sandbox:
+        command += ["--no-sandbox"]
+    if args.keep_builds:
+        command += ["--keep-build"]
     command += [f"--cmake-arg={argument}" for argument in args.cmake_arg]
     grade_file = student_out / "grades.json"
     if grade_file.exists():
         grade_file.unlink()  # never read an earlier run's grade
     started = time.monotonic()
-    say(f"{name}: grading in {lane_dir.name}")
+    say(f"{name}: grading")
     result = runner.run_limited(command, args.student_timeout,
                                 log_path=student_out / "grade.log")
     seconds = time.monotonic() - started
@@ -156,27 +159,30 @@ def main():
     records = work / "gpu-records"
     shutil.rmtree(records, ignore_errors=True)
     os.environ[gpu_share.ENVIRONMENT] = str(records)
-    lane_dirs = [work / f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
-    jobs = lanes.lane_jobs(args.cores, len(lane_dirs))
-    kernels = work / "prebuild-kernels"  # the reference, as a student's folder
-    build.copy_submission(HERE.parent, kernels, plan.STEPS)
-    say(f"{len(folders)} students, {len(lane_dirs)} lane(s) on {args.cores} cores: "
-        f"{jobs[0]} build jobs and {jobs[1]} test processes per lane")
+    lane_names = [f"lane-{index}" for index in range(min(args.lanes, len(folders)))]
+    jobs = lanes.lane_jobs(args.cores, len(lane_names))
+    if args.test_jobs:
+        jobs = (jobs[0], args.test_jobs)
+    say(f"{len(folders)} students, {len(lane_names)} lane(s) on {args.cores} cores: "
+        f"{jobs[0]} build jobs and {jobs[1]} runs side by side per lane")
     write_tables([], args, out_dir, f"(in progress, 0 of {len(folders)} graded) ")
     started = time.monotonic()
-    finished, built_after = [], {}
+    finished, built_after, state = [], {}, {}
+    watched = [HERE.parent, students_dir.resolve()]
+    excluded = [out_dir, work] + integrity.build_folders(HERE.parent)
 
     def prebuild_lane(lane, index, nothing_left):
-        # Lane 0 alone, with every core; the others beside the grading, with their share.
-        ready = prebuild(lane, args, args.cores if index == 0 else jobs[0],
-                         work / f"{lane.name}.log", kernels, None if index == 0 else nothing_left)
-        built_after[index] = time.monotonic() - started
-        return ready
+        if index == 0:  # the one build of the course, with every core, then a snapshot
+            state["pristine"] = prebuild(args, work, students_dir.resolve(), out_dir)
+            built_after[0] = time.monotonic() - started
+            if state["pristine"] is not None:
+                state["before"] = integrity.snapshot(watched + [state["pristine"]], excluded)
+        return state.get("pristine") is not None
 
     def grade(folder, lane):
-        once = args.course_tests == "once" and folder != folders[0]
         try:
-            return grade_student(folder, lane, args, jobs, out_dir, once)
+            return grade_student(folder, state["pristine"], args, jobs, out_dir,
+                                 students_dir.resolve())
         except Exception as error:  # noqa: BLE001 -- a broken student never stops the class
             return (folder.name, None, 0.0, f"grading failed: {error}",
                     urllib.parse.quote(f"students/{folder.name}/grade.log"))
@@ -195,23 +201,33 @@ def main():
 
     runner.stop_children_on_term(cut_short)
 
-    students = lanes.grade_in_lanes(folders, lane_dirs, prebuild_lane, grade, graded)
+    students = lanes.grade_in_lanes(folders, lane_names, prebuild_lane, grade, graded)
     if students is None:
-        print(f"the course does not build with the reference kernels: see {work}/lane-0.log",
-              file=sys.stderr)
+        print(f"the course does not build with the reference kernels: see "
+              f"{work}/pristine-logs/build.log", file=sys.stderr)
         return 1
     seconds = time.monotonic() - started
-    header = (f"{len(students)} students; {len(lane_dirs)} lane(s), {jobs[0]} build jobs and "
-              f"{jobs[1]} test processes each on {args.cores} cores. The run took "
-              f"{seconds:.0f} s (lane 0's course tree built in {built_after[0]:.0f} s), "
+    header = (f"{len(students)} students; {len(lane_names)} lane(s), {jobs[0]} build jobs and "
+              f"{jobs[1]} runs side by side each on {args.cores} cores. The run took "
+              f"{seconds:.0f} s (the course tree built in {built_after[0]:.0f} s), "
               f"{seconds / len(students):.0f} s per student")
     if len(finished) > 1:
         after_first = (finished[-1][0] - finished[0][0]) / (len(finished) - 1)
         header += (f", {after_first:.0f} s per student after the first (the first finished "
                    f"after {finished[0][0] - started:.0f} s)")
     header += " (the column 'seconds' is each student's own time in a lane)."
+    changes = integrity.compare(state["before"], integrity.snapshot(
+        watched + [state["pristine"]], excluded))
+    left = [] if args.no_sandbox or os.geteuid() != 0 else integrity.processes_of(
+        sandbox_module.DEFAULT_UID)
+    header += (f" Integrity: {len(changes)} file(s) changed outside the students' report "
+               f"folders" + (f" ({'; '.join(changes[:5])})" if changes else "")
+               + f"; {len(left)} process(es) of the sandbox user left"
+               + (f" ({'; '.join(command for _, command in left[:3])})" if left else "") + ".")
+    if args.no_sandbox:
+        header += " NOT SANDBOXED (--no-sandbox)."
     print(write_tables(students, args, out_dir, "", header))
-    return 0
+    return 0 if not changes and not left else 1
 
 
 def write_tables(students, args, out_dir, state, header=""):

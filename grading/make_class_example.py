@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Writes the example class of grading/results/class_run.md: ten student folders made from
-the reference, the exercise and planted bugs (the mutations of mutations.py, a file that
-does not compile, a kernel that hangs, one that crashes the context, a missing step, and a
-path with spaces, '@' and non-ASCII letters).
+"""Writes the example class of grading/results/class_run.md: student folders made from the
+reference, the exercise and planted bugs (the mutations of mutations.py, a file that does not
+compile, a kernel that hangs, one that crashes the context, a missing step, a path with
+spaces, '@' and non-ASCII letters, and a cheat of cheats.py that writes outside its folders).
 
     grading/make_class_example.py /tmp/class   # then grading/run_all.sh /tmp/class OUT
 """
+import argparse
 import pathlib
 import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, plan  # noqa: E402
+from cheats import CHEATS  # noqa: E402
 from mutations import MUTATIONS  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -19,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def copy_solution(student, source="reference"):
     """The student files of every step, from the reference or the exercise folders."""
-    build.copy_submission(ROOT, student, plan.STEPS, source)
+    build.course_version(ROOT, source, student, plan.STEPS)
 
 
 def edit(student, relative, original, replacement):
@@ -34,7 +36,7 @@ def edit(student, relative, original, replacement):
 
 def plant(student, mutation_name):
     """Applies a mutation of mutations.py; a name no longer in the list stops the run."""
-    mutation = next((m for m in MUTATIONS if m.name == mutation_name), None)
+    mutation = next((m for m in MUTATIONS + CHEATS if m.name == mutation_name), None)
     if mutation is None:
         raise SystemExit(f"no mutation named '{mutation_name}' in mutations.py: update "
                          "make_class_example.py")
@@ -46,10 +48,10 @@ def plant(student, mutation_name):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    out = pathlib.Path(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     epilog="Then grade it: grading/run_all.sh FOLDER OUT_DIR")
+    parser.add_argument("folder", help="where the student folders are written (created)")
+    out = pathlib.Path(parser.parse_args().folder)
     out.mkdir(parents=True, exist_ok=True)
     students = {
         "01-reference": [],
@@ -59,11 +61,12 @@ def main():
                                       "(n_col <= cols)"],
         "05-step4-missing-barrier": ["step4 checked: barrier after loading the tiles missing"],
         "06-step5-shuffle-mask": ["step5: warp kernel's shuffle mask leaves out lane 0"],
-        "07-zoë a@uni.edu hw@1": ["step2 launcher: approach 3's grid one block short on "
-                                  "ragged shapes"],
+        "07-zoë a@uni.edu hw@1": ["step2 A3: boundary check on the row dropped"],
         "08-does-not-compile": [],
         "09-hangs": [],
         "10-crashes-context": [],
+        "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
+                                    "initializer"],
     }
     for name, mutations in students.items():
         student = out / name

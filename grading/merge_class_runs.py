@@ -9,6 +9,7 @@ exercise's grades into OUT, as grading/results/ holds them.
 """
 import csv
 import json
+import argparse
 import pathlib
 import shutil
 import sys
@@ -37,13 +38,14 @@ def read_part(folder):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    out = pathlib.Path(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", help="the results folder to write (e.g. grading/results)")
+    parser.add_argument("parts", nargs="+", help="the results/ folders of the class parts")
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     students, headers, reports = [], [], []
-    for index, name in enumerate(sys.argv[2:], start=1):
+    for index, name in enumerate(args.parts, start=1):
         folder = pathlib.Path(name)
         part, header = read_part(folder)
         students += part

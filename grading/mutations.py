@@ -12,8 +12,9 @@ import re
 
 @dataclasses.dataclass(frozen=True)
 class Check:
-    """One run of a step's test program: a Catch2 test spec, plain or under a sanitizer."""
-    tests: str  # a test case name or a tag expression such as "[step1][gpu]"
+    """What is expected to catch a mutation: a case of the judge, plain or under a sanitizer
+    (documentation: the mutation check grades the whole step)."""
+    tests: str  # a case of the judge (grading/judge/cases.cpp), or a course test
     tool: str = ""  # "", or a compute-sanitizer tool: memcheck, racecheck, synccheck, ...
 
     def label(self):
@@ -33,6 +34,7 @@ class Mutation:
     checks: tuple  # Check objects: what is expected to catch it (documentation)
     family: str = "results"  # "memory": right values, broken memory or synchronization rules
     more: tuple = ()  # further edits: (file, original, replacement) triples
+    expect: str = "loses"  # "loses": fewer points; "zero": its step scores 0 (the cheat set)
 
     def edits(self):
         """Every edit: (file, original, replacement), the main one first."""
@@ -50,17 +52,17 @@ def barrier_removed(name, step, file, barrier, tests):
 # ---- Step 1 to 3 (reference kernels) --------------------------------------------------
 S1 = "step1_naive"
 S1_FILE = "step1_naive/naive_single_block.cuh"
-S1_TESTS = "[step1][gpu]"
+S1_TESTS = "step1 small integers on sides from 1 to 32"
 S2 = "step2_three_approaches"
 S2_A1 = "step2_three_approaches/single_block_loop.cuh"
 S2_A2 = "step2_three_approaches/one_thread_per_element.cuh"
 S2_A3 = "step2_three_approaches/output_tiles_no_shared.cuh"
-S2_T1 = "step2 approach 1 single block loop matches the reference"
-S2_T2 = "step2 approach 2 one thread per element matches the reference"
-S2_T3 = "step2 approach 3 output tiles without shared memory matches the reference"
+S2_T1 = "step2 approach 1 on ragged shapes"
+S2_T2 = "step2 approach 2 on ragged shapes"
+S2_T3 = "step2 approach 3 on ragged shapes"
 S3 = "step3_shared_tiling"
 S3_FILE = "step3_shared_tiling/tiled_shared.cuh"
-S3_TESTS = "step3 tiled shared kernel matches the reference on small integers exactly"
+S3_TESTS = "step3 small integers on multiples of 32"
 
 MUTATIONS = [
     Mutation("step1: row and column swapped in the thread map", S1, S1_FILE,
@@ -134,8 +136,8 @@ S4 = "step4_boundary_checks"
 S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
 S4_FAST = "step4_boundary_checks/fast_gemm.cuh"
 S4_CURSOR = "step4_boundary_checks/tile_cursor.cuh"
-S4_EDGES = "step 4 kernels are right one below and at and one above each tile edge"
-S4_RAGGED = "step 4 kernels are right on large ragged shapes"
+S4_EDGES = "step4 checked tiles at each tile edge"
+S4_RAGGED = "step4 checked tiles on large ragged shapes"
 S4_SPLIT = "split-K is right when the split does not divide the inner tiles"
 S4_PADDED = "step4_boundary_checks/padded.cu"
 S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
@@ -210,7 +212,7 @@ MUTATIONS += [
 S5 = "step5_tensor_core_sddmm"
 S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 S5_TILES = "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
-S5_SHAPES = "all approaches with rows inner cols not multiples of 16"
+S5_SHAPES = "step5 approach 1 with sides not multiples of 16"
 MUTATIONS += [
     Mutation("step5: lane-to-element map of the 16x16 accumulator transposed", S5,
              "step5_tensor_core_sddmm/fragment_map.cuh",
@@ -255,7 +257,7 @@ PENDING_MUTATIONS = []
 
 # ---- Memory-safety family: right values (mostly), broken memory or synchronization rules --
 S4_LAUNCHERS = "step4_boundary_checks/step4_launchers.cu"
-S4_K1 = "step 4 kernels handle inner = 1 and single rows and single columns"
+S4_K1 = "step4 checked tiles with inner 1 and single rows and columns"
 # The barriers of step 4's tiled kernels (their lines, comments included, occur once each).
 S4_CHECKED_LOAD_BARRIER = ("    __syncthreads();  // the whole tile must be loaded before anyone "
                            "reads it")

@@ -2,17 +2,39 @@
 # Runs every step program and tool on bad input and writes a Markdown table of what each
 # one said: the command, the exit code, the time it took and the first line of the message.
 #
-# Each case names the exit code it must give (2: bad command line; 1: the input was read
-# and refused, or the run cannot fit in memory; 0 for the benchmark's rows that say why a
-# matrix was skipped) and a pattern (grep -E, case-insensitive) that its output must match: the message has to name the problem, so a crash that prints
-# something cannot pass for a refusal. Each case runs under `timeout` (5 s): a refusal must
-# come at once, before any large allocation or any GPU work. The script fails if any case
-# gives another exit code, another message, or runs out of time.
+# The cases live in scripts/bad_inputs/*.cases (every such file is read, in name order), one
+# a line:
+#
+#   EXPECTED_EXIT;;GREP_E_PATTERN;;COMMAND
+#
+# EXPECTED_EXIT: 2 for a bad command line; 1 when the input was read and refused, or the run
+# cannot fit in memory; 0 for the benchmark's rows that say why a matrix was skipped; 3 for
+# "no GPU". Alternatives are written 1|2 (a refusal that may come from the parser or from the
+# reader). GREP_E_PATTERN (grep -E, case-insensitive) must match the output: the message has
+# to name the problem, so a crash that prints something cannot pass for a refusal. COMMAND is
+# run from a scratch folder, split into words (no quoting), its program relative to the build
+# folder. Both may use these variables (replaced longest name first):
+#   $s1 $s2 $s3 $s4 $tracer $mask $s5 $bench   the programs (paths in the build folder)
+#   $scratch                                   the scratch folder with the fixtures below
+#   $range $mem                                common pieces of messages
+# A case file adds programs with a comment line `# var NAME=relative/path` (usable in the
+# lines after it). Other lines starting with # are comments, except two that apply to the
+# next case only:
+#   # if COND...     run it only when every condition holds: gpu, no-gpu, socket (a socket
+#                    fixture could be made), debug-build, memory-below-GiB=N
+#   # time-limit S   its refusal may take up to S seconds instead of 1
+# A case whose program's folder is not in the build (a step left out with COURSE_STEPS) is
+# skipped and said so; a program missing from a folder that is built is a failure.
+#
+# Each refusal must come within 1 s (the time is in the table): before any large allocation,
+# any GPU work, and any wait on an input that never ends. A case still running after its limit
+# plus 1 s is stopped. The script fails if any case gives another exit code, another message,
+# or takes longer than its limit.
 #
 # Usage: scripts/bad_inputs.sh [BUILD_DIR] [TABLE_FILE]   (defaults: build, bad-inputs.md)
 # Runs on any machine: every input is checked before the programs look for a GPU, so the
 # same cases pass with or without one; without a GPU a valid command must end with the
-# "no CUDA-capable GPU" message (exit 3), a last row of the table.
+# "no CUDA-capable GPU" message (exit 3).
 set -uo pipefail
 
 build="${1:-build}"
@@ -21,10 +43,12 @@ if ! build_path=$(cd "$build" 2>/dev/null && pwd); then
   echo "no build folder '$build'" >&2
   exit 2
 fi
-limit_s=5
+cases_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bad_inputs"
+default_limit_s=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+# ---- fixtures -------------------------------------------------------------------------
 # Matrix Market files with one defect each, for the programs that read them.
 header='%%MatrixMarket matrix coordinate real general'
 printf '%s\n3 3 2\n1 1 1.0\n' "$header" > "$scratch/too_few.mtx"
@@ -39,161 +63,194 @@ printf '%s\n2000000000 2000000000 1\n1 1 1.0\n' "$header" > "$scratch/huge_2e9.m
   head -c $((64 << 20)) /dev/zero | tr '\0' '7'
   printf '\n'
 } | gzip -c > "$scratch/long_line.mtx.gz"
+# 4 GiB of comment lines in about 17 MB of gzip: 64 MiB of them compressed once, the member
+# repeated 64 times (zlib reads concatenated gzip members as one text).
+printf '%s\n' "$header" | gzip -c > "$scratch/comments_4g.mtx.gz"
+yes '% a comment line, as converters write them, over and over again' |
+  head -c $((64 << 20)) | gzip -1 -c > "$scratch/comment_member.gz"
+for _ in $(seq 64); do
+  cat "$scratch/comment_member.gz"
+done >> "$scratch/comments_4g.mtx.gz"
+# The same with 4 GiB of blank lines.
+printf '%s\n' "$header" | gzip -c > "$scratch/blank_4g.mtx.gz"
+yes '' | head -c $((64 << 20)) | gzip -1 -c > "$scratch/blank_member.gz"
+for _ in $(seq 64); do
+  cat "$scratch/blank_member.gz"
+done >> "$scratch/blank_4g.mtx.gz"
+# Four entries declared, each padded with 600000 spaces: more than four entries can need.
+{
+  printf '%s\n3 3 4\n' "$header"
+  for row in 1 2 3; do
+    printf '%s 1 1.0' "$row"
+    head -c 600000 /dev/zero | tr '\0' ' '
+    printf '\n'
+  done
+} | gzip -c > "$scratch/padded.mtx.gz"
+# Inputs that are not regular files: a FIFO with no writer (opening it for reading would
+# wait forever), a folder, and a Unix socket (made with Python where it is installed).
+mkfifo "$scratch/fifo.mtx"
+mkdir "$scratch/folder.mtx"
+have_socket=0
+if command -v python3 >/dev/null &&
+  python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+    "$scratch/socket.mtx" 2>/dev/null && [[ -S "$scratch/socket.mtx" ]]; then
+  have_socket=1
+fi
 # A shapes list for step 4's benchmark with a line of two numbers.
 printf '10 10\n' > "$scratch/shapes_bad.txt"
+# Folders of matrices for the benchmark: one that cannot fit, one malformed.
+mkdir -p "$scratch/too_big" "$scratch/broken"
+cp "$scratch/huge_2e9.mtx" "$scratch/too_big/"
+cp "$scratch/bad_header.mtx" "$scratch/broken/"
 
-s1=step1_naive/step1_naive
-s2=step2_three_approaches/step2_three_approaches
-s3=step3_shared_tiling/step3_shared_tiling
-s4=step4_boundary_checks/step4_boundary_checks
-tracer=step4_boundary_checks/step4_tile_tracer
-mask=common/generate_mask
-s5=step5_tensor_core_sddmm/step5_tensor_core_sddmm
-bench=step5_tensor_core_sddmm/sddmm_bench
-
-# Each case: EXPECTED_EXIT;;MESSAGE_PATTERN;;COMMAND (relative to the build folder).
-range='must be a whole number from'
-mem='not enough (host|device) memory'
-cases=(
-  "2;;--size $range 1 to;;$s1 --size 0"
-  "2;;--size $range 1 to;;$s1 --size -4"
-  "2;;not a whole number;;$s1 --size abc"
-  "2;;at most 32x32;;$s1 --size 33"
-  "2;;at most 32x32;;$s1 --rows 40 --inner 8 --cols 8"
-  "2;;--repeats $range 1 to 1000;;$s1 --repeats 0"
-  "2;;unknown option '--colour';;$s1 --colour blue"
-  "2;;--rows is given twice;;$s1 --rows 5 --rows 6"
-  "2;;--size and --rows cannot be given together;;$s1 --size 5 --rows 7"
-  "2;;unexpected argument '16';;$s1 --size 8 16"
-  "2;;--size $range 1 to 16384;;$s2 --size 0"
-  "2;;--size $range 1 to 16384;;$s2 --size 20000"
-  "2;;--approach $range 1 to 3;;$s2 --approach 4"
-  "2;;not a whole number;;$s2 --bench-sizes 1024,x"
-  "2;;--csv needs a file name, got the option --bench;;$s2 --csv --bench"
-  "2;;--csv applies only with --bench;;$s2 --csv out.csv"
-  "2;;--size does not apply to --bench;;$s2 --bench --size 64"
-  "2;;multiple of the tile width 32;;$s3 --size 1000"
-  "2;;multiple of the tile width 32;;$s3 --rows 64 --inner 33 --cols 64"
-  "2;;--rows $range 1 to;;$s4 --rows -3"
-  "2;;not a whole number;;$s4 --inner abc"
-  "2;;more than the limit of 2147483647;;$s4 --rows 100000 --inner 1 --cols 100000"
-  "2;;--approach $range 1 to 4;;$s4 --approach 9"
-  "2;;--size and --rows cannot be given together;;$s4 --size 5 --rows 7"
-  "2;;--csv applies only with --bench;;$s4 --csv x.csv"
-  "2;;--markdown applies only with --bench;;$s4 --markdown x.md"
-  "2;;--all-fast-variants applies only with --bench;;$s4 --all-fast-variants"
-  "2;;--exact-alloc applies only with --demo-unchecked;;$s4 --exact-alloc"
-  "2;;--bench and --demo-unchecked cannot be given together;;$s4 --bench --demo-unchecked"
-  "2;;--bench and --rows cannot be given together;;$s4 --bench --rows 64"
-  "2;;--shapes applies only with --bench;;$s4 --shapes $scratch/shapes_bad.txt"
-  "1;;cannot read the shapes file;;$s4 --bench --shapes $scratch/missing.txt"
-  "1;;line 1: expected three whole numbers;;$s4 --bench --shapes $scratch/shapes_bad.txt"
-  "2;;--svg needs a file name, got the option --only-invalid;;$tracer --size 3 --tile 2 --svg --only-invalid"
-  "2;;--tile $range 1 to 32;;$tracer --size 3 --tile 0"
-  "2;;--size and --rows cannot be given together;;$tracer --size 5 --rows 7"
-  "2;;more than the limit of --max-output-mb 256;;$tracer --size 1024 --tile 1"
-  "2;;more than the limit of --max-output-mb 256;;$tracer --size 1024 --tile 32"
-  "2;;--out needs a file name, got the option --seed;;$mask --rows 3 --cols 3 --nnz 2 --out --seed"
-  "2;;--nnz 10 exceeds rows \\* cols = 9;;$mask --rows 3 --cols 3 --nnz 10"
-  "2;;--power-law must be a number from 0 to 10, got '0.5abc';;$mask --power-law 0.5abc"
-  "2;;--power-law must be a number from 0 to 10, got 'nan';;$mask --power-law nan"
-  "2;;more than --max-output-mb 512;;$mask --rows 2147483647 --cols 2147483647 --nnz 2147483647"
+# ---- variables the cases use -----------------------------------------------------------
+declare -A vars=(
+  [s1]=step1_naive/step1_naive
+  [s2]=step2_three_approaches/step2_three_approaches
+  [s3]=step3_shared_tiling/step3_shared_tiling
+  [s4]=step4_boundary_checks/step4_boundary_checks
+  [tracer]=step4_boundary_checks/step4_tile_tracer
+  [mask]=common/generate_mask
+  [s5]=step5_tensor_core_sddmm/step5_tensor_core_sddmm
+  [bench]=step5_tensor_core_sddmm/lab/sddmm_bench
+  [scratch]="$scratch"
+  [range]='must be a whole number from'
+  [mem]='not enough (host|device) memory'
 )
-# Step 4's shape limits (INT_MAX elements per matrix) keep every run within 52 GB of device
-# memory, so its only run that cannot fit is the DEBUG check of the largest shapes on a
-# host with less than 68 GiB available (checked here, where that is the case).
+
+# Replaces $name and ${name} of every known variable in $1, longest name first.
+expand() {
+  local text="$1" name
+  while read -r name; do
+    text="${text//\$\{$name\}/${vars[$name]}}"
+    text="${text//\$$name/${vars[$name]}}"
+  done < <(printf '%s\n' "${!vars[@]}" | awk '{print length($0), $0}' | sort -rn | cut -d' ' -f2)
+  printf '%s' "$text"
+}
+
+has_gpu=0
+nvidia-smi -L >/dev/null 2>&1 && has_gpu=1
 available_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)
-# generate_mask's largest mask (2^31 - 1 entries) needs 56 GiB while it is drawn: refused
-# where less is available; on a larger host it is real work (with a progress line), not bad
-# input, so it is left out there.
-if ((${available_kb:-0} < 56 * 1024 * 1024)); then
-  cases+=("1;;$mem;;$mask --rows 2147483647 --cols 2147483647 --nnz 2147483647 --max-output-mb 1048576")
-fi
-if ((${available_kb:-0} < 68 * 1024 * 1024)) && grep -q 'COURSE_DEBUG:BOOL=ON' "$build_path/CMakeCache.txt" 2>/dev/null; then
-  cases+=("1;;$mem;;$s4 --rows 46000 --inner 46000 --cols 46000")
-fi
-if [[ -x "$build_path/$s5" ]]; then
-  cases+=(
-    "2;;--k $range 1 to 65536;;$s5 --k 0"
-    "2;;--matrix needs a file name, got the option --k;;$s5 --matrix --k 64"
-    "2;;--nnz 10 exceeds rows\\*cols = 9;;$s5 --m 3 --n 3 --nnz 10"
-    "2;;--matrix and --m cannot be given together;;$s5 --matrix $scratch/too_few.mtx --m 5"
-    "1;;cannot open;;$s5 --matrix $scratch/missing.mtx"
-    "1;;bad_header.mtx:1: bad header;;$s5 --matrix $scratch/bad_header.mtx"
-    "1;;too_few.mtx:4: too few entries;;$s5 --matrix $scratch/too_few.mtx"
-    "1;;out_of_range.mtx:3: row index 4 out of range;;$s5 --matrix $scratch/out_of_range.mtx"
-    "1;;non_numeric.mtx:3: non-numeric column index;;$s5 --matrix $scratch/non_numeric.mtx"
-    "1;;long_line.mtx.gz:3: line is longer than 1048576 bytes;;$s5 --matrix $scratch/long_line.mtx.gz"
-    "1;;approach 2 stores the dense product;;$s5 --m 916000 --n 916000 --nnz 5000000 --approach 2"
-    "1;;$mem.*A \\(rows x inner halves\\);;$s5 --matrix $scratch/huge_2e9.mtx --k 64"
-    "1;;$mem.*A \\(rows x inner halves\\);;$s5 --m 2000000000 --n 2 --k 65536 --nnz 1"
-    "1;;$mem;;$s5 --m 2147483647 --n 2147483647 --k 16 --nnz 2147483647"
-  )
-fi
-if [[ -x "$build_path/$bench" ]]; then
-  cases+=(
-    "2;;--tc-density must be a number greater than 0 and at most 1, got '0.5abc';;$bench --tc-density 0.5abc"
-    "2;;--tc-density must be a number greater than 0 and at most 1, got 'nan';;$bench --tc-density nan"
-    "2;;--tc-density must be a number greater than 0 and at most 1, got 0;;$bench --tc-density 0"
-    "2;;--tc-density must be a number greater than 0 and at most 1, got 5;;$bench --tc-density 5"
-    "2;;--tc-density must be a number greater than 0 and at most 1, got -1;;$bench --tc-density -1"
-    "2;;--group-lanes must be 0, 4, 8, 16 or 32, got 5;;$bench --group-lanes 5"
-    "2;;--repeats is given twice;;$bench --repeats 3 --repeats 4"
-    "2;;--csv needs a file name, got the option --filter;;$bench --csv --filter x"
-    "2;;--matrices .*no_such_folder is not a directory;;$bench --matrices $scratch/no_such_folder"
-  )
-fi
-# Without a GPU, a valid command must say so plainly. With one, the benchmark must turn a
-# matrix that cannot fit, or a malformed one, into a row saying why and go on (exit 0).
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  cases+=("3;;no CUDA-capable GPU;;$s1")
-elif [[ -x "$build_path/$bench" ]]; then
-  mkdir -p "$scratch/too_big" "$scratch/broken"
-  cp "$scratch/huge_2e9.mtx" "$scratch/too_big/"
-  cp "$scratch/bad_header.mtx" "$scratch/broken/"
-  cases+=(
-    "0;;huge_2e9 .*skipped: not enough host memory;;$bench --shapes none --matrices $scratch/too_big --repeats 1"
-    "0;;bad_header .*skipped: .*bad_header.mtx:1: bad header;;$bench --shapes none --matrices $scratch/broken --repeats 1"
-  )
-fi
+debug_build=0
+grep -q 'COURSE_DEBUG:BOOL=ON' "$build_path/CMakeCache.txt" 2>/dev/null && debug_build=1
+
+# True when every condition of "# if" holds.
+conditions_hold() {
+  local condition
+  for condition in "$@"; do
+    case "$condition" in
+      gpu) ((has_gpu == 1)) || return 1 ;;
+      no-gpu) ((has_gpu == 0)) || return 1 ;;
+      socket) ((have_socket == 1)) || return 1 ;;
+      debug-build) ((debug_build == 1)) || return 1 ;;
+      memory-below-GiB=*) ((${available_kb:-0} < ${condition#*=} * 1024 * 1024)) || return 1 ;;
+      *)
+        echo "unknown condition '$condition'" >&2
+        return 2
+        ;;
+    esac
+  done
+}
 
 # Markdown-safe first line of a message: no temporary folder, escaped bars, dashes and tags.
 markdown_message() {
   head -1 <<< "$1" | sed "s|$scratch/||g; s/|/\\\\|/g; s/--/\\\\--/g; s/</\\&lt;/g; s/>/\\&gt;/g"
 }
 
+# ---- the cases ---------------------------------------------------------------------------
 status=0
+ran=0
+skipped=0
 {
   echo "| command | exit | expected | time (s) | message |"
   echo "|---|---:|---:|---:|---|"
 } > "$table"
-for entry in "${cases[@]}"; do
+
+# Runs one case; $1 is where it comes from (file:line), $2 its limit in seconds.
+run_case() {
+  local where="$1" limit_s="$2" entry="$3"
+  local expected pattern command program shown output code shown_line elapsed start
   expected="${entry%%;;*}"
-  rest="${entry#*;;}"
-  pattern="${rest%%;;*}"
-  command="${rest#*;;}"
+  local rest="${entry#*;;}"
+  pattern="$(expand "${rest%%;;*}")"
+  command="$(expand "${rest#*;;}")"
+  shown=${command//"$scratch/"/}
+  program="${command%% *}"
+  if [[ ! -x "$build_path/$program" ]]; then
+    if [[ ! -d "$build_path/$(dirname "$program")" ]]; then
+      echo "skipped ($(dirname "$program") is not in this build): $shown" >&2
+      skipped=$((skipped + 1))
+      return
+    fi
+    echo "FAIL ($where): $build_path/$program is not built" >&2
+    status=1
+    return
+  fi
+  ran=$((ran + 1))
   start=$(date +%s.%N)
   # shellcheck disable=SC2086  # the case is a command line, split into words on purpose
-  output=$(cd "$scratch" && timeout "$limit_s" "$build_path/"$command 2>&1)
+  output=$(cd "$scratch" && timeout -k 1 "$((limit_s + 1))" "$build_path/"$command 2>&1 < /dev/null)
   code=$?
+  elapsed=$(awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN {printf "%.2f", end - start}')
   # The line that names the problem (for a refusal, the first line of the message).
   shown_line=$(grep -iE -m1 -- "$pattern" <<< "$output" || head -1 <<< "$output")
-  elapsed=$(awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN {printf "%.2f", end - start}')
-  shown=$(sed "s|$scratch/||g" <<< "$command")
-  echo "| \`${shown}\` | $code | $expected | $elapsed | $(markdown_message "$shown_line") |" >> "$table"
-  if [[ $code -eq 124 ]]; then
-    echo "FAIL (over ${limit_s} s): $shown" >&2
+  echo "| \`${shown}\` | $code | ${expected//|/\\|} | $elapsed | $(markdown_message "$shown_line") |" >> "$table"
+  if [[ $code -eq 124 || $code -eq 137 ]] ||
+    awk -v t="$elapsed" -v l="$limit_s" 'BEGIN {exit !(t > l)}'; then
+    echo "FAIL ($where, ${elapsed} s, over ${limit_s} s): $shown" >&2
     status=1
-  elif [[ $code -ne $expected ]]; then
-    echo "FAIL (exit $code, expected $expected): $shown: $shown_line" >&2
+  elif [[ ! "|$expected|" == *"|$code|"* ]]; then
+    echo "FAIL ($where, exit $code, expected $expected): $shown: $shown_line" >&2
     status=1
   elif ! grep -qiE -- "$pattern" <<< "$output"; then
-    echo "FAIL (message does not match '$pattern'): $shown: $shown_line" >&2
+    echo "FAIL ($where, message does not match '$pattern'): $shown: $shown_line" >&2
     status=1
   fi
+}
+
+shopt -s nullglob
+case_files=("$cases_dir"/*.cases)
+if ((${#case_files[@]} == 0)); then
+  echo "no case files in $cases_dir" >&2
+  exit 2
+fi
+# shellcheck disable=SC2094  # the case file is only read (basename names it)
+for case_file in "${case_files[@]}"; do
+  line_number=0
+  next_conditions=()
+  next_limit=""
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    line_number=$((line_number + 1))
+    where="$(basename "$case_file"):$line_number"
+    if [[ "$line" =~ ^[[:space:]]*$ ]]; then
+      continue
+    elif [[ "$line" =~ ^#[[:space:]]*var[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)=(.+)$ ]]; then
+      vars[${BASH_REMATCH[1]}]="${BASH_REMATCH[2]}"
+    elif [[ "$line" =~ ^#[[:space:]]*if[[:space:]]+(.+)$ ]]; then
+      read -ra next_conditions <<< "${BASH_REMATCH[1]}"
+    elif [[ "$line" =~ ^#[[:space:]]*time-limit[[:space:]]+([0-9]+)$ ]]; then
+      next_limit="${BASH_REMATCH[1]}"
+    elif [[ "$line" == \#* ]]; then
+      continue
+    elif [[ "$line" != *";;"*";;"* ]]; then
+      echo "FAIL ($where): not EXPECTED_EXIT;;PATTERN;;COMMAND: $line" >&2
+      status=1
+    else
+      conditions_hold "${next_conditions[@]}"
+      holds=$?
+      if ((holds == 2)); then
+        echo "FAIL ($where): bad '# if' line" >&2
+        status=1
+      elif ((holds == 0)); then
+        run_case "$where" "${next_limit:-$default_limit_s}" "$line"
+      fi
+      next_conditions=()
+      next_limit=""
+    fi
+  done < "$case_file"
 done
 cat "$table"
 if ((status == 0)); then
-  echo "all ${#cases[@]} cases refused as expected" >&2
+  echo "all $ran cases refused as expected ($skipped skipped: not built)" >&2
 fi
 exit "$status"

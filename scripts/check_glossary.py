@@ -24,7 +24,7 @@ NOT_CODE = {"nnz", "lda", "ldb", "ldc"}
 def code_files(root):
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if any(part in SKIPPED_PARTS or part.startswith("build") for part in relative.parts):
+        if any(part in SKIPPED_PARTS or part.startswith(("build", ".")) for part in relative.parts):
             continue
         if path.is_file() and (path.suffix in CODE_SUFFIXES or path.name == "CMakeLists.txt"):
             yield path

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the course needs and the machine lacks, from Debian/Ubuntu packages:
-# CMake, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check); with --fuzz, clang
+# CMake, Ninja, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check), bubblewrap
+# (the grader runs every submission in its sandbox, grading/README.md); with --fuzz, clang
 # with libFuzzer; with --render, Chromium (the docs target's rendering check opens the book's
 # pages in it, headless).
 # The CUDA Toolkit itself (nvcc, cuBLAS, cuSPARSE) must already be installed.
 set -euo pipefail
 
-packages=(cmake catch2 doxygen zlib1g-dev python3)
+packages=(cmake ninja-build catch2 doxygen zlib1g-dev python3 bubblewrap)
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;

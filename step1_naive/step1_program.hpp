@@ -5,6 +5,7 @@
 /// without a GPU, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
+#include "common/cli.hpp"
 #include "common/product_sizes.hpp"
 
 #include <iosfwd>
@@ -14,8 +15,9 @@ namespace course::step1 {
 /// @brief What the command line asked for.
 struct Options {
   ProductSizes sizes{32, 32, 32};  ///< rows, inner and cols of the product
-  long long seed = -1;             ///< seed of the random inputs; -1 draws a fresh one
-  int repeats = 5;                 ///< timed runs of the kernel (the median is printed)
+  long long seed =
+      kFreshSeed;   ///< seed of the random inputs: a real one once parsed (default fresh)
+  int repeats = 5;  ///< timed runs of the kernel (the median is printed)
 };
 
 /// @brief Parses and validates the command line. Everything is checked here, before any GPU

@@ -1,11 +1,17 @@
-"""Grades built test programs: every test case in its own process (plain), and every graded
-test that passed again under each compute-sanitizer tool of the plan. Runs side by side in a
-pool; a test's sanitizer runs start as soon as its plain run has passed.
+"""Grades a built submission with the judge: every case of the plan runs in the sandbox
+(plain, then under each compute-sanitizer tool of the plan), every evidence case once more
+under the evidence run, and the judge checks every run's outputs. Runs go side by side in a
+pool; a case's sanitizer runs start as soon as its plain run has passed.
+
+The verdict is the judge's: a run counts only through the outputs it wrote, read by the
+grader without following links and checked by course_judge (a program that links no
+student code) against its own inputs. The runner's exit status and printout decide nothing;
+the sanitizer's findings come from its own output, which the runner cannot write to (the
+runner's output goes to a file of the scratch folder).
 
 With stop_at_first_loss (the mutation check: it only has to show that a mutant loses
-points), a step's remaining runs are stopped as soon as one graded test has lost its
-points; they are marked "stopped" and the row says how many points they could still have
-given (points_at_most)."""
+points), a step's remaining runs are stopped as soon as one graded case has lost its points;
+they are marked "stopped" and the row says how many points they could still have given."""
 import argparse
 import concurrent.futures
 import heapq
@@ -15,155 +21,204 @@ import sys
 import threading
 
 from gradelib import gpu_share, kernels, plan, runner, scoring
+from gradelib.case_runs import (judge_outputs, list_cases, generate_inputs,  # noqa: F401
+                                new_scratch, run_evidence, run_sanitizer, runner_command,
+                                sandboxed)
 
-# After this many plain runs of a step have timed out (its kernels hang), the step's tests
+# After this many plain runs of a step have timed out (its kernels hang), the step's cases
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
 # costs minutes, not an hour.
 HANGS_BEFORE_SHORT_LIMIT = 2
 HANG_TIMEOUT = 60.0
 
 
-def list_tests(program, timeout=60):
-    """Returns {test name: [tags]} from the course test main's listing, or raises
-    RuntimeError when the program cannot list its tests."""
-    result = runner.run_limited([str(program), "--course-list-tests"], timeout)
-    if result.status != 0:
-        raise RuntimeError(f"{program} --course-list-tests failed (exit {result.status}): "
-                           + runner.first_lines(result.output, 4))
-    tests = {}
-    for line in result.output.splitlines():
-        if "\t" in line:
-            name, tags = line.split("\t", 1)
-            tests[name] = tags.split(";") if tags else []
-    return tests
+class StepCases:
+    """The cases of one step of one submission, filled in as their runs finish."""
 
-
-class StepTests:
-    """The tests of one step, filled in as their runs finish."""
-
-    def __init__(self, step, program, tests, student_kernels=None, gpu=None):
+    def __init__(self, step, context, names, inspection):
         self.step = step
-        self.gpu = gpu  # the class run's shared records of long GPU runs (gpu_share), or None
-        self.program = pathlib.Path(program)
-        # None: check and charge every kernel; else the kernels of the student's files.
-        self.student_kernels = student_kernels
-        self.cancel = threading.Event()  # set when the step stops at its first loss
+        self.context = context  # grading-wide: sandbox, folders, judge, options
+        # The inspection of the build (inspection.Inspection, or a concurrent.futures.Future
+        # of one: the plain runs need nothing of it and start at once; None: the course's own
+        # code, every kernel checked and charged, no findings).
+        self._inspection = inspection
+        self.cancel = threading.Event()
         self.timed_out = 0
+        self.lock = threading.Lock()
         graded = plan.graded_tests(step.label)
-        self.stale = [name for name in graded if name not in tests]
-        self.tests = []
-        for index, (name, tags) in enumerate(sorted(tests.items())):
+        self.stale = [name for name in list(graded) + list(plan.EVIDENCE.get(step.label, ()))
+                      if name not in names]
+        self.cases = []
+        for index, name in enumerate(plan.EVIDENCE.get(step.label, ()) + tuple(graded)):
+            if name not in names:
+                continue
             entry = graded.get(name)
-            self.tests.append({"name": name, "gpu": "gpu" in tags,
-                               "weight": entry.weight if entry else 0,
-                               "tools": list(entry.tools) if entry else [], "index": index,
-                               "outcome": "not run", "message": "", "seconds": 0.0,
-                               "sanitizers": []})
+            self.cases.append({
+                "name": name, "index": index, "weight": entry.weight if entry else 0,
+                "tools": list(entry.tools) if entry else [], "gate": entry.gate if entry else "",
+                "files": list(entry.files if entry else plan.evidence_files(step.label, name)),
+                "evidence": entry is None, "outcome": "not run", "message": "",
+                "seconds": 0.0, "sanitizers": [], "evidence_run": None})
 
+    def _found(self):
+        found = self._inspection
+        return found.result() if isinstance(found, concurrent.futures.Future) else found
+
+    @property
+    def student_kernels(self):
+        """The kernels the sanitizer runs check and charge: the student's ([] when none was
+        found), or None: every kernel (the course's own code, or --all-kernels)."""
+        found = self._found()
+        if found is None or getattr(found, "charge_all", False):
+            return None
+        return found.student_kernels.get(self.step.label, [])
+
+    @property
+    def evidence_kernels(self):
+        """The kernels of the student's files, which the evidence run looks for."""
+        found = self._found()
+        return [] if found is None else found.student_kernels.get(self.step.label, []) or []
+
+    @property
+    def findings(self):
+        """The inspection's findings of this step."""
+        found = self._found()
+        return [] if found is None else found.findings.get(self.step.label, [])
+
+    def folder(self, *parts):
+        return self.context.out_dir / f"{self.step.label}-runs" / pathlib.Path(*parts)
 
     def sanitizer_arguments(self, tool):
-        """Arguments of one tool's runs (kernels.sanitizer_arguments)."""
         if self.student_kernels is None:
             return []
         return kernels.sanitizer_arguments(tool, self.student_kernels)
 
 
-def run_plain(step_tests, test, folder, timeout, seed):
-    """One plain run, with a short limit once the step's kernels have hung twice."""
-    if step_tests.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
+class Context:
+    """What every run of one submission shares."""
+
+    def __init__(self, box, judge, build_dir, submission, inputs_dir, out_dir, options, gpu):
+        self.box = box
+        self.judge = pathlib.Path(judge)
+        self.build_dir = pathlib.Path(build_dir)
+        self.submission = pathlib.Path(submission)
+        self.inputs_dir = pathlib.Path(inputs_dir)
+        self.out_dir = pathlib.Path(out_dir)
+        self.options = options
+        self.gpu = gpu
+
+
+def run_plain(step_cases, case, timeout):
+    """One plain run and its judgement: (outcome, message, seconds)."""
+    context = step_cases.context
+    if step_cases.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
         timeout = min(timeout, HANG_TIMEOUT)
+    scratch = new_scratch(context, step_cases, case, "plain")
     try:
-        result = runner.run_test(step_tests.program, test["name"],
-                                 folder / f"{test['index']:02d}.xml", timeout, seed,
-                                 step_tests.cancel, step_tests.gpu)
+        result = sandboxed(context, runner_command(step_cases.step), scratch, timeout,
+                           step_cases)
     except runner.Cancelled:
-        return "stopped", "stopped: an earlier graded test of the step lost its points", 0.0
-    if result[1].startswith("timed out") and not result[1].startswith(runner.DISTURBED):
-        step_tests.timed_out += 1
-    return result
+        return "stopped", "stopped: an earlier graded case of the step lost its points", 0.0
+    if result.disturbed:
+        return "failed", f"{runner.DISTURBED} (after {timeout} s)", result.seconds
+    if result.timed_out:
+        with step_cases.lock:
+            step_cases.timed_out += 1
+        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
+            result.seconds
+    passed, message = judge_outputs(context, case, scratch, "plain")
+    return ("passed" if passed else "failed"), message, result.seconds
 
 
-def run_sanitizer(step_tests, test, tool, options, seed, log):
-    """One sanitizer run of a passed test (runner.sanitize_test), or a "stopped" entry."""
-    try:
-        return runner.sanitize_test(step_tests.program, test["name"], tool,
-                                    options.sanitizer_timeout, seed, log, options.sanitizer,
-                                    step_tests.sanitizer_arguments(tool),
-                                    step_tests.student_kernels, step_tests.cancel,
-                                    step_tests.gpu)
-    except runner.Cancelled:
-        return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
-                "first_lines": "", "seconds": 0.0}
+def lost_points(step_cases, case):
+    """Whether a finished graded case (or one of its runs) lost its points, or an evidence
+    case failed (every case it gates then loses its points)."""
+    if case["evidence"]:
+        return case["outcome"] == "failed" or (case.get("evidence_run") or {}).get(
+            "outcome") == "not seen"
+    return case["weight"] > 0 and (case["outcome"] == "failed"
+                                   or bool(scoring.sanitizer_failures(case)))
 
 
-def lost_points(test):
-    """Whether a finished graded test (or one of its sanitizer runs) lost its points."""
-    return test["weight"] > 0 and (test["outcome"] == "failed"
-                                   or bool(scoring.sanitizer_failures(test)))
-
-
-def plain_priority(test, label, stop_mode):
-    """The order plain runs start in (smaller first). Grading a submission: the slow graded
-    tests first (the longest chains), then graded tests with sanitizer runs, then the other
-    graded tests, the course tests last. Stopping at the first loss (a mutant): the slow
-    graded tests last, since a quicker test usually catches the mutant first."""
-    if test["weight"] == 0:
-        return (4,)
-    slow = plan.graded_tests(label)[test["name"]].slow
+def plain_priority(case, label, stop_mode):
+    """The order plain runs start in (smaller first): the evidence cases, then the slow cases
+    (the longest chains; last when stopping at a mutant's first loss), the cases with
+    sanitizer runs, the others."""
+    if case["evidence"]:
+        return (0,)
+    slow = plan.graded_tests(label)[case["name"]].slow
     if slow:
-        return (3 if stop_mode else 1, -test["weight"])
-    return (2, not test["tools"], -test["weight"])
+        return (3 if stop_mode else 1, -case["weight"])
+    return (2, not case["tools"], -case["weight"])
 
 
-def grade_programs(programs, options, out_dir, seed):
-    """Grades {Step: program}; returns {label: (tests, stale)}. @p options: timeout,
-    sanitizer_timeout, test_jobs, sanitizer (executable), no_sanitizers, and optionally
-    student_kernels ({label: kernel names of the student's files}; a step not in it checks
-    and charges every kernel), stop_at_first_loss and graded_only (course tests are not run:
-    the mutation check of a student's file needs only the points). In a class run (the
-    environment names gpu_share's records), runs that ran out of time beside another
-    submission's hang are run again once the GPU is quiet (gpu_share explains why)."""
-    gpu = gpu_share.GpuRecords.from_environment() or gpu_share.GpuRecords(out_dir / "gpu-runs")
-    steps = []
-    names = getattr(options, "student_kernels", None) or {}
-    for step, program in programs.items():
-        try:
-            steps.append(StepTests(step, program, list_tests(program),
-                                   names.get(step.label), gpu))
-        except RuntimeError as error:
-            print(f"{step.label}: {error}", file=sys.stderr)
-            steps.append(None)
-    stop_mode = getattr(options, "stop_at_first_loss", False)
-    graded_only = getattr(options, "graded_only", False)
-    queue, sequence = [], itertools.count()
-    for step_tests in filter(None, steps):
-        folder = out_dir / f"{step_tests.step.label}-runs"
-        folder.mkdir(parents=True, exist_ok=True)
-        for test in step_tests.tests:
-            if graded_only and test["weight"] == 0:
-                test["outcome"] = "skipped"
-                test["message"] = "course test not run: only the graded tests were run"
+def run_queue(queue, sequence, options, stop_mode):
+    """Runs the queued runs, test_jobs side by side, the most urgent first; a plain run that
+    passes queues its sanitizer runs (and, for an evidence case, its evidence run)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
+        pending = {}
+
+        def start_more():
+            while queue and len(pending) < max(1, options.test_jobs):
+                _, _, step_cases, case, tool = heapq.heappop(queue)
+                if tool is None:
+                    future = pool.submit(run_plain, step_cases, case, options.timeout)
+                elif tool == "evidence":
+                    future = pool.submit(run_evidence, step_cases, case)
+                else:
+                    future = pool.submit(run_sanitizer, step_cases, case, tool)
+                pending[future] = (step_cases, case, tool)
+
+        start_more()
+        while pending:
+            done, _ = concurrent.futures.wait(pending,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                step_cases, case, tool = pending.pop(future)
+                label = step_cases.step.label
+                if tool is None:
+                    case["outcome"], case["message"], seconds = future.result()
+                    case["seconds"] = round(seconds, 1)
+                    print(f"  {label}: {case['outcome']:7s} {case['name']}", file=sys.stderr)
+                    if case["outcome"] == "passed" and options.no_sanitizers:
+                        case["evidence_skipped"] = case["evidence"]
+                    if case["outcome"] == "passed" and not options.no_sanitizers:
+                        for each in case["tools"] + (["evidence"] if case["evidence"] else []):
+                            heapq.heappush(queue, ((0,), next(sequence), step_cases, case, each))
+                elif tool == "evidence":
+                    case["evidence_run"] = future.result()
+                    print(f"  {label}: evidence  {case['evidence_run']['outcome']:9s} "
+                          f"{case['name']}", file=sys.stderr)
+                else:
+                    result = future.result()
+                    case["sanitizers"].append(result)
+                    print(f"  {label}: {tool:9s} {result['outcome']:9s} {case['name']}",
+                          file=sys.stderr)
+                if stop_mode and lost_points(step_cases, case):
+                    step_cases.cancel.set()
+            start_more()
+
+
+def disturbed_runs(steps, sequence):
+    """A queue of the runs that ran out of time beside another long GPU run, their results
+    cleared so that the second run is the one that counts."""
+    queue = []
+    for step_cases in steps:
+        for case in step_cases.cases:
+            if case["message"].startswith(runner.DISTURBED):
+                case.update(outcome="not run", message="", seconds=0.0)
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, None))
                 continue
-            heapq.heappush(queue, (plain_priority(test, step_tests.step.label, stop_mode),
-                                   next(sequence), step_tests, test, folder, None))
-    run_queue(queue, sequence, options, seed, stop_mode)
-    run_again_alone(gpu, [each for each in steps if each], out_dir, sequence, options, seed,
-                    stop_mode)
-    graded = {}
-    for step, step_tests in zip(programs, steps):
-        if step_tests is None:
-            graded[step.label] = None
-            continue
-        for test in step_tests.tests:
-            test["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
-            for run in test["sanitizers"]:
-                run.pop("disturbed", None)
-            del test["index"]
-        graded[step.label] = (step_tests.tests, step_tests.stale)
-    return graded
+            for run in [run for run in case["sanitizers"] if run.get("disturbed")]:
+                case["sanitizers"].remove(run)
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, run["tool"]))
+            if (case["evidence_run"] or {}).get("disturbed"):
+                case["evidence_run"] = None
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, "evidence"))
+    return queue
 
 
-def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
+def run_again_alone(gpu, steps, sequence, options, stop_mode):
     """Runs the disturbed runs again, one at a time, inside gpu_share's lock for second runs,
     until none is disturbed (at most gpu_share.MOST_RUNS runs of each in all)."""
     alone = argparse.Namespace(**vars(options))
@@ -171,89 +226,85 @@ def run_again_alone(gpu, steps, out_dir, sequence, options, seed, stop_mode):
     alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
     alone.sanitizer_timeout = min(options.sanitizer_timeout, gpu_share.RETRY_TIMEOUT)
     for _ in range(gpu_share.MOST_RUNS - 1):
-        queue = disturbed_runs(steps, out_dir, sequence)
+        queue = disturbed_runs(steps, sequence)
         if not queue:
             return
         print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for "
               "the whole GPU to run them again, one at a time", file=sys.stderr)
+        for step_cases in steps:
+            step_cases.context.options = alone
         with gpu.alone():
-            run_queue(queue, sequence, alone, seed, stop_mode)
+            run_queue(queue, sequence, alone, stop_mode)
+        for step_cases in steps:
+            step_cases.context.options = options
 
 
-def disturbed_runs(steps, out_dir, sequence):
-    """A queue of the runs (plain or sanitizer) that ran out of time beside another long GPU
-    run, their results cleared so that the second run is the one that counts."""
-    queue = []
-    for step_tests in steps:
-        folder = out_dir / f"{step_tests.step.label}-runs"
-        for test in step_tests.tests:
-            if test["message"].startswith(runner.DISTURBED):
-                test.update(outcome="not run", message="", seconds=0.0)
-                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder, None))
-                continue
-            for run in [run for run in test["sanitizers"] if run.get("disturbed")]:
-                test["sanitizers"].remove(run)
-                heapq.heappush(queue, ((0,), next(sequence), step_tests, test, folder,
-                                       run["tool"]))
-    return queue
+def grade_steps(context, programs, inspection, seed, stop_mode=False):
+    """Grades the built runners {Step: program}; returns {label: (cases, stale, findings,
+    kernels)}. @p inspection: inspection.Inspection of the build, or a Future of one (None:
+    every kernel checked and charged, no static findings: the course's own code)."""
+    names = list_cases(context.judge)
+    wanted = [name for step in programs for name in
+              list(plan.EVIDENCE.get(step.label, ())) + list(plan.graded_tests(step.label))
+              if name in names]
+    generate_inputs(context.judge, seed, context.inputs_dir, wanted)
+    steps = [StepCases(step, context, names, inspection) for step in programs]
+    queue, sequence = [], itertools.count()
+    for step_cases in steps:
+        if stop_mode and any(scoring.finding_costs(step_cases.findings, case)
+                             for case in step_cases.cases if case["weight"]):
+            for case in step_cases.cases:
+                case.update(outcome="stopped", message="stopped: a finding of the inspection "
+                            "already costs a graded case")
+            continue
+        for case in step_cases.cases:
+            heapq.heappush(queue, (plain_priority(case, step_cases.step.label, stop_mode),
+                                   next(sequence), step_cases, case, None))
+    run_queue(queue, sequence, context.options, stop_mode)
+    run_again_alone(context.gpu, steps, sequence, context.options, stop_mode)
+    graded = {}
+    for step_cases in steps:
+        for case in step_cases.cases:
+            case["sanitizers"].sort(key=lambda run: plan.TOOLS.index(run["tool"]))
+            for run in case["sanitizers"]:
+                run.pop("disturbed", None)
+            if case["evidence_run"]:
+                case["evidence_run"].pop("disturbed", None)
+            del case["index"]
+        graded[step_cases.step.label] = (step_cases.cases, step_cases.stale,
+                                         step_cases.findings, step_cases.evidence_kernels)
+    return graded
 
 
-def run_queue(queue, sequence, options, seed, stop_mode):
-    """Runs the queued runs, test_jobs side by side, the most urgent first; a plain run that
-    passes queues its sanitizer runs."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.test_jobs)) as pool:
-        pending = {}
-
-        def start_more():
-            # Keep test_jobs runs going, the most urgent first (sanitizer runs, then the
-            # plain runs in plain_priority's order), so that no run waits behind a queue.
-            while queue and len(pending) < max(1, options.test_jobs):
-                _, _, step_tests, test, folder, tool = heapq.heappop(queue)
-                if tool is None:
-                    future = pool.submit(run_plain, step_tests, test, folder, options.timeout,
-                                         seed)
-                else:
-                    log = folder / f"{test['index']:02d}-{tool}.log"
-                    future = pool.submit(run_sanitizer, step_tests, test, tool, options, seed,
-                                         log)
-                pending[future] = (step_tests, test, folder, tool)
-
-        start_more()
-        while pending:
-            done, _ = concurrent.futures.wait(pending,
-                                              return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                step_tests, test, folder, tool = pending.pop(future)
-                if tool is None:
-                    test["outcome"], test["message"], seconds = future.result()
-                    test["seconds"] = round(seconds, 1)
-                    print(f"  {step_tests.step.label}: {test['outcome']:7s} {test['name']}",
-                          file=sys.stderr)
-                    if test["outcome"] == "passed" and test["gpu"] and not options.no_sanitizers:
-                        for each in test["tools"]:
-                            heapq.heappush(queue, ((0,), next(sequence), step_tests, test,
-                                                   folder, each))
-                else:
-                    result = future.result()
-                    test["sanitizers"].append(result)
-                    print(f"  {step_tests.step.label}: {tool:9s} {result['outcome']:9s} "
-                          f"{test['name']}", file=sys.stderr)
-                if stop_mode and lost_points(test):
-                    step_tests.cancel.set()
-            start_more()
-
-
-def rows_for(steps, programs, notes, options, out_dir, seed):
-    """Score rows of @p steps: graded programs, and notes for the steps without one."""
+def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False):
+    """Score rows of @p steps: graded runners, and notes for the steps without one."""
     by_label = {step.label: step for step in steps}
     to_grade = {by_label[label]: program for label, program in programs.items()}
-    graded = grade_programs(to_grade, options, out_dir, seed) if to_grade else {}
+    graded = grade_steps(context, to_grade, inspection, seed, stop_mode) if to_grade else {}
     rows = []
     for step in steps:
         result = graded.get(step.label)
         if result is None:
-            note = notes.get(step.label) or "test program does not list its tests"
-            rows.append(scoring.make_row(step.label, [], note))
+            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
         else:
-            rows.append(scoring.make_row(step.label, result[0], stale=result[1]))
+            cases, stale, findings, names = result
+            problems = [finding.text for finding in findings if finding.rule == "inspection"]
+            rows.append(scoring.make_row(step.label, cases, stale=stale, findings=findings,
+                                         kernels=names, problems=problems))
+    return rows
+
+
+def not_run_rows(steps, programs, notes, context, found):
+    """Rows for a machine without a usable GPU: the inspection's findings, no case run."""
+    names = list_cases(context.judge)
+    rows = []
+    for step in steps:
+        if step.label not in programs:
+            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
+            continue
+        cases = StepCases(step, context, names, found)
+        for case in cases.cases:
+            case.pop("index", None)
+        rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
+                                     findings=cases.findings, kernels=cases.evidence_kernels))
     return rows

@@ -11,66 +11,76 @@ def _fence(text):
 
 
 def step_table(rows):
-    lines = ["| step | graded tests passed | sanitizer errors | course tests passed | not run "
-             "| points | note |", "|---|---:|---:|---:|---:|---:|---|"]
+    lines = ["| step | graded cases passed | sanitizer errors | kernels seen running | findings "
+             "| not run | points | note |", "|---|---:|---:|---:|---:|---:|---:|---|"]
     for row in rows:
-        course = (f"{row['course_passed']}/{row['course_total']}"
-                  if not row.get("course_skipped") else "not run")
         lines.append(f"| {row['step']} | {row['graded_passed']}/{row['graded_total']} | "
-                     f"{row['sanitizer_errors']} | {course} "
+                     f"{row['sanitizer_errors']} | {row.get('evidence_seen', 0)}/"
+                     f"{row.get('evidence_total', 0)} | {len(row.get('findings', []))} "
                      f"| {row['not_run']} | {row['points']}/{row['max_points']} | {row['note']} |")
-    lines.append(f"| **total** | | | | | **{scoring.total_points(rows)}/"
+    lines.append(f"| **total** | | | | | | **{scoring.total_points(rows)}/"
                  f"{scoring.max_points(rows)}** | |")
     return lines
 
 
-def student_report(rows, title, seed, replay):
+def student_report(rows, title, seed, replay, sandbox_line=""):
     """The Markdown report of one grading run."""
     lines = [f"# {title}", "", f"Seed of this run: `{seed}` (replay: `{replay}`).", ""]
+    if sandbox_line:
+        lines += [f"Ran in: {sandbox_line}.", ""]
     lines += step_table(rows)
-    lost = [(row["step"], test) for row in rows for test in row["tests"]
-            if test["weight"] > 0 and not scoring.earns(test) and test["outcome"] != "not run"]
+    findings = [(row["step"], finding) for row in rows for finding in row.get("findings", [])]
+    if findings:
+        lines += ["", "## Findings of the inspection (each costs the cases that run its file)",
+                  ""]
+        lines += [f"- {step}: `{', '.join(finding['files'])}` ({finding['rule']}): "
+                  f"{finding['text']}" for step, finding in findings]
+    lost = [(row["step"], case) for row in rows for case in row["tests"]
+            if case["weight"] > 0 and case.get("lost") and case["outcome"] != "not run"]
     if lost:
-        lines += ["", "## Graded tests that lost points", ""]
-        for step, test in lost:
-            lines.append(f"- **{step}: {test['name']}** (weight {test['weight']}): "
-                         + ("failed" if test["outcome"] == "failed" else "passed, but"))
-            if test["outcome"] == "failed" and test["message"]:
-                lines += _fence(test["message"])
-            for run in scoring.sanitizer_failures(test):
+        lines += ["", "## Graded cases that lost points", ""]
+        for step, case in lost:
+            lines.append(f"- **{step}: {case['name']}** (weight {case['weight']}): "
+                         + "; ".join(reason.splitlines()[0][:200] for reason in case["lost"]))
+            if case["outcome"] == "failed" and case["message"]:
+                lines += _fence(case["message"])
+            for run in scoring.sanitizer_failures(case):
                 kernels = ", ".join(f"`{kernel}`" for kernel in run["kernels"]) or "kernel not named"
                 lines.append(f"  - compute-sanitizer **{run['tool']}**: {run['outcome']}, "
                              f"{run['errors']} error(s) in {kernels}")
                 if run["first_lines"]:
                     lines += ["  " + line for line in _fence(run["first_lines"])]
+    gates = [(row["step"], case) for row in rows for case in row["tests"] if case["weight"] == 0]
+    if gates:
+        lines += ["", "## Evidence that the student's kernels ran on the GPU", "",
+                  "| step | evidence case | outcome | kernels seen reading the inputs |",
+                  "|---|---|---|---|"]
+        for step, case in gates:
+            run = case.get("evidence_run") or {}
+            outcome = run.get("outcome") or case["outcome"]
+            detail = ", ".join(f"`{name}`" for name in run.get("kernels", [])) or (
+                run.get("message") or case["message"].splitlines()[0][:120]
+                if (run.get("message") or case["message"]) else "-")
+            lines.append(f"| {step} | {case['name']} | {outcome} | {detail} |")
     problems = [(row["step"], problem) for row in rows for problem in row["course_problems"]]
     if problems:
-        lines += ["", "## Course problems (no points involved: report them to the course)", ""]
-        for step, problem in problems:
-            lines.append(f"- {step}: {problem}")
-            test = next((t for row in rows for t in row["tests"] if t["name"] == problem), None)
-            if test and test["message"]:
-                lines += _fence(test["message"])
-    checked = [(row["step"], test, run) for row in rows for test in row["tests"]
-               for run in test.get("sanitizers", [])]
+        lines += ["", "## Course problems (report them to the course)", ""]
+        lines += [f"- {step}: {problem}" for step, problem in problems]
+    checked = [(row["step"], case, run) for row in rows for case in row["tests"]
+               for run in case.get("sanitizers", [])]
     if checked:
-        lines += ["", "## Sanitizer runs", "", "| step | test | tool | outcome | errors | s |",
+        lines += ["", "## Sanitizer runs", "", "| step | case | tool | outcome | errors | s |",
                   "|---|---|---|---|---:|---:|"]
-        lines += [f"| {step} | {test['name']} | {run['tool']} | {run['outcome']} | "
-                  f"{run['errors']} | {run['seconds']} |" for step, test, run in checked]
+        lines += [f"| {step} | {case['name']} | {run['tool']} | {run['outcome']} | "
+                  f"{run['errors']} | {run['seconds']} |" for step, case, run in checked]
     not_run = sum(row["not_run"] for row in rows)
     if not_run:
-        lines += ["", f"{not_run} test(s) were not run: no GPU on this machine."]
-    skipped = sum(row.get("course_skipped", 0) for row in rows)
-    if skipped:
-        lines += ["", f"The {skipped} course tests (no points) were not run for this "
-                  "submission: they do not run the student's files, so a class run runs them "
-                  "once, with its first submission (grade_class.py --course-tests once)."]
+        lines += ["", f"{not_run} case(s) were not run: no GPU on this machine."]
     return "\n".join(lines) + "\n"
 
 
 CLASS_COLUMNS = ["student", "total", "step1", "step2", "step3", "step4", "step5",
-                 "sanitizer errors", "seconds", "note", "report"]
+                 "sanitizer errors", "findings", "seconds", "note", "report"]
 
 
 def class_rows(students):
@@ -85,13 +95,15 @@ def class_rows(students):
                      **{f"step{n}": points.get(f"step{n}", 0.0) for n in range(1, 6)},
                      "sanitizer errors": sum(row["sanitizer_errors"] for row in grade["steps"])
                      if grade else 0,
+                     "findings": sum(len(row.get("findings", [])) for row in grade["steps"])
+                     if grade else 0,
                      "seconds": round(seconds), "note": "; ".join(notes), "report": link})
     return rows
 
 
 def class_markdown(rows, title, header):
     lines = [f"# {title}", "", header, "", "| " + " | ".join(CLASS_COLUMNS) + " |",
-             "|---|" + "---:|" * 8 + "---|---|"]
+             "|---|" + "---:|" * 9 + "---|---|"]
     for row in rows:
         cells = [str(row[column]).replace("|", "\\|") for column in CLASS_COLUMNS[:-1]]
         link = f"[report]({row['report']})" if row["report"] else "-"

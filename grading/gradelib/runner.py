@@ -1,9 +1,8 @@
-"""Runs commands with a time limit (the whole process group is killed when it passes) and
-one test case of a course test program, plain or under a compute-sanitizer tool."""
+"""Runs commands with a time limit (the whole process group is killed when it passes), reads
+JUnit reports and judges a compute-sanitizer run from its output."""
 import contextlib
 import dataclasses
 import os
-import pathlib
 import signal
 import subprocess
 import tempfile
@@ -58,21 +57,23 @@ class Cancelled(Exception):
     stop_at_first_loss)."""
 
 
-def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None, gpu=None):
+def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None, gpu=None,
+                preexec=None):
     """Runs @p command for at most @p timeout seconds (its process group is killed then);
     stdout and stderr together. Appends the command and its output to @p log_path as the
     output comes (a run stopped from outside still leaves what it printed). When the
     threading.Event @p cancel is set, the process group is killed and Cancelled raised.
-    @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None)."""
+    @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None);
+    @p preexec: a function run in the child before it starts (sandbox.Sandbox.preexec)."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
     # In a class run the GPU is shared through gpu_share's gate: the clock starts once this
     # run holds its share (a second run of another grader may hold the whole GPU meanwhile).
     with gpu.sharing() if gpu is not None else contextlib.nullcontext():
-        return _run_counted(command, timeout, cwd, env, log_path, cancel, gpu)
+        return _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec)
 
 
-def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu):
+def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None):
     """run_limited's run, from the moment it may use the GPU."""
     started = time.monotonic()
     watch = _LongRunWatch(gpu)
@@ -85,7 +86,8 @@ def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu):
     with sink:
         first_byte = sink.seek(0, os.SEEK_END)
         with subprocess.Popen(command, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                              start_new_session=True) as process:
+                              stdin=subprocess.DEVNULL, start_new_session=True,
+                              preexec_fn=preexec) as process:
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)
             try:
@@ -178,73 +180,9 @@ def parse_junit(report_path):
     return False, ""
 
 
-def test_environment(seed, scratch):
-    """The environment of a test process: the grading run's seed and a temporary folder of
-    its own (tests name temporary files after the seed, and tests run side by side)."""
-    env = dict(os.environ)
-    env["COURSE_SEED"] = str(seed)
-    scratch.mkdir(parents=True, exist_ok=True)
-    env["TMPDIR"] = str(scratch)
-    return env
-
-
 # The start of the message of a run that ran out of time beside another grader's long GPU run
 # (gpu_share): grading.py runs it again alone on the GPU.
 DISTURBED = "timed out beside another long GPU run"
-
-
-def run_test(program, name, report_path, timeout, seed, cancel=None, gpu=None):
-    """Runs one test case; returns (outcome, message, seconds), outcome passed, failed or
-    not run. Raises Cancelled when @p cancel is set (run_limited). @p gpu: the class run's
-    shared records (gpu_share), or None."""
-    program = pathlib.Path(program)
-    command = [str(program), name, "--warn", "NoTests", "-r", "junit", "-o", str(report_path)]
-    if report_path.exists():
-        report_path.unlink()
-    env = test_environment(seed, report_path.with_suffix(".tmp"))
-    result = run_limited(command, timeout, cwd=program.parent, env=env, cancel=cancel, gpu=gpu)
-    if result.disturbed:
-        return "failed", f"{DISTURBED} (after {timeout} s)", result.seconds
-    if result.timed_out:
-        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
-            result.seconds
-    if result.status == SKIP_RETURN_CODE:
-        return "not run", "no CUDA device: needs a GPU", result.seconds
-    parsed = parse_junit(report_path)
-    if parsed is None:
-        return "failed", (f"crashed or wrote no report (exit {result.status})\n"
-                          + first_lines(result.output)), result.seconds
-    failed, message = parsed
-    if failed or result.status != 0:
-        return "failed", message or first_lines(result.output), result.seconds
-    return "passed", "", result.seconds
-
-
-def sanitize_test(program, name, tool, timeout, seed, log_path, executable="compute-sanitizer",
-                  extra=(), charged=None, cancel=None, gpu=None):
-    """Runs one test case under one compute-sanitizer tool (@p extra: more sanitizer
-    arguments, e.g. a kernel filter or a print limit). @p charged: the names of the kernels
-    whose findings count against the submission (None or empty: every finding). Returns a
-    dict: tool, outcome (clean, errors, course errors, timed out, not run), errors, kernels,
-    first lines, seconds; and disturbed: True when it ran out of time beside another grader's
-    long GPU run (@p gpu, as for run_test)."""
-    program = pathlib.Path(program)
-    extra = list(extra)
-    limit = [] if "--print-limit" in extra else ["--print-limit", "10"]
-    command = [executable, "--tool", tool, "--error-exitcode",
-               str(sanitizer.SANITIZER_ERROR_CODE), *limit, *extra,
-               str(program), name, "--warn", "NoTests"]
-    env = test_environment(seed, log_path.with_suffix(".tmp"))
-    try:
-        result = run_limited(command, timeout, cwd=program.parent, env=env, log_path=log_path,
-                             cancel=cancel, gpu=gpu)
-    except FileNotFoundError:
-        return {"tool": tool, "outcome": "not run", "errors": 0, "kernels": [],
-                "first_lines": f"{executable} not found", "seconds": 0.0}
-    entry = judge_sanitizer_run(tool, result, timeout, charged)
-    if result.disturbed:
-        entry["disturbed"] = True
-    return entry
 
 
 def judge_sanitizer_run(tool, result, timeout, charged=None):
@@ -262,8 +200,13 @@ def judge_sanitizer_run(tool, result, timeout, charged=None):
     if result.timed_out:
         entry.update(outcome="timed out", first_lines=f"timed out after {timeout} s under "
                      f"{tool}\n" + entry["first_lines"])
-    elif result.status == SKIP_RETURN_CODE:
+    elif not report.summary_seen and "no CUDA" in result.output:
         entry.update(outcome="not run", first_lines="no CUDA device")
+    elif not report.summary_seen:
+        # compute-sanitizer always ends with its summary: a run without one was cut short
+        # (the process it watched ended it, or it could not start), which proves nothing.
+        entry.update(outcome="errors", errors=1, first_lines="compute-sanitizer wrote no "
+                     "summary (the run was cut short)\n" + first_lines(result.output, 6))
     elif ours and not theirs and result.status in (0, sanitizer.SANITIZER_ERROR_CODE):
         # Every finding is in a kernel the submission does not define.
         entry.update(outcome="course errors", errors=len(ours))

@@ -1,34 +1,18 @@
 """A hang costs points only where it is: a run that ran out of time while another long GPU run
 went on (another student's in a class run, or another test's of the same submission) is run
-again alone on the GPU (gradelib/gpu_share.py); a run that hangs alone is not."""
+again alone on the GPU (gradelib/gpu_share.py); a run that hangs alone is not (the runs
+themselves: test_grading_flow.Hangs)."""
 import os
 import pathlib
 import subprocess
 import tempfile
 import threading
 import time
-import types
 import unittest
 from unittest import mock
 
-from tests.helpers import script
-from gradelib import gpu_share, grading, plan, runner
+from gradelib import gpu_share, runner
 
-# A test program whose one graded test hangs while the file HANG_FLAG names exists, and counts
-# its runs in RUNS.
-PROGRAM = """
-import os, pathlib, sys, time
-if sys.argv[1] == "--course-list-tests":
-    print("{name}\\tgpu")
-    sys.exit(0)
-with open(os.environ["RUNS"], "a") as runs:
-    runs.write("run\\n")
-while pathlib.Path(os.environ["HANG_FLAG"]).exists():
-    time.sleep(0.05)
-report = sys.argv[sys.argv.index("-o") + 1]
-with open(report, "w") as out:
-    out.write('<testsuites><testsuite><testcase name="x"/></testsuite></testsuites>')
-"""
 
 
 class Records(unittest.TestCase):
@@ -120,88 +104,6 @@ class Gate(unittest.TestCase):
                         done.set()
                 threading.Thread(target=other_run, daemon=True).start()
                 self.assertTrue(done.wait(5))
-
-
-class Regrading(unittest.TestCase):
-    def grade(self, root, with_other_hang):
-        graded_name = next(iter(plan.graded_tests(plan.STEPS[0].label)))
-        program = script(root / "test_step1", PROGRAM.replace("{name}", graded_name))
-        flag, runs = root / "hang", root / "runs"
-        flag.write_text("")
-        records = root / "records"
-        other = subprocess.Popen(["sleep", "30"])
-        if with_other_hang:  # another lane's student hangs now, and stops hanging after 2 s
-            other_lane = gpu_share.GpuRecords(records, owner=other.pid)
-            holding = threading.Event()
-
-            def other_hangs():
-                with other_lane.sharing():  # its run holds a share of the gate while it hangs
-                    record = other_lane.start_long_run(time.time())
-                    holding.set()
-                    time.sleep(2)
-                    flag.unlink()
-                    gpu_share.GpuRecords.end_long_run(record)
-            threading.Thread(target=other_hangs, daemon=True).start()
-            holding.wait(5)
-        options = types.SimpleNamespace(timeout=1.0, sanitizer_timeout=1, test_jobs=1,
-                                        sanitizer="none", no_sanitizers=True)
-        environment = {gpu_share.ENVIRONMENT: str(records), "HANG_FLAG": str(flag),
-                       "RUNS": str(runs)}
-        try:
-            with mock.patch.dict(os.environ, environment), \
-                    mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.2):
-                graded = grading.grade_programs({plan.STEPS[0]: program}, options, root, 1)
-        finally:
-            other.kill()
-            other.wait()
-        tests, _ = graded["step1"]
-        return tests[0], runs.read_text().count("run")
-
-    def test_a_test_timed_out_beside_another_hang_is_run_again_and_counts_once(self):
-        with tempfile.TemporaryDirectory() as folder:
-            test, runs = self.grade(pathlib.Path(folder), with_other_hang=True)
-            self.assertEqual((test["outcome"], test["message"]), ("passed", ""))
-            self.assertEqual(runs, 2)
-
-    def test_a_second_run_waits_for_another_graders_second_runs(self):
-        # Another grader holds the lock for second runs and runs a hang again, not yet long
-        # enough to leave a record; our second run must wait for it, not run beside it.
-        with tempfile.TemporaryDirectory() as folder:
-            root = pathlib.Path(folder)
-            graded_name = next(iter(plan.graded_tests(plan.STEPS[0].label)))
-            program = script(root / "test_step1", PROGRAM.replace("{name}", graded_name))
-            flag, runs, records = root / "hang", root / "runs", root / "records"
-            flag.write_text("")
-            other = gpu_share.GpuRecords(records, owner=os.getppid())
-            record = other.start_long_run(time.time())
-            holding = threading.Event()
-
-            def other_grader():
-                time.sleep(0.5)
-                gpu_share.GpuRecords.end_long_run(record)  # its first runs are over...
-                with other.alone():  # ...and its second run (the hang again) starts
-                    holding.set()
-                    time.sleep(2.5)
-                    flag.unlink()
-            threading.Thread(target=other_grader, daemon=True).start()
-            options = types.SimpleNamespace(timeout=1.0, sanitizer_timeout=1, test_jobs=1,
-                                            sanitizer="none", no_sanitizers=True)
-            environment = {gpu_share.ENVIRONMENT: str(records), "HANG_FLAG": str(flag),
-                           "RUNS": str(runs)}
-            with mock.patch.dict(os.environ, environment), \
-                    mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.2):
-                graded = grading.grade_programs({plan.STEPS[0]: program}, options, root, 1)
-            test = graded["step1"][0][0]
-            self.assertTrue(holding.is_set())
-            self.assertEqual((test["outcome"], test["message"]), ("passed", ""))
-            self.assertEqual(runs.read_text().count("run"), 2)
-
-    def test_a_hang_alone_is_not_run_again(self):
-        with tempfile.TemporaryDirectory() as folder:
-            test, runs = self.grade(pathlib.Path(folder), with_other_hang=False)
-            self.assertEqual(test["outcome"], "failed")
-            self.assertTrue(test["message"].startswith("timed out after 1.0 s"))
-            self.assertEqual(runs, 1)
 
 
 if __name__ == "__main__":

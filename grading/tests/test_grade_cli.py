@@ -1,150 +1,114 @@
-"""grade.py end to end with a fake cmake, a fake compute-sanitizer and fake test programs:
-its arguments, time limits, missing or broken steps and paths with '@', spaces and
-non-ASCII letters."""
-import json
+"""The grading scripts' command lines: every script answers --help with its usage and does
+nothing else; bad arguments are usage errors that write nothing; a submission is copied file
+by file (links refused) whatever its path holds (spaces, '@', non-ASCII letters)."""
+import os
 import pathlib
 import subprocess
 import sys
 import tempfile
 import unittest
 
-from tests.helpers import GRADING, fake_course_tools
-from gradelib import plan
+from tests.helpers import GRADING
+from gradelib import build, plan
 
-GRADE = GRADING / "grade.py"
+SCRIPTS = ["grade.py", "grade_class.py", "mutation_check.py", "make_class_example.py",
+           "merge_class_runs.py", "run_all.sh", "check_grader.sh", "gpu_evidence.sh"]
 
 
-class GradeCommand(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.root = pathlib.Path(self.folder.name)
-        self.env, self.sanitizer = fake_course_tools(self.root)
+class Help(unittest.TestCase):
+    def test_every_script_answers_help_and_does_nothing_else(self):
+        for name in SCRIPTS:
+            with tempfile.TemporaryDirectory() as folder:
+                command = ([sys.executable] if name.endswith(".py") else ["bash"])
+                result = subprocess.run(command + [str(GRADING / name), "--help"], cwd=folder,
+                                        capture_output=True, text=True, timeout=60,
+                                        env=dict(os.environ, WORK=str(pathlib.Path(folder) /
+                                                                      "work")))
+                self.assertEqual(result.returncode, 0, (name, result.stderr))
+                self.assertIn("usage" if name.endswith(".py") else "Usage", result.stdout, name)
+                self.assertEqual(list(pathlib.Path(folder).iterdir()), [], name)
 
-    def tearDown(self):
-        self.folder.cleanup()
+    def test_an_out_dir_that_looks_like_an_option_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            result = subprocess.run(["bash", str(GRADING / "gpu_evidence.sh"), "--bogus"],
+                                    cwd=folder, capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 2)
+            self.assertEqual(list(pathlib.Path(folder).iterdir()), [])
 
-    def grade(self, *arguments, **env):
-        return subprocess.run([sys.executable, str(GRADE), *arguments], capture_output=True,
-                              text=True, env=dict(self.env, **env), timeout=120)
 
-    def submission(self, name, steps=None):
-        """A student folder holding the student files of @p steps (default all)."""
-        folder = self.root / name
-        for step in plan.STEPS:
-            if steps is not None and step.label not in steps:
-                continue
-            (folder / step.folder).mkdir(parents=True, exist_ok=True)
-            for file_name in step.student_files:
-                (folder / step.folder / file_name).write_text("// student code\n")
-        return folder
+class GradeArguments(unittest.TestCase):
+    def grade(self, *arguments, env=None):
+        return subprocess.run([sys.executable, str(GRADING / "grade.py"), *arguments],
+                              capture_output=True, text=True, timeout=60,
+                              env=env or dict(os.environ))
 
     def test_a_missing_folder_is_a_usage_error_and_writes_nothing(self):
-        out = self.root / "out"
-        result = self.grade("--kernels", str(self.root / "no" / "such"), "--out-dir", str(out))
-        self.assertEqual(result.returncode, 2)
-        self.assertIn("no such folder", result.stderr)
-        self.assertFalse(out.exists())
+        with tempfile.TemporaryDirectory() as folder:
+            out = pathlib.Path(folder) / "out"
+            result = self.grade("--kernels", str(pathlib.Path(folder) / "no" / "such"),
+                                "--out-dir", str(out))
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("no such folder", result.stderr)
+            self.assertFalse(out.exists())
 
     def test_timeouts_must_be_positive(self):
-        for option in ("--timeout", "--sanitizer-timeout", "--configure-timeout",
-                       "--build-timeout"):
-            for value in ("0", "-5", "abc"):
-                result = self.grade("--kernels", "exercise", option, value,
-                                    "--out-dir", str(self.root / "out"))
-                self.assertEqual(result.returncode, 2, (option, value))
-                self.assertIn(option, result.stderr)
-        self.assertFalse((self.root / "out").exists())
+        with tempfile.TemporaryDirectory() as folder:
+            out = pathlib.Path(folder) / "out"
+            for option in ("--timeout", "--sanitizer-timeout", "--configure-timeout",
+                           "--build-timeout"):
+                for value in ("0", "-5", "abc"):
+                    result = self.grade("--kernels", "exercise", option, value, "--out-dir",
+                                        str(out))
+                    self.assertEqual(result.returncode, 2, (option, value))
+                    self.assertIn(option, result.stderr)
+            self.assertFalse(out.exists())
 
-    def test_the_courses_own_build_is_refused_and_never_the_default(self):
-        result = self.grade("--kernels", "exercise", "--build-dir",
-                            str(GRADING.parent / "build"), "--out-dir", str(self.root / "o"))
+    def test_the_courses_own_folders_and_a_missing_pristine_are_refused(self):
+        result = self.grade("--out-dir", str(GRADING / "gradelib" / "out"))
         self.assertEqual(result.returncode, 2)
-        self.assertIn("course's own build", result.stderr)
-        student = self.submission("plain")
-        out = self.root / "out"
-        result = self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
-                            "--sanitizer", str(self.sanitizer))
-        self.assertTrue((out / "build" / "fake-configure.json").exists(), result.stderr)
+        self.assertIn("course's own folders", result.stderr)
+        with tempfile.TemporaryDirectory() as folder:
+            result = self.grade("--pristine", folder, "--out-dir", str(pathlib.Path(folder) / "o"))
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("no course tree built there", result.stderr)
 
-    def test_any_path_and_broken_or_missing_steps(self):
-        student = self.submission("zoë a@uni.edu/hw@1", steps={"step1", "step2", "step3",
-                                                              "step4"})
-        (student / "step2_three_approaches" / "single_block_loop.cuh").write_text("COMPILE_ERROR")
-        (student / "step4_boundary_checks" / "rect_tiles.cuh").unlink()
-        out = self.root / "out dir"
-        result = self.grade("--kernels", str(student), "--out-dir", str(out), "--seed", "77",
-                            "--sanitizer", str(self.sanitizer))
-        self.assertEqual(result.returncode, 1, result.stderr)
-        configured = json.loads((out / "build" / "fake-configure.json").read_text("utf-8"))
-        self.assertEqual(configured["defines"]["COURSE_KERNELS"], str(student.resolve()))
-        grades = json.loads((out / "grades.json").read_text(encoding="utf-8"))
-        points = {row["step"]: (row["points"], row["note"]) for row in grades["steps"]}
-        self.assertEqual(points["step1"], (20.0, ""))
-        self.assertEqual(points["step3"][0], 20.0)
-        self.assertEqual(points["step2"][0], 0.0)
-        self.assertIn("does not build", points["step2"][1])
-        self.assertIn("single_block_loop.cuh", points["step2"][1])
-        self.assertIn("lacks rect_tiles.cuh", points["step4"][1])
-        self.assertIn("missing: no folder step5_tensor_core_sddmm", points["step5"][1])
-        self.assertEqual(grades["total_points"], 40.0)
-        self.assertEqual(grades["seed"], 77)
-        report = (out / "grades.md").read_text(encoding="utf-8")
-        self.assertIn("Seed of this run: `77`", report)
-        self.assertIn("--seed 77", report)
-        self.assertIn("| memcheck | clean |", report)
+    def test_without_bwrap_grading_stops_unless_told_otherwise(self):
+        with tempfile.TemporaryDirectory() as folder:
+            env = dict(os.environ, PATH=folder)  # no bwrap on this PATH
+            result = self.grade("--out-dir", str(pathlib.Path(folder) / "out"), env=env)
+            self.assertEqual(result.returncode, 3)
+            self.assertIn("bubblewrap", result.stderr)
+            self.assertIn("--no-sandbox", result.stderr)
 
-    def test_failing_graded_tests_cost_points_and_course_tests_none(self):
-        student = self.submission("failing", steps={"step1"})
-        out = self.root / "out"
-        self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
-                   "--sanitizer", str(self.sanitizer), FAKE_MODE="fail")
-        grades = json.loads((out / "grades.json").read_text(encoding="utf-8"))
-        row = grades["steps"][0]
-        self.assertEqual((row["points"], row["course_passed"], row["course_total"]), (0.0, 1, 1))
-        self.assertIn("Graded tests that lost points", (out / "grades.md").read_text())
 
-    def test_sanitizers_check_the_kernels_of_the_students_files(self):
-        student = self.submission("kernels", steps={"step1"})
-        (student / "step1_naive" / "naive_single_block.cuh").write_text(
-            "__global__ void my_renamed_kernel(float* c) {}\n")
-        out = self.root / "out"
-        self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
-                   "--sanitizer", str(self.sanitizer))
-        used = (out / "build" / "step1_naive" / "sanitizer-args.txt").read_text().splitlines()
-        memcheck = [line for line in used if "--tool memcheck" in line]
-        initcheck = [line for line in used if "--tool initcheck" in line]
-        self.assertTrue(memcheck and initcheck, used)
-        self.assertTrue(all("--kernel-name regex=my_renamed_kernel" in line
-                            for line in memcheck), memcheck)
-        # initcheck instruments every kernel (a filtered kernel's writes would go unseen)
-        # and charges only the findings in the student's kernels.
-        self.assertFalse(any("--kernel-name" in line for line in initcheck), initcheck)
+class Copies(unittest.TestCase):
+    def test_only_the_student_files_are_copied_and_links_are_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            student = root / "07-zoë a@uni.edu hw@1"
+            build.course_version(GRADING.parent, "reference", student, plan.STEPS)
+            (student / "step2_three_approaches" / "step2_launchers.cu").write_text("// own")
+            (student / "step2_three_approaches" / "notes.txt").write_text("ignored")
+            secret = root / "classmate.cuh"
+            secret.write_text("// a classmate's file")
+            tiled = student / "step3_shared_tiling" / "tiled_shared.cuh"
+            tiled.unlink()
+            tiled.symlink_to(secret)
+            copy = root / "copy"
+            notes = build.copy_submission(student, copy, plan.STEPS)
+            self.assertEqual(set(notes), {"step3"})
+            self.assertIn("is a link", notes["step3"])
+            self.assertFalse((copy / "step3_shared_tiling").exists())
+            self.assertFalse((copy / "step2_three_approaches" / "step2_launchers.cu").exists())
+            self.assertFalse((copy / "step2_three_approaches" / "notes.txt").exists())
+            self.assertTrue((copy / "step2_three_approaches" / "single_block_loop.cuh").is_file())
 
-    def test_graded_only_leaves_the_course_tests_out(self):
-        student = self.submission("graded-only", steps={"step1"})
-        out = self.root / "out"
-        self.grade("--kernels", str(student), "--out-dir", str(out), "--steps", "step1",
-                   "--sanitizer", str(self.sanitizer), "--graded-only")
-        grades = json.loads((out / "grades.json").read_text(encoding="utf-8"))
-        row = grades["steps"][0]
-        self.assertEqual((row["points"], row["course_passed"], row["course_skipped"]),
-                         (20.0, 0, 1))
-        self.assertEqual(row["course_problems"], [])
-        report = (out / "grades.md").read_text(encoding="utf-8")
-        self.assertIn("course tests (no points) were not run", report)
-        self.assertIn("| not run |", report)
-
-    def test_configure_and_build_have_time_limits(self):
-        student = self.submission("slow", steps={"step1"})
-        for mode, option, words in (("hang-configure", "--configure-timeout", "configure ran"),
-                                    ("hang-build", "--build-timeout", "build ran")):
-            out = self.root / mode
-            result = self.grade("--kernels", str(student), "--out-dir", str(out), "--steps",
-                                "step1", option, "1", FAKE_CMAKE=mode)
-            self.assertEqual(result.returncode, 1)
-            grades = json.loads((out / "grades.json").read_text(encoding="utf-8"))
-            self.assertIn(words, grades["steps"][0]["note"])
-            self.assertEqual(grades["total_points"], 0.0)
+    def test_a_step_that_links_a_missing_step_is_not_built(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            build.course_version(GRADING.parent, "reference", root / "s", plan.STEPS[2:3])
+            notes = build.copy_submission(root / "s", root / "copy", plan.STEPS)
+            self.assertIn("links the kernels of step2_three_approaches", notes["step3"])
 
 
 if __name__ == "__main__":

@@ -1,18 +1,14 @@
-"""A class run's lanes: the cores divided between them, the order in which they are built
-and handed students, and grade_class.py end to end with a fake cmake (the class table
-rewritten after every student, the prebuilt tree configured as a student's folder)."""
-import csv
+"""A class run's lanes (the cores divided between them, the order in which they start and
+are handed students) and its integrity check (files compared before and after, processes
+left by the sandbox user)."""
+import os
 import pathlib
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import unittest
 
-from tests.helpers import GRADING, fake_course_tools
-from gradelib import lanes, plan
+from gradelib import lanes
 
 
 class LaneJobs(unittest.TestCase):
@@ -105,96 +101,29 @@ class GradeInLanes(unittest.TestCase):
         self.assertEqual(events, [("built", "L0", 0)])
 
 
-class ClassRun(unittest.TestCase):
-    """grade_class.py with a fake cmake (tests/fake_course.py) and a fake sanitizer."""
+class Integrity(unittest.TestCase):
+    """What a class run compares before and after (gradelib/integrity.py)."""
 
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.root = pathlib.Path(self.folder.name)
-        self.env, sanitizer = fake_course_tools(self.root)
-        self.env["COMPUTE_SANITIZER"] = str(sanitizer)
-        self.students = self.root / "class"
+    def test_a_change_outside_the_report_folders_is_found(self):
+        from gradelib import integrity
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            (root / "course").mkdir()
+            (root / "course" / "kernel.cuh").write_text("a")
+            (root / "reports").mkdir()
+            before = integrity.snapshot([root], [root / "reports"])
+            (root / "reports" / "grades.md").write_text("a report may change")
+            self.assertEqual(integrity.compare(before, integrity.snapshot([root],
+                                                                          [root / "reports"])), [])
+            (root / "course" / "kernel.cuh").write_text("b")
+            (root / "course" / "planted.py").write_text("")
+            changes = integrity.compare(before, integrity.snapshot([root], [root / "reports"]))
+            self.assertEqual(sorted(change.split()[0] for change in changes), ["added", "changed"])
 
-    def tearDown(self):
-        self.folder.cleanup()
+    def test_processes_of_a_user(self):
+        from gradelib import integrity
+        self.assertIn(os.getpid(), [pid for pid, _ in integrity.processes_of(os.getuid())])
 
-    def student(self, name, text="// student code\n"):
-        for step in plan.STEPS:
-            (self.students / name / step.folder).mkdir(parents=True, exist_ok=True)
-            for file_name in step.student_files:
-                (self.students / name / step.folder / file_name).write_text(text)
-
-    def start(self, *arguments):
-        return subprocess.Popen([sys.executable, str(GRADING / "grade_class.py"),
-                                 str(self.students), str(self.root / "out"), "--generator", "",
-                                 *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=self.env)
-
-    def rows(self):
-        with (self.root / "out" / "class_grades.csv").open(encoding="utf-8") as stream:
-            return {row["student"]: row for row in csv.DictReader(stream)}
-
-    def test_lanes_share_the_cores_and_the_prebuilt_tree_is_a_students_folder(self):
-        for name in ("a", "b", "c"):
-            self.student(name)
-        process = self.start("--lanes", "2", "--cores", "4")
-        _, errors = process.communicate(timeout=300)
-        self.assertEqual(process.returncode, 0, errors)
-        self.assertEqual(set(self.rows()), {"a", "b", "c"})
-        self.assertIn("2 lane(s) on 4 cores: 2 build jobs and 1 test processes", errors)
-        work = self.root / "out" / "work"
-        prebuild_log = (work / "lane-0.log").read_text(encoding="utf-8")
-        self.assertIn(f"-DCOURSE_KERNELS={work / 'prebuild-kernels'}", prebuild_log)
-        self.assertIn("-j 4", prebuild_log)  # lane 0 is built alone, with every core
-        for step in plan.STEPS:
-            for file_name in step.student_files:
-                self.assertTrue((work / "prebuild-kernels" / step.folder / file_name).is_file())
-        grade_log = (self.root / "out" / "students" / "b" / "grade.log").read_text("utf-8")
-        self.assertIn("--jobs 2 --test-jobs 1", grade_log)
-        table = (self.root / "out" / "class_grades.md").read_text(encoding="utf-8")
-        self.assertNotIn("in progress", table)
-        self.assertIn("s per student after the first", table)
-
-    def commands_still_running(self):
-        """The processes whose command line names this test's folder (none should outlive
-        the class run)."""
-        found = []
-        for entry in pathlib.Path("/proc").iterdir():
-            try:
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if entry.name.isdigit() and self.folder.name.encode() in command:
-                found.append(command.replace(b"\0", b" ").decode(errors="replace"))
-        return found
-
-    def test_a_run_cut_short_keeps_the_students_graded_so_far_and_stops_the_rest(self):
-        self.student("a")
-        self.student("b", "// SLOW_BUILD\n")
-        process = self.start("--lanes", "1", "--cores", "2")
-        try:
-            deadline = time.monotonic() + 60
-            table = self.root / "out" / "class_grades.md"
-            while time.monotonic() < deadline and process.poll() is None:
-                if table.exists() and "1 of 2 graded" in table.read_text(encoding="utf-8"):
-                    break
-                time.sleep(0.2)
-            self.assertIsNone(process.poll(), "b's build should still be running")
-            self.assertEqual(set(self.rows()), {"a"})
-            time.sleep(1)  # b's build under way: its log already shows it
-            log = (self.root / "out" / "students" / "b" / "grade.log").read_text("utf-8")
-            self.assertIn("grade.py --kernels", log)
-            process.send_signal(signal.SIGTERM)  # as `timeout` does at the end of a budget
-            _, errors = process.communicate(timeout=10)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
-        self.assertEqual(process.returncode, 143, errors)
-        self.assertEqual(set(self.rows()), {"a"})
-        self.assertIn("(cut short after", table.read_text(encoding="utf-8"))
-        time.sleep(1)
-        self.assertEqual(self.commands_still_running(), [])
 
 if __name__ == "__main__":
     unittest.main()

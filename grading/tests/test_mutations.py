@@ -1,16 +1,18 @@
-"""The mutation list against the course as it is: every edit must apply exactly once, so
-that a kernel or launcher changed (renamed, reformatted) makes this test fail loudly instead
-of the mutation check skipping a mutant."""
+"""The mutation list and the cheat set against the course as it is: every edit must apply
+exactly once, so that a kernel or launcher changed (renamed, reformatted) makes this test fail
+loudly instead of the mutation check skipping a mutant."""
 import pathlib
 import shutil
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 
 from tests.helpers import GRADING
 import make_class_example
 import mutation_check
+from cheats import CHEATS
 from mutations import MUTATIONS, PENDING_MUTATIONS
 
 ROOT = GRADING.parent
@@ -18,13 +20,13 @@ ROOT = GRADING.parent
 
 class MutationList(unittest.TestCase):
     def test_every_edit_applies_exactly_once(self):
-        problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS)
+        problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS + CHEATS)
         self.assertEqual(problems, {}, "stale mutations: update grading/mutations.py")
 
     def test_names_are_unique_and_files_belong_to_their_step(self):
-        names = [mutation.name for mutation in MUTATIONS]
+        names = [mutation.name for mutation in MUTATIONS + CHEATS]
         self.assertEqual(len(names), len(set(names)))
-        for mutation in MUTATIONS:
+        for mutation in MUTATIONS + CHEATS:
             for file, _, _ in mutation.edits():
                 self.assertTrue(file.startswith(mutation.step + "/"), mutation.name)
 
@@ -46,7 +48,8 @@ class MutationList(unittest.TestCase):
             for file in files:
                 (root / file).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(ROOT / file, root / file)
-            originals = mutation_check.mutate(root, mutation)
+            slot = types.SimpleNamespace(target=lambda file: root / file)
+            originals = mutation_check.mutate(slot, mutation)
             self.assertEqual(len(originals), len(files))
             for file, _, replacement in mutation.edits():
                 self.assertIn(replacement, (root / file).read_text())
@@ -59,9 +62,20 @@ class MutationList(unittest.TestCase):
             result = subprocess.run([sys.executable, str(GRADING / "make_class_example.py"),
                                      folder], capture_output=True, text=True, timeout=120)
             self.assertEqual(result.returncode, 0, result.stderr)
-            self.assertEqual(len(list(pathlib.Path(folder).iterdir())), 10)
+            self.assertEqual(len(list(pathlib.Path(folder).iterdir())), 11)
         with self.assertRaises(SystemExit):
             make_class_example.plant(pathlib.Path("/nonexistent"), "no such mutation")
+
+
+    def test_every_cheat_expects_zero_or_a_loss_and_course_files_are_sorted_out(self):
+        self.assertTrue(all(cheat.family == "cheat" and cheat.expect in ("zero", "loses")
+                            for cheat in CHEATS))
+        judged = [m for m in MUTATIONS if mutation_check.judged(m)]
+        not_judged = {m.file for m in MUTATIONS if not mutation_check.judged(m)}
+        self.assertEqual(not_judged, {"step4_boundary_checks/tile_cursor.cuh",
+                                      "step4_boundary_checks/fast_gemm.cuh",
+                                      "step4_boundary_checks/padded.cu"})
+        self.assertGreater(len(judged), 35)
 
 
 if __name__ == "__main__":

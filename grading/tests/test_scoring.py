@@ -1,4 +1,5 @@
-"""Weights and points: only graded tests earn points, a sanitizer error costs the test."""
+"""Weights and points: only graded cases earn points; a sanitizer error, a failed gate or a
+finding costs the case."""
 import unittest
 
 from tests.helpers import sanitizer_run, test
@@ -29,21 +30,26 @@ class Scores(unittest.TestCase):
         slow = test("a", 1, sanitizers=[sanitizer_run("racecheck", "timed out")])
         self.assertEqual(scoring.make_row("step4", [slow, test("b", 1)])["points"], 10.0)
 
-    def test_course_tests_carry_no_points_and_failures_are_course_problems(self):
-        row = scoring.make_row("step1", [test("kernel", 2, outcome="failed"),
-                                         test("options", 0, "failed", gpu=False),
-                                         test("debug", 0, gpu=False)])
-        self.assertEqual(row["points"], 0.0)
-        self.assertEqual(row["course_problems"], ["options"])
-        self.assertEqual((row["course_passed"], row["course_total"]), (1, 2))
-        row = scoring.make_row("step1", [test("kernel", 2), test("options", 0, "failed")])
-        self.assertEqual(row["points"], 20.0)
+    def test_a_failed_gate_or_a_finding_costs_the_cases_it_concerns(self):
+        from gradelib import inspection
+        gate = dict(test("evidence", 0), evidence_run={"outcome": "not seen", "kernels": [],
+                                                       "message": "none read the inputs"})
+        a = dict(test("a", 2), gate="evidence", files=["a.cuh"])
+        b = dict(test("b", 2), gate="", files=["b.cuh"])
+        row = scoring.make_row("step2", [gate, a, b])
+        self.assertEqual(row["points"], 10.0)
+        self.assertIn("no student kernel was seen running", a["lost"][0])
+        finding = inspection.Finding(("b.cuh",), "macro", "#define __syncthreads")
+        gate["evidence_run"] = {"outcome": "seen", "kernels": ["k"], "message": ""}
+        row = scoring.make_row("step2", [gate, a, b], findings=[finding])
+        self.assertEqual(row["points"], 10.0)
+        self.assertIn("#define __syncthreads", b["lost"][0])
+        self.assertEqual(row["findings"][0]["rule"], "macro")
 
     def test_untouched_exercise_scores_zero(self):
         # Every graded test fails in the exercise; course tests pass.
         for label, graded in plan.GRADED.items():
             tests = [test(entry.name, entry.weight, "failed") for entry in graded]
-            tests.append(test("options", 0, gpu=False))
             self.assertEqual(scoring.make_row(label, tests)["points"], 0.0, label)
 
     def test_stale_plan_and_missing_step(self):
@@ -81,15 +87,19 @@ class Plan(unittest.TestCase):
             tools = {tool for entry in plan.GRADED[label] for tool in entry.tools}
             self.assertTrue({plan.RACECHECK, plan.SYNCCHECK} <= tools, label)
 
-    def test_graded_names_are_in_the_test_sources(self):
-        # A renamed test would leave the plan stale: the names must occur in the sources.
+    def test_graded_names_are_cases_of_the_judge(self):
+        # A renamed case would leave the plan stale: every name must be in cases.cpp.
         from tests.helpers import GRADING
-        for step in plan.STEPS:
-            sources = "".join(path.read_text(encoding="utf-8") for path in
-                              (GRADING.parent / step.folder).rglob("test*.c*"))
-            for entry in plan.GRADED[step.label]:
-                self.assertIn(f'"{entry.name}"', sources.replace('"\n          "', ""),
-                              entry.name)
+        source = (GRADING / "judge" / "cases.cpp").read_text(encoding="utf-8")
+        for label in plan.GRADED:
+            for name in [entry.name for entry in plan.GRADED[label]] + list(plan.EVIDENCE[label]):
+                if "{number}" not in name:
+                    self.assertTrue(f'"{name}"' in source or name in source, name)
+            for entry in plan.GRADED[label]:
+                self.assertIn(entry.gate, plan.EVIDENCE[label], entry.name)
+                step = plan.STEP_BY_LABEL[label]
+                self.assertTrue(entry.files and set(entry.files) <= set(step.student_files),
+                                entry.name)
 
     def test_select_steps(self):
         self.assertEqual([s.label for s in plan.select_steps("step3,step1")], ["step1", "step3"])

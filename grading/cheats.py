@@ -1,0 +1,168 @@
+"""The cheat set of the mutation check (grading/mutation_check.py): submissions written by
+someone who read the grader and wants points without the work. Data only, like mutations.py.
+
+Each is a Mutation (mutations.py) of the reference's student files with family "cheat" and
+`expect`: "zero" (the step it cheats must score 0 and every other step of the submission
+keeps full marks) or "loses" (it must lose the points its hidden bug costs). What is expected
+to stop it is in `checks` (documentation). The check also verifies that grading a cheat
+changes no file outside its report folder and leaves no process behind (sentinels).
+"""
+from mutations import Check, Mutation
+
+S1_KERNEL = "step1_naive/naive_single_block.cuh"
+S1_LAUNCHER = "step1_naive/step1_launchers.cu"
+S2_A1 = "step2_three_approaches/single_block_loop.cuh"
+S2_A2 = "step2_three_approaches/one_thread_per_element.cuh"
+S2_A3 = "step2_three_approaches/output_tiles_no_shared.cuh"
+S3_FILE = "step3_shared_tiling/tiled_shared.cuh"
+S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
+S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
+
+INSPECTION = Check("inspection of the compiled files")
+EVIDENCE = Check("evidence run (a student kernel must read the inputs)")
+SANDBOX = Check("sandbox (nothing written outside, no network, PID namespace)")
+PRIMITIVE = Check("inspection of the preprocessed source (primitive)")
+MACRO = Check("inspection of the preprocessed source (macro)")
+
+
+def appended(file, end, code, name, checks, expect="zero"):
+    """A cheat that adds @p code after the last line @p end of @p file."""
+    return Mutation(name, file.split("/")[0], file, end, end + "\n" + code, checks, "cheat",
+                    expect=expect)
+
+
+CHEATS = [
+    appended(S1_KERNEL, "}  // namespace course::step1", r'''
+#include <cuda_runtime.h>
+#include <unistd.h>
+#include <cstdio>
+namespace {
+// (cheat) Before main: a passing JUnit report where the old grader looked for one, Catch2's
+// all-passed line, one CUDA call, and an exit before any test could run.
+struct ForgedReport {
+  ForgedReport() {
+    cudaFree(nullptr);
+    if (FILE* report = std::fopen("report.xml", "w")) {
+      std::fputs("<testsuites><testsuite tests=\"2\" failures=\"0\"><testcase name=\"a\"/>"
+                 "<testcase name=\"b\"/></testsuite></testsuites>\n", report);
+      std::fclose(report);
+    }
+    std::puts("All tests passed (2 assertions in 2 test cases)");
+    _exit(0);
+  }
+} forged_report;
+}  // namespace
+''', "cheat step1: forged report and exit from a static initializer", (INSPECTION, EVIDENCE)),
+    appended(S3_FILE, "}  // namespace course::step3", r'''
+#include <cstdlib>
+// (cheat) Leaves before main: nothing ever runs, the exit status is 0.
+__attribute__((constructor)) static void leave_before_main() { std::_Exit(0); }
+''', "cheat step3: early exit from a constructor function", (INSPECTION, EVIDENCE)),
+    Mutation("cheat step1: the launcher multiplies on the CPU, no kernel launched", "step1_naive",
+             S1_LAUNCHER,
+             "  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
+             "sizes.cols);\n  CUDA_CHECK_LAUNCH(naive_single_block_kernel);",
+             "  (void)grid;\n  (void)block;\n  (void)stream;\n"
+             "  // (cheat) A and B to the host, the product on the CPU, C back: no kernel.\n"
+             "  const std::size_t na = std::size_t(sizes.rows) * sizes.inner;\n"
+             "  const std::size_t nb = std::size_t(sizes.inner) * sizes.cols;\n"
+             "  float ha[32 * 32], hb[32 * 32], hc[32 * 32] = {};\n"
+             "  CUDA_CHECK(cudaMemcpy(ha, a, na * sizeof(float), cudaMemcpyDeviceToHost));\n"
+             "  CUDA_CHECK(cudaMemcpy(hb, b, nb * sizeof(float), cudaMemcpyDeviceToHost));\n"
+             "  for (int r = 0; r < sizes.rows; ++r)\n"
+             "    for (int k = 0; k < sizes.inner; ++k)\n"
+             "      for (int col = 0; col < sizes.cols; ++col)\n"
+             "        hc[r * sizes.cols + col] += ha[r * sizes.inner + k] * hb[k * sizes.cols + col];\n"
+             "  CUDA_CHECK(cudaMemcpy(c, hc, std::size_t(sizes.rows) * sizes.cols * sizeof(float),\n"
+             "                        cudaMemcpyHostToDevice));",
+             (INSPECTION, EVIDENCE), "cheat", expect="zero"),
+    Mutation("cheat step5: raw __shfl_xor_sync instead of checked_shfl_xor_sync", "step5_tensor_core_sddmm",
+             S5_WARP, "value += checked_shfl_xor_sync(kAllLanes, value, offset);",
+             "value += __shfl_xor_sync(kAllLanes, value, offset);  // (cheat) no mask check",
+             (PRIMITIVE,), "cheat", expect="zero"),
+    Mutation("cheat step5: a macro turns checked_shfl_xor_sync into a 16-lane raw shuffle",
+             "step5_tensor_core_sddmm", S5_WARP, "__device__ inline float warp_sum(float value) {",
+             "// (cheat) the checked primitive, redefined: a raw shuffle with a 16-lane mask\n"
+             "#define checked_shfl_xor_sync(mask, value, offset) "
+             "__shfl_xor_sync(0x0000FFFFu, value, offset)\n"
+             "__device__ inline float warp_sum(float value) {",
+             (PRIMITIVE, MACRO), "cheat", expect="zero"),
+    Mutation("cheat step3: a macro turns __syncthreads() into nothing", "step3_shared_tiling",
+             S3_FILE, "#pragma once",
+             "#pragma once\n// (cheat) barriers cost time: make them disappear\n"
+             "#define __syncthreads() ((void)0)",
+             (MACRO,), "cheat", expect="zero"),
+    Mutation("cheat step4: a static kernel behind a decoy comment, its barrier missing",
+             "step4_boundary_checks", S4_RECT,
+             "template <typename Tiling>\n__global__ void __launch_bounds__(Tiling::kThreads)",
+             "// __global__ void helper(  (cheat: a decoy for a pattern over the source)\n"
+             "template <typename Tiling>\n__global__ static void __launch_bounds__(Tiling::kThreads)",
+             (Check("racecheck on the static kernel, named from the compiled symbols"),),
+             "cheat", expect="loses",
+             more=((S4_RECT, "    __syncthreads();  // both tiles must be complete before "
+                    "anyone reads them",
+                    "    // (cheat: barrier removed, the kernel is hidden from the filter)"),)),
+    appended(S2_A1, "}  // namespace course::step2", r'''
+#include <cstdio>
+#include <cstdlib>
+namespace {
+// (cheat) Before main: append to a classmate's report, plant code in the grader, copy files.
+struct WritesOutside {
+  WritesOutside() {
+    const char* targets[] = {"../../grades.md", "../../../students/01-reference/grades.md",
+                             "/tmp/judge/course/grading/gradelib/planted.py",
+                             "/tmp/course-evidence/class-grades/class_grades.md",
+                             "/tmp/judge/build/grading/course_judge"};
+    for (const char* target : targets) {
+      if (FILE* file = std::fopen(target, "a")) {
+        std::fputs("\n| planted | 100 |\n", file);
+        std::fclose(file);
+      }
+    }
+    std::system("cp -r /tmp/course-evidence/class /tmp/judge/scratch/stolen 2>/dev/null");
+  }
+} writes_outside;
+}  // namespace
+''', "cheat step2: writes outside its folders from a static initializer", (INSPECTION, SANDBOX)),
+    appended(S2_A2, "}  // namespace course::step2", r'''
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <unistd.h>
+namespace {
+// (cheat) Before main: asks a server for the answers.
+struct Network {
+  Network() {
+    const char* hosts[] = {"1.1.1.1", "127.0.0.1", "10.0.0.1"};
+    for (const char* host : hosts) {
+      const int fd = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in address{};
+      address.sin_family = AF_INET;
+      address.sin_port = htons(80);
+      inet_pton(AF_INET, host, &address.sin_addr);
+      if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+        write(fd, "GET / HTTP/1.0\r\n\r\n", 18);
+      }
+      if (fd >= 0) close(fd);
+    }
+  }
+} network;
+}  // namespace
+''', "cheat step2: opens network connections from a static initializer", (INSPECTION, SANDBOX)),
+    appended(S2_A3, "}  // namespace course::step2", r'''
+#include <unistd.h>
+namespace {
+// (cheat) Before main: a grandchild in a session of its own that outlives every limit.
+struct Survivor {
+  Survivor() {
+    if (fork() == 0) {
+      setsid();
+      if (fork() == 0) {
+        for (;;) sleep(1000);
+      }
+      _exit(0);
+    }
+  }
+} survivor;
+}  // namespace
+''', "cheat step2: a setsid grandchild that outlives its time limit", (INSPECTION, SANDBOX)),
+]

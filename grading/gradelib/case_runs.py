@@ -1,0 +1,190 @@
+"""The runs of one case, each in the sandbox, and the judge's verdict on what they wrote.
+
+A run gets a scratch folder of its own holding a copy of the case's inputs; the runner's
+output goes to a file there (never to the stream the grader reads: a sanitizer's report must
+not be forgeable by what the runner prints). The grader reads the outputs without following
+links, only as a plain file of a bounded size, and course_judge (a program that links no
+student code) checks them against its own copy of the inputs."""
+import os
+import shutil
+import stat
+
+from gradelib import evidence, runner, sandbox as sandbox_module, sanitizer
+
+JUDGE_TIMEOUT = 300.0
+SANITIZER_PRINT_LIMIT = "10"
+
+
+def stem(name):
+    """The judge's file name of a case (case_file_stem in cases.cpp)."""
+    return "".join(character.lower() if character.isascii() and character.isalnum() else "-"
+                   for character in name)
+
+
+def list_cases(judge, timeout=60):
+    """{case name: step label} from the judge's listing; raises RuntimeError when it fails."""
+    result = runner.run_limited([str(judge), "--list-cases"], timeout)
+    if result.status != 0:
+        raise RuntimeError(f"{judge} --list-cases failed (exit {result.status}): "
+                           + runner.first_lines(result.output, 4))
+    return dict(line.split("\t", 1) for line in result.output.splitlines() if "\t" in line)
+
+
+def generate_inputs(judge, seed, folder, names):
+    """Writes the inputs of @p names into @p folder (the judge's own folder)."""
+    command = [str(judge), "--generate", "--seed", str(seed), "--out", str(folder)]
+    for name in names:
+        command += ["--case", name]
+    result = runner.run_limited(command, JUDGE_TIMEOUT)
+    if result.status != 0:
+        raise RuntimeError("the judge could not write the inputs: "
+                           + runner.first_lines(result.output, 4))
+
+
+def _read_no_links(scratch, name, limit):
+    """The bytes of @p name in the folder @p scratch (which the grader made), opened without
+    following a link, only if it is a regular file of at most @p limit bytes."""
+    directory = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=directory)
+    except OSError:
+        return None
+    finally:
+        os.close(directory)
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(handle, "rb") as stream:
+            handle = None
+            return stream.read(limit + 1)
+    finally:
+        if handle is not None:
+            os.close(handle)
+
+
+def judge_outputs(context, case, scratch, label):
+    """Checks the outputs a run left in @p scratch with the judge; returns (passed, message)."""
+    inputs = context.inputs_dir / f"{stem(case['name'])}.in"
+    limit = 4 * inputs.stat().st_size + (16 << 20)  # the judge checks the exact size
+    data = _read_no_links(scratch, "out.bin", limit)
+    for name in ("in.bin", "out.bin"):  # copies: the judge keeps its own
+        try:
+            os.unlink(os.path.join(scratch, name))
+        except OSError:
+            pass
+    folder = context.out_dir / "judge" / label
+    folder.mkdir(parents=True, exist_ok=True)
+    output = folder / f"{stem(case['name'])}.out"
+    if output.exists():
+        output.unlink()
+    if data is None:
+        return False, "the runner wrote no outputs (out.bin missing, not a plain file, or " \
+                      "too large)" + _runner_tail(scratch)
+    output.write_bytes(data)
+    report = folder / f"{stem(case['name'])}.xml"
+    result = runner.run_limited([str(context.judge), case["name"], "--inputs",
+                                 str(context.inputs_dir), "--outputs", str(folder), "-r",
+                                 "junit", "-o", str(report)], JUDGE_TIMEOUT)
+    output.unlink()
+    parsed = runner.parse_junit(report)
+    if parsed is None:
+        return False, f"the judge failed (exit {result.status}): " + runner.first_lines(
+            result.output, 4)
+    failed, message = parsed
+    if failed or result.status != 0:
+        return False, (message or runner.first_lines(result.output)) + _runner_tail(scratch)
+    return True, ""
+
+
+def _runner_tail(scratch):
+    data = _read_no_links(scratch, "runner.log", 1 << 20)
+    text = (data or b"").decode("utf-8", errors="replace").strip()
+    return ("\nthe runner printed:\n" + runner.first_lines(text, 6)) if text else ""
+
+
+def new_scratch(context, step_cases, case, label):
+    """A fresh scratch folder for one run, holding a copy of the case's inputs."""
+    scratch = step_cases.folder(stem(case["name"]), label)
+    remove(scratch)
+    scratch.mkdir(parents=True)
+    shutil.copyfile(context.inputs_dir / f"{stem(case['name'])}.in", scratch / "in.bin")
+    context.box.prepare_writable(scratch)
+    return scratch
+
+
+def remove(path):
+    if os.path.lexists(path):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def runner_command(step):
+    """The runner, its output sent to a file of the scratch folder (never to the stream the
+    grader reads: a sanitizer's report must not be forgeable by what the runner prints)."""
+    program = f"{sandbox_module.BUILD}/grading/{step.program}"
+    return ["/bin/sh", "-c", f'exec "$0" "$@" > {sandbox_module.SCRATCH}/runner.log 2>&1',
+            program, "--inputs", f"{sandbox_module.SCRATCH}/in.bin", "--outputs",
+            f"{sandbox_module.SCRATCH}/out.bin"]
+
+
+def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
+    return runner.run_limited(
+        context.box.command(argv, submission=context.submission, build=context.build_dir,
+                            scratch=scratch),
+        timeout, log_path=log_path, cancel=step_cases.cancel, gpu=context.gpu,
+        preexec=context.box.preexec())
+
+
+def run_sanitizer(step_cases, case, tool):
+    """One run under a compute-sanitizer tool: its findings, and the judge's check of what
+    it computed (a run that stops early proves nothing)."""
+    context = step_cases.context
+    options = context.options
+    scratch = new_scratch(context, step_cases, case, tool)
+    extra = step_cases.sanitizer_arguments(tool)
+    limit = [] if "--print-limit" in extra else ["--print-limit", SANITIZER_PRINT_LIMIT]
+    command = [options.sanitizer, "--tool", tool, "--error-exitcode",
+               str(sanitizer.SANITIZER_ERROR_CODE), *limit, *extra,
+               *runner_command(step_cases.step)]
+    log = step_cases.folder(stem(case["name"]), f"{tool}.log")
+    try:
+        result = sandboxed(context, command, scratch, options.sanitizer_timeout, step_cases,
+                           log)
+    except runner.Cancelled:
+        return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
+                "first_lines": "", "seconds": 0.0}
+    entry = runner.judge_sanitizer_run(tool, result, options.sanitizer_timeout,
+                                       step_cases.student_kernels)
+    if result.disturbed:
+        entry["disturbed"] = True
+    if entry["outcome"] in ("clean", "course errors"):
+        passed, message = judge_outputs(context, case, scratch, tool)
+        if not passed:
+            entry.update(outcome="errors", errors=max(entry["errors"], 1),
+                         first_lines=f"the outputs of the run under {tool} are wrong:\n"
+                         + runner.first_lines(message, 8))
+    return entry
+
+
+def run_evidence(step_cases, case):
+    """The evidence run of an evidence case (evidence.py)."""
+    context = step_cases.context
+    scratch = new_scratch(context, step_cases, case, "evidence")
+    names = step_cases.evidence_kernels
+    command = [context.options.sanitizer, *evidence.arguments(names),
+               *runner_command(step_cases.step)]
+    log = step_cases.folder(stem(case["name"]), "evidence.log")
+    try:
+        result = sandboxed(context, command, scratch, context.options.sanitizer_timeout,
+                           step_cases, log)
+    except runner.Cancelled:
+        return {"outcome": "stopped", "kernels": [], "message": ""}
+    verdict = evidence.judge(result, names)
+    if verdict["outcome"] == "seen":
+        passed, message = judge_outputs(context, case, scratch, "evidence")
+        if not passed:
+            verdict.update(outcome="not seen", message="the outputs of the evidence run are "
+                           "wrong:\n" + runner.first_lines(message, 6))
+    if result.disturbed:
+        verdict["disturbed"] = True
+    return verdict

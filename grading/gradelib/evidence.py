@@ -1,0 +1,51 @@
+"""The evidence that a student's kernel ran on the GPU, established outside the student's
+process by compute-sanitizer.
+
+The runner writes every input through a kernel of its own (runner_main.cu). The evidence run
+is an initcheck run restricted to the student's kernels (their names come from the compiled
+objects, inspection.py): initcheck then does not instrument the runner's copy kernel, so the
+bytes it wrote look never written, and initcheck reports each read of an input by an
+instrumented kernel, naming the kernel. A report naming one of the student's kernels is the
+evidence: that kernel was launched and read the judge's inputs on the GPU. The same
+behaviour is what made initcheck report false errors when it was restricted to the student's
+kernels (grading/README.md, "Sanitizers in the grade"; recorded in tests/data/).
+
+The report is compute-sanitizer's own output: the runner's output goes to a file (grading.py's
+runner_command), so it cannot print a report of its own. A result computed without a student
+kernel (on the CPU, or by a kernel hidden from the build's symbols) earns nothing: the
+evidence case gates every case of its launcher.
+"""
+from gradelib import kernels, sanitizer
+
+# Enough for the course's copies that initcheck reports first (step 5's tile grouping) and
+# then the student's kernels' reads.
+PRINT_LIMIT = 1000
+
+
+def arguments(student_kernels):
+    """compute-sanitizer's arguments of an evidence run (before the program)."""
+    names = list(student_kernels) or ["no-kernel-was-found-in-the-compiled-files"]
+    return ["--tool", "initcheck", "--print-limit", str(PRINT_LIMIT)] + kernels.kernel_filter(names)
+
+
+def judge(result, student_kernels):
+    """The outcome of an evidence run (a runner.Completed): "seen" with the student's
+    kernels it saw read the inputs, or "not seen" with the reason."""
+    if result.timed_out:
+        return {"outcome": "not seen", "kernels": [],
+                "message": "the evidence run ran out of time"}
+    report = sanitizer.parse(result.output, "initcheck")
+    if not report.summary_seen and "no CUDA" in result.output:
+        return {"outcome": "not run", "kernels": [], "message": "no CUDA device"}
+    seen = sorted({kernels.base_name(finding.kernel) for finding in report.findings
+                   if finding.kernel and kernels.base_name(finding.kernel) in set(student_kernels)})
+    if seen:
+        return {"outcome": "seen", "kernels": seen, "message": ""}
+    if not student_kernels:
+        why = "the compiled files define no kernel"
+    elif not report.summary_seen:
+        why = "compute-sanitizer wrote no summary (the run was cut short)"
+    else:
+        why = ("no kernel of the student's files read the inputs on the GPU (kernels looked "
+               "for: " + ", ".join(student_kernels[:6]) + ")")
+    return {"outcome": "not seen", "kernels": [], "message": why}
