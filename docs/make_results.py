@@ -58,11 +58,12 @@ STEPS = [
     (4, "step4_boundary_checks", "results_step4", "Results: step 4 (boundary checks)",
      "md_step4_boundary_checks_README",
      "Every step 4 approach next to cuBLAS SGEMM on square and ragged shapes, each result "
-     "checked against cuBLAS, measured with `step4_boundary_checks --bench "
-     "--csv results/NAME.csv --markdown results/NAME.md`; and the shape benchmark, the fast "
-     "kernel against cuBLAS on the public shape set, before and after split-K "
-     "(`step4_boundary_checks --bench --shapes shapes/public_shapes.txt --csv "
-     "results/NAME.csv --markdown results/NAME.md`)."),
+     "checked against cuBLAS, measured with `step4_approach_bench "
+     "--csv lab/results/NAME.csv --markdown lab/results/NAME.md`; and the shape benchmark, the "
+     "fast kernel against cuBLAS on the public shape set, before and after split-K "
+     "(`step4_shape_bench --shapes lab/shapes/public_shapes.txt --csv "
+     "lab/results/NAME.csv --markdown lab/results/NAME.md`). When the files below were "
+     "measured, the two were `step4_boundary_checks --bench` and `--bench --shapes`."),
     (5, "step5_tensor_core_sddmm", "results_step5", "Results: step 5 (Tensor Core SDDMM)",
      "md_step5_tensor_core_sddmm_README",
      "The SDDMM approaches next to cuSPARSE on the note's shapes, a K sweep and real "

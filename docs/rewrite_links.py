@@ -9,16 +9,17 @@ Doxygen turns the README into a page at the root of the HTML folder and copies s
 unchanged, so they would point nowhere. This script rewrites, in each lesson page:
 
 * a link to a documented source file -> the file's page in the API reference;
-* a link into the step's `results/` folder -> the step's results page (at the section of
-  that file when there is one);
+* a link into the step's `results/` folder (`lab/results/` where the step has a lab) -> the
+  step's results page (at the section of that file when there is one);
 * a link to an image that Doxygen copied into the HTML folder -> that copy;
 * a link to a section of another page (`../docs/notes.md#notes_002`) -> that page's anchor;
 * a link to any other text file of the repository (a script, a CMake file) -> a plain page
   `src_<name>.html` written here, which shows the file as it is;
 * a link to a file that does not exist is left alone, so that check_links.py fails on it.
 
-The same holds for every README.md one folder below the root that the book includes (the
-grading guide, grading/README.md, links to its Python modules).
+The same holds for every README.md one or two folders below the root that the book includes
+(the grading guide, grading/README.md, links to its Python modules; the READMEs of a step's
+rooms, such as step4_boundary_checks/lab/README.md).
 
 Links between READMEs (`../step4_boundary_checks/README.md`) are resolved by Doxygen itself.
 """
@@ -84,6 +85,14 @@ def markdown_page(html, markdown):
     return label.group(1) + ".html" if label else None
 
 
+def step_results_dir(repo, readme_dir):
+    """The committed results of the step whose folder holds @p readme_dir: its `lab/results/`
+    when it has a lab, else its `results/`."""
+    step = repo / readme_dir.relative_to(repo).parts[0]
+    lab = step / "lab" / "results"
+    return (lab if lab.is_dir() else step / "results").resolve()
+
+
 def rewrite_target(repo, html, step_dir, step_number, target):
     parsed = urllib.parse.urlparse(target)
     if parsed.scheme or target.startswith(("#", "//", "mailto:", "javascript:")):
@@ -102,7 +111,7 @@ def rewrite_target(repo, html, step_dir, step_number, target):
         relative = resolved.relative_to(repo).as_posix()
     except ValueError:
         return target
-    results_dir = (step_dir / "results").resolve()
+    results_dir = step_results_dir(repo, step_dir)
     if resolved == results_dir or results_dir in resolved.parents:
         page = "results_step%s.html" % step_number
         if (html / page).exists():
@@ -126,12 +135,13 @@ def main():
     repo = pathlib.Path(sys.argv[1]).resolve()
     html = pathlib.Path(sys.argv[2]).resolve()
     changed = 0
-    for readme in sorted(repo.glob("*/README.md")):
+    for readme in sorted(repo.glob("*/README.md")) + sorted(repo.glob("*/*/README.md")):
         step_dir = readme.parent
-        page = html / ("md_%s_README.html" % step_dir.name)
+        folder = step_dir.relative_to(repo).as_posix()
+        page = html / ("md_%s_README.html" % folder.replace("/", "_"))
         if not page.exists():
             continue
-        match = re.match(r"step(\d+)_", step_dir.name)
+        match = re.match(r"step(\d+)_", folder)
         step_number = match.group(1) if match else "?"
         text = page.read_text(encoding="utf-8")
 

@@ -17,7 +17,7 @@ namespace course::step4 {
 namespace {
 
 constexpr int kSize = 3;
-constexpr int kTile = 2;
+constexpr int kTileWidth = 2;
 /// Elements the unchecked kernel may touch: up to row 3, column 3 of a 3-wide matrix.
 constexpr int kReach = (kSize + 1) * kSize + kSize + 1;  // offset 12, plus one
 /// What the slack after each matrix holds: "someone else's data".
@@ -84,7 +84,7 @@ int run_unchecked_demo(bool exact_allocation) {
   // The checked kernel first: if the unchecked one crashes, the context is lost.
   c_device.poison();
   launch_tiled_checked(a_device.data(), b_device.data(), c_device.data(), {kSize, kSize, kSize},
-                       nullptr, kTile);
+                       nullptr, kTileWidth);
   const course::HostMatrix<float> checked = download(c_device);
   print_matrix("checked kernel (tiled_checked.cuh, tile 2)", checked, &serial);
   const bool checked_ok = course::report_verification(

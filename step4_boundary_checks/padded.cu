@@ -12,11 +12,11 @@ namespace course::step4 {
 
 ProductSizes PaddedWorkspace::padded_sizes(const ProductSizes& sizes) {
   try {
-    return validate_shape(round_up(sizes.rows, kTile), round_up(sizes.inner, kTile),
-                          round_up(sizes.cols, kTile));
+    return validate_shape(round_up(sizes.rows, kTileWidth), round_up(sizes.inner, kTileWidth),
+                          round_up(sizes.cols, kTileWidth));
   } catch (const std::invalid_argument& error) {
     throw std::invalid_argument("padding " + sizes.text() + " to multiples of " +
-                                std::to_string(kTile) + ": " + error.what());
+                                std::to_string(kTileWidth) + ": " + error.what());
   }
 }
 
@@ -57,16 +57,17 @@ void PaddedWorkspace::prepare(const ProductSizes& padded, cudaStream_t stream) {
 void PaddedWorkspace::multiply(const float* a, const float* b, float* c, const ProductSizes& sizes,
                                cudaStream_t stream) {
   const ProductSizes padded = padded_sizes(sizes);
-  validate_grid_rows(padded, kTile, "padded tiling");
+  validate_grid_rows(padded, kTileWidth, "padded tiling");
   prepare(padded, stream);
   const std::size_t word = sizeof(float);
   CUDA_CHECK(cudaMemcpy2DAsync(a_padded_.data(), padded.inner * word, a, sizes.inner * word,
                                sizes.inner * word, sizes.rows, cudaMemcpyDeviceToDevice, stream));
   CUDA_CHECK(cudaMemcpy2DAsync(b_padded_.data(), padded.cols * word, b, sizes.cols * word,
                                sizes.cols * word, sizes.inner, cudaMemcpyDeviceToDevice, stream));
-  const dim3 block(kTile, kTile);
-  const dim3 grid(padded.cols / kTile, padded.rows / kTile);  // exact: the sizes are padded
-  tiled_unchecked_kernel<kTile><<<grid, block, 0, stream>>>(
+  const dim3 block(kTileWidth, kTileWidth);
+  const dim3 grid(padded.cols / kTileWidth,
+                  padded.rows / kTileWidth);  // exact: the sizes are padded
+  tiled_unchecked_kernel<kTileWidth><<<grid, block, 0, stream>>>(
       a_padded_.data(), b_padded_.data(), c_padded_.data(), padded.inner, padded.cols);
   CUDA_CHECK_LAUNCH(tiled_unchecked_kernel);
   CUDA_CHECK(cudaMemcpy2DAsync(c, sizes.cols * word, c_padded_.data(), padded.cols * word,

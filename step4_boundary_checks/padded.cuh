@@ -23,7 +23,7 @@ namespace course::step4 {
 class PaddedWorkspace {
  public:
   /// @brief The tile width the sizes are padded to (that of the unchecked kernel it runs).
-  static constexpr int kTile = 32;
+  static constexpr int kTileWidth = 32;
 
   /// @brief C = A·B through padded copies.
   ///
@@ -45,7 +45,7 @@ class PaddedWorkspace {
   /// @return bytes of the three padded arrays
   static std::size_t padded_bytes(const ProductSizes& sizes);
 
-  /// @brief The padded sizes of @p sizes (each rounded up to kTile).
+  /// @brief The padded sizes of @p sizes (each rounded up to kTileWidth).
   /// @param sizes the product's sizes
   /// @return the padded sizes (validated against the element limits)
   static ProductSizes padded_sizes(const ProductSizes& sizes);

@@ -38,13 +38,13 @@ ProductSizes validate_shape(long long rows, long long inner, long long cols) {
 }
 
 void validate_grid_rows(const ProductSizes& sizes, int tile_rows, const std::string& approach) {
-  const long long block_rows = (static_cast<long long>(sizes.rows) + tile_rows - 1) / tile_rows;
-  if (block_rows > kMaxGridRows) {
-    throw std::invalid_argument(approach + ": rows = " + std::to_string(sizes.rows) + " needs " +
-                                std::to_string(block_rows) + " block rows of " +
-                                std::to_string(tile_rows) + ", more than CUDA's gridDim.y " +
-                                "limit of " + std::to_string(kMaxGridRows) + " (at most " +
-                                std::to_string(kMaxGridRows * tile_rows) + " rows)");
+  const long long block_rows = ceil_div<long long>(sizes.rows, tile_rows);
+  if (block_rows > kMaxGridY) {
+    throw std::invalid_argument(
+        approach + ": rows = " + std::to_string(sizes.rows) + " needs " +
+        std::to_string(block_rows) + " block rows of " + std::to_string(tile_rows) +
+        ", more than CUDA's gridDim.y " + "limit of " + std::to_string(kMaxGridY) + " (at most " +
+        std::to_string(static_cast<long long>(kMaxGridY) * tile_rows) + " rows)");
   }
 }
 

@@ -7,6 +7,7 @@
 /// refuses anything else with a message that names the limit.
 #pragma once
 
+#include "common/launch_math.hpp"
 #include "common/product_sizes.hpp"
 
 #include <climits>
@@ -22,9 +23,6 @@ constexpr long long kMaxDimension = 1LL << 30;
 /// linear index row * ld + col in `int`.
 constexpr long long kMaxElements = INT_MAX;
 
-/// @brief Largest gridDim.y (CUDA's limit); the launchers put block rows there.
-constexpr long long kMaxGridRows = 65535;
-
 /// @brief Checks rows, inner and cols against the limits above and returns them as
 /// course::ProductSizes (common/product_sizes.hpp).
 ///
@@ -37,19 +35,12 @@ constexpr long long kMaxGridRows = 65535;
 /// @return the validated sizes
 ProductSizes validate_shape(long long rows, long long inner, long long cols);
 
-/// @brief Throws std::invalid_argument unless ceil(rows / tile_rows) <= kMaxGridRows.
+/// @brief Throws std::invalid_argument unless ceil(rows / tile_rows) <= course::kMaxGridY (the
+/// launchers put block rows in gridDim.y; common/launch_math.hpp).
 /// @param sizes the validated sizes
 /// @param tile_rows rows of C that one block computes
 /// @param approach the kernel's name, for the message
 void validate_grid_rows(const ProductSizes& sizes, int tile_rows, const std::string& approach);
-
-/// @brief Ceiling division for positive integers: the number of tiles covering @p extent.
-/// @param extent length to cover (>= 0)
-/// @param tile tile length (>= 1)
-/// @return ceil(extent / tile)
-constexpr int ceil_div(int extent, int tile) {
-  return (extent + tile - 1) / tile;
-}
 
 /// @brief @p extent rounded up to a multiple of @p tile.
 /// @param extent length (>= 0)

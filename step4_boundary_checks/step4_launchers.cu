@@ -50,7 +50,7 @@ void launch_unchecked(const float* a, const float* b, float* c, const ProductSiz
 }  // namespace
 
 std::vector<Approach> all_approaches() {
-  return {Approach::tiled_checked, Approach::padded, Approach::rect_tiles, Approach::fast};
+  return {Approach::tiled_checked, Approach::padded, Approach::rect_tiles};
 }
 
 std::string approach_name(Approach approach) {
@@ -61,16 +61,15 @@ std::string approach_name(Approach approach) {
       return "padded + unchecked 32x32";
     case Approach::rect_tiles:
       return "rect tiles 64x16 by 16x64";
-    case Approach::fast:
-      return "fast (register tiled)";
   }
   return "unknown";
 }
 
 Approach approach_from_number(long long number) {
-  if (number < 1 || number > 4) {
-    throw std::invalid_argument("approach must be 1 (tiled checked), 2 (padded), 3 (rect tiles)" +
-                                std::string(" or 4 (fast), got ") + std::to_string(number));
+  if (number < 1 || number > 3) {
+    throw std::invalid_argument(
+        "approach must be 1 (tiled checked), 2 (padded) or 3 (rect tiles), got " +
+        std::to_string(number) + " (the fast kernel is approach 4 of step4_fast_gemm)");
   }
   return static_cast<Approach>(number);
 }
@@ -126,7 +125,7 @@ void launch_padded(const float* a, const float* b, float* c, const ProductSizes&
 void launch_padded(const float* a, const float* b, float* c, const ProductSizes& sizes,
                    cudaStream_t stream, PaddedWorkspace& workspace) {
   const ProductSizes checked =
-      checked_sizes(a, b, c, sizes, PaddedWorkspace::kTile, "padded tiling");
+      checked_sizes(a, b, c, sizes, PaddedWorkspace::kTileWidth, "padded tiling");
   workspace.multiply(a, b, c, checked, stream);
 }
 
@@ -153,9 +152,6 @@ void run_approach(Approach approach, const float* a, const float* b, float* c,
       return;
     case Approach::rect_tiles:
       launch_rect_tiles(a, b, c, sizes, stream);
-      return;
-    case Approach::fast:
-      launch_fast(a, b, c, sizes, stream);
       return;
   }
   throw std::invalid_argument("unknown approach");

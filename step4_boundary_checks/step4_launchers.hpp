@@ -6,9 +6,12 @@
 /// ceiling division and checks the launch. Launches are asynchronous: the next checked
 /// synchronising call (a copy back, a timer) reports errors raised while the kernel ran.
 /// All matrices are row-major and contiguous: A is rows×inner, B is inner×cols, C is rows×cols.
+///
+/// This is the lesson's interface: approaches 1 to 3 and the unchecked kernel they are measured
+/// against. The fast kernel of "going further" has its own launcher
+/// (going_further/fast_gemm_launch.hpp).
 #pragma once
 
-#include "step4_boundary_checks/fast_gemm_config.hpp"
 #include "step4_boundary_checks/problem_shape.hpp"
 
 #include <cuda_runtime_api.h>
@@ -25,7 +28,6 @@ enum class Approach {
   tiled_checked = 1,  ///< 32×32 tiles with the three boundary checks (tiled_checked.cuh)
   padded = 2,         ///< zero padding + the unchecked kernel (padded.cuh)
   rect_tiles = 3,     ///< 64×16 by 16×64 tiles, 4×4 outputs per thread (rect_tiles.cuh)
-  fast = 4,           ///< register tiling, float4 loads, double buffering, split-K (fast_gemm.cuh)
 };
 
 /// @brief Every approach, in order.
@@ -37,7 +39,7 @@ std::string approach_name(Approach approach);
 
 /// @brief The approach with number @p number; throws std::invalid_argument naming the
 /// allowed range otherwise.
-/// @param number 1 to 4
+/// @param number 1 to 3
 Approach approach_from_number(long long number);
 
 /// @brief The tile widths launch_tiled_checked accepts.
@@ -106,47 +108,6 @@ void launch_padded(const float* a, const float* b, float* c, const ProductSizes&
 /// @param stream stream to launch on (default stream when nullptr)
 void launch_rect_tiles(const float* a, const float* b, float* c, const ProductSizes& sizes,
                        cudaStream_t stream = nullptr);
-
-/// @brief C = A·B with the fast kernel in configuration @p config. float4 loads are used
-/// for A only when inner % 4 == 0 and A is 16-byte aligned, for B and C only when
-/// cols % 4 == 0 and both are 16-byte aligned; otherwise the scalar path runs. An automatic
-/// tile or split is chosen by choose_fast_config from the sizes and the device (see
-/// chosen_fast_config). With more than one split the partial products go to a workspace
-/// from the stream-ordered pool and a second kernel adds them in a fixed order: the same
-/// inputs and configuration give bitwise the same C on every run.
-/// @param a A, rows×inner, device
-/// @param b B, inner×cols, device
-/// @param c C, rows×cols, device (written)
-/// @param sizes rows, inner, cols
-/// @param stream stream to launch on (and to allocate and free the workspace in)
-/// @param config tile and splits (a split count above the number of inner tiles runs one
-/// split per tile)
-void launch_fast(const float* a, const float* b, float* c, const ProductSizes& sizes,
-                 cudaStream_t stream, FastConfig config);
-
-/// @brief C = A·B with the fast kernel: @p variant's tile (default: chosen) and the split
-/// chosen for it.
-/// @param a A, rows×inner, device
-/// @param b B, inner×cols, device
-/// @param c C, rows×cols, device (written)
-/// @param sizes rows, inner, cols
-/// @param stream stream to launch on (default stream when nullptr)
-/// @param variant tile shape (default: automatic)
-void launch_fast(const float* a, const float* b, float* c, const ProductSizes& sizes,
-                 cudaStream_t stream = nullptr, FastVariant variant = FastVariant::automatic);
-
-/// @brief The configuration launch_fast runs for @p sizes and @p config on the current
-/// device: every automatic part resolved (needs a GPU; validates the sizes).
-/// @param sizes rows, inner, cols
-/// @param config what is fixed (default: nothing)
-FastConfig chosen_fast_config(const ProductSizes& sizes, FastConfig config = {});
-
-/// @brief The current device's figures that the fast kernel's choice uses (SMs, fp32 peak,
-/// memory bandwidth), read once per process.
-const DeviceFacts& current_device_facts();
-
-/// @brief Every compiled tile of the fast kernel with its occupancy on the current device.
-const std::vector<TileFacts>& fast_tile_facts();
 
 /// @brief Runs @p approach (the padded one with a workspace of its own).
 /// @param approach which kernel

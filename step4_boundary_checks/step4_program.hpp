@@ -1,43 +1,74 @@
 /// @file step4_program.hpp
-/// @brief The modes of the step4_boundary_checks program besides a single product: the
-/// benchmark table and the demonstration of the unchecked kernel's bug.
+/// @brief The step-4 program's body: its command line, one timed product of the chosen approach
+/// with the DEBUG check, and the demonstration of the unchecked kernel's bug. The lesson's
+/// program (main.cu) runs it with approaches 1 to 3; going further's (going_further/main.cu)
+/// with the fast kernel as approach 4 as well. Read main.cu first.
 #pragma once
 
-#include "step4_boundary_checks/problem_shape.hpp"
+#include "common/product_sizes.hpp"
 
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace course::step4 {
 
-/// @brief Settings of the benchmark (`--bench`).
-struct BenchOptions {
-  std::vector<ProductSizes> shapes;  ///< shapes to measure (empty: default_bench_shapes())
-  int repeats = 10;                  ///< timed runs per kernel (the median is reported)
-  bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
-  std::string csv_path;              ///< write the table as CSV here (empty: do not)
-  std::string markdown_path;         ///< write the header and table as Markdown here
-  std::string shapes_path;           ///< the shape benchmark's list (`--shapes FILE`)
+/// @brief Multiplies device matrices, C = A·B with A rows×inner and B inner×cols: a launcher
+/// bound to its settings (and to a workspace it reuses, where it has one).
+using ApproachRun = std::function<void(const float* a, const float* b, float* c,
+                                       const ProductSizes& sizes, cudaStream_t stream)>;
+
+/// @brief One approach of the program, as its list describes it.
+struct ProgramApproach {
+  int number = 0;    ///< its number (`--approach`, APPROACH)
+  std::string name;  ///< short name for reports and tables, e.g. "tiled checked 32x32"
+  /// @brief Throws std::invalid_argument unless the approach can multiply these sizes (its
+  /// grid's limits). Runs before any input is made and before the program looks for a GPU.
+  std::function<void(const ProductSizes& sizes)> check_sizes;
+  /// @brief A new runner of the approach; a workspace it holds (the padded copies) lives as
+  /// long as the runner and is reused by its repeated runs.
+  std::function<ApproachRun()> make_run;
+  /// @brief Device bytes the approach allocates besides A, B and C (empty: none).
+  std::function<std::size_t(const ProductSizes& sizes)> workspace_bytes;
+  /// @brief A line saying how the approach will run these sizes, printed before the timing
+  /// (empty: nothing to say). May use the GPU.
+  std::function<std::string(const ProductSizes& sizes)> describe_run;
 };
 
-/// @brief The benchmark's default shapes: square 1024, 2048, 4096 and the ragged
-/// 4095×1023×4097, 3000×256×7000, 1000×1000×1 (a matrix-vector product) and 1000×1×1000
-/// (an outer product).
-std::vector<ProductSizes> default_bench_shapes();
+/// @brief The lesson's approaches: 1 tiled with the three checks, 2 padding and the unchecked
+/// kernel, 3 rectangular tiles.
+/// @return the approaches, in order
+std::vector<ProgramApproach> lesson_approaches();
 
-/// @brief Times every approach and cuBLAS SGEMM (fp32, TF32 off) on each shape, checks
-/// each result against cuBLAS's with a relative tolerance, prints the Markdown table.
-/// @param options what to measure and where to write it
-/// @return 0, or 1 when some kernel disagreed with cuBLAS (its row says WRONG)
-int run_benchmark(const BenchOptions& options);
+/// @brief What makes a program of this body: its name, its --help text and its approaches.
+struct Step4Program {
+  std::string name;                         ///< program name, for --help and messages
+  std::string description;                  ///< the --help paragraph
+  std::vector<ProgramApproach> approaches;  ///< numbered 1, 2, ... in order
+};
 
-/// @brief The shape benchmark: for each shape of options.shapes_path, the fast kernel with its
-/// chosen configuration, the choice before split-K and cuBLAS SGEMM, each checked against
-/// cuBLAS; prints the table, the minimum and geometric mean of the fractions, writes CSV and
-/// Markdown where asked. With options.all_fast_variants, also the best configuration measured.
-/// @param options what to measure and where to write it
-/// @return 0, or 1 when some configuration disagreed with cuBLAS
-int run_shape_benchmark(const BenchOptions& options);
+/// @brief The lesson's program: lesson_approaches() and its texts.
+/// @return the program
+Step4Program lesson_program();
+
+/// @brief The whole program, as main() runs it. Parses the options (`--size` or `--rows
+/// --inner --cols`, `--approach`, `--repeats`, `--seed`; or `--demo-unchecked [--exact-alloc]`)
+/// and checks everything that needs no GPU first (the sizes, the approach's grid, the memory);
+/// then requires a GPU and runs one timed product, checked against the serial CPU product when
+/// @p verify is true (DEBUG), or the demonstration. Errors become messages and exit codes
+/// (course::run_program).
+/// @param program the program's name, texts and approaches
+/// @param argc argument count
+/// @param argv arguments
+/// @param default_approach main.cu's APPROACH
+/// @param verify main.cu's DEBUG (course::kDebugCheck)
+/// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
+/// without a GPU
+int run_step4_program(const Step4Program& program, int argc, char** argv, int default_approach,
+                      bool verify);
 
 /// @brief The note's 3×3 example with tile width 2: runs the checked kernel and the
 /// unchecked one, prints both next to the CPU product, and explains the differences.

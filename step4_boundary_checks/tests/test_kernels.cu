@@ -1,45 +1,28 @@
-// Step 4's kernels against the CPU reference on every small shape, the tile edges, thin
-// shapes and large ragged shapes, with poisoned outputs and fresh seeds.
+// Step 4's lesson kernels (approaches 1 to 3 and the unchecked kernel) against the CPU
+// reference on every small shape, the tile edges, thin shapes and large ragged shapes, with
+// poisoned outputs and fresh seeds (the checks: kernel_checks.hpp). The fast kernel's tests are
+// in going_further/tests/.
 #include <catch2/catch.hpp>
 
 #include "common/compare.hpp"
 #include "common/cpu_reference.hpp"
-#include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
-#include "common/product_operands.hpp"
 #include "common/random_fill.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/step4_launchers.hpp"
+#include "step4_boundary_checks/tests/kernel_checks.hpp"
 
-#include <algorithm>
-#include <functional>
 #include <memory>
-#include <string>
 #include <vector>
 
 namespace {
 
-using Launch = std::function<void(const float*, const float*, float*, const course::ProductSizes&)>;
-
-/// A kernel under test with the tile sizes whose edges it must survive.
-struct Kernel {
-  std::string name;
-  Launch launch;
-  int tile_rows;   // rows of C per block
-  int tile_depth;  // inner per phase
-  int tile_cols;   // columns of C per block
-};
+using course::step4::testing::Kernel;
 
 std::vector<Kernel> kernels_under_test() {
   // One workspace shared by every call: shapes change between calls, so this also checks
   // that the padding is re-zeroed whenever the padded shape changes.
   auto workspace = std::make_shared<course::step4::PaddedWorkspace>();
-  using course::step4::FastVariant;
-  auto fast = [](FastVariant variant) {
-    return [variant](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
-      course::step4::launch_fast(a, b, c, sizes, nullptr, variant);
-    };
-  };
   return {
       {"tiled checked 32",
        [](const float* a, const float* b, float* c, const course::ProductSizes& sizes) {
@@ -61,131 +44,18 @@ std::vector<Kernel> kernels_under_test() {
          course::step4::launch_rect_tiles(a, b, c, sizes);
        },
        64, 16, 64},
-      {"fast 128x128x8", fast(FastVariant::bm128_bn128_bk8), 128, 8, 128},
-      {"fast 128x128x16", fast(FastVariant::bm128_bn128_bk16), 128, 16, 128},
-      {"fast 128x64x8", fast(FastVariant::bm128_bn64_bk8), 128, 8, 64},
-      {"fast 128x128x16 async", fast(FastVariant::bm128_bn128_bk16_async), 128, 16, 128},
-      {"fast 64x128x16 async", fast(FastVariant::bm64_bn128_bk16_async), 64, 16, 128},
-      {"fast auto", fast(FastVariant::automatic), 128, 8, 128},
   };
 }
 
-/// Runs each of @p kernels on the same fresh uniform inputs of one shape (exact-size
-/// allocations, C poisoned before each kernel) and compares with one double reference.
-void check_shape(const std::vector<Kernel>& kernels, int rows, int inner, int cols,
-                 std::uint64_t seed) {
-  course::ProductOperands operands(rows, inner, cols, seed);
-  const course::ReferenceProduct reference = course::matmul_reference(operands.a, operands.b);
-  for (const Kernel& kernel : kernels) {
-    INFO(kernel.name << " on " << rows << "x" << inner << "x" << cols << ", seed " << seed);
-    operands.device_c.poison();
-    kernel.launch(operands.device_a.data(), operands.device_b.data(), operands.device_c.data(),
-                  {rows, inner, cols});
-    const course::CompareResult result = course::compare_with_reference(
-        operands.device_c.to_host(), reference, course::Tolerance::fp32_accumulation(inner));
-    INFO(result.summary());
-    CHECK(result.ok());
-  }
-}
-
-/// check_shape with one kernel.
+/// The checks of kernel_checks.hpp on one kernel.
 void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint64_t seed) {
-  check_shape(std::vector<Kernel>{kernel}, rows, inner, cols, seed);
-}
-
-/// Where the C of each width 1..limit starts in the sweep's output buffer, for @p rows rows: the
-/// products of one (rows, inner) pair lie side by side, each start rounded up to 4 floats so
-/// that every C is 16-byte aligned like a fresh allocation (the fast kernel's float4 path stays
-/// in play); the last entry is the buffer's length.
-std::vector<std::size_t> sweep_offsets(int rows, int limit) {
-  std::vector<std::size_t> offsets(limit + 2, 0);
-  for (int cols = 1; cols <= limit; ++cols) {
-    const std::size_t end = offsets[cols] + static_cast<std::size_t>(rows) * cols;
-    offsets[cols + 1] = (end + 3) / 4 * 4;
-  }
-  return offsets;
-}
-
-/// Every shape with rows, inner, cols in 1..@p limit, for each of @p kernels. The inputs are
-/// prefixes of two random pools of small integers, uploaded once (a contiguous rows×inner matrix
-/// is just the first rows·inner values); small integers make every product exact, so the
-/// comparison is exact too. The shapes of one (rows, inner) pair share one poisoned output
-/// buffer, one copy back and the double references (computed once for all kernels), so the
-/// sweep costs about one launch per shape. The launches go from the widest C to the narrowest:
-/// a kernel that writes past the end of its C lands in the next, already written, product and
-/// spoils it, so such a write fails the sweep instead of being overwritten.
-void sweep_all_shapes(const std::vector<Kernel>& kernels, int limit) {
-  const std::uint64_t seed = course::fresh_seed();
-  INFO("seed " << seed);
-  const std::size_t pool_size = static_cast<std::size_t>(limit) * limit;
-  std::vector<float> a_pool(pool_size);
-  std::vector<float> b_pool(pool_size);
-  course::fill_small_integers(a_pool.data(), pool_size, seed);
-  course::fill_small_integers(b_pool.data(), pool_size, seed + 1);
-  course::DeviceBuffer<float> a_device(pool_size);
-  course::DeviceBuffer<float> b_device(pool_size);
-  course::DeviceBuffer<float> c_device(sweep_offsets(limit, limit).back());
-  a_device.upload(a_pool);
-  b_device.upload(b_pool);
-
-  std::size_t failed_shapes = 0;
-  std::string first_failure;
-  for (int rows = 1; rows <= limit; ++rows) {
-    const std::vector<std::size_t> offsets = sweep_offsets(rows, limit);
-    for (int inner = 1; inner <= limit; ++inner) {
-      course::HostMatrix<float> a_host(rows, inner);
-      std::copy(a_pool.begin(), a_pool.begin() + a_host.size(), a_host.data());
-      std::vector<course::ReferenceProduct> references;
-      for (int cols = 1; cols <= limit; ++cols) {
-        course::HostMatrix<float> b_host(inner, cols);
-        std::copy(b_pool.begin(), b_pool.begin() + b_host.size(), b_host.data());
-        references.push_back(course::matmul_reference(a_host, b_host));
-      }
-      for (const Kernel& kernel : kernels) {
-        c_device.poison();
-        for (int cols = limit; cols >= 1; --cols) {
-          kernel.launch(a_device.data(), b_device.data(), c_device.data() + offsets[cols],
-                        {rows, inner, cols});
-        }
-        const std::vector<float> outputs = c_device.to_vector();
-        for (int cols = 1; cols <= limit; ++cols) {
-          course::HostMatrix<float> got(rows, cols);
-          std::copy(outputs.begin() + offsets[cols], outputs.begin() + offsets[cols] + got.size(),
-                    got.data());
-          const course::CompareResult result =
-              course::compare_with_reference(got, references[cols - 1], course::Tolerance::exact());
-          if (!result.ok() && failed_shapes++ == 0) {
-            first_failure = kernel.name + " on " + std::to_string(rows) + "x" +
-                            std::to_string(inner) + "x" + std::to_string(cols) + ": " +
-                            result.summary();
-          }
-        }
-      }
-    }
-  }
-  INFO("first failing shape " << first_failure);
-  CHECK(failed_shapes == 0);
-}
-
-std::vector<int> around(int tile) {
-  std::vector<int> sizes;
-  for (int size : {tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1}) {
-    if (size >= 1) {
-      sizes.push_back(size);
-    }
-  }
-  return sizes;
+  course::step4::testing::check_shape({kernel}, rows, inner, cols, seed);
 }
 
 }  // namespace
 
 TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[step4][gpu][sweep]") {
-  std::vector<Kernel> kernels = kernels_under_test();
-  // For shapes this small, "fast auto" is one of the variants swept here anyway.
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [](const Kernel& kernel) { return kernel.name == "fast auto"; }),
-                kernels.end());
-  sweep_all_shapes(kernels, 40);
+  course::step4::testing::sweep_all_shapes(kernels_under_test(), 40);
 }
 
 TEST_CASE("the checked kernel with the note's tile width 2 matches on every shape up to 20",
@@ -196,77 +66,20 @@ TEST_CASE("the checked kernel with the note's tile width 2 matches on every shap
         course::step4::launch_tiled_checked(a, b, c, sizes, nullptr, 2);
       },
       2, 2, 2};
-  sweep_all_shapes({tile2}, 20);
+  course::step4::testing::sweep_all_shapes({tile2}, 20);
 }
 
 TEST_CASE("step 4 kernels are right one below and at and one above each tile edge",
           "[step4][gpu]") {
-  const std::uint64_t seed = course::fresh_seed();
-  for (const Kernel& kernel : kernels_under_test()) {
-    for (int rows : around(kernel.tile_rows)) {
-      for (int inner : around(kernel.tile_depth)) {
-        for (int cols : around(kernel.tile_cols)) {
-          check_shape(kernel, rows, inner, cols, seed + rows * 7 + inner * 13 + cols);
-        }
-      }
-    }
-  }
+  course::step4::testing::check_tile_edges(kernels_under_test());
 }
 
 TEST_CASE("step 4 kernels handle inner = 1 and single rows and single columns", "[step4][gpu]") {
-  const std::uint64_t seed = course::fresh_seed();
-  const int shapes[][3] = {{1, 1, 1},       {1, 1000, 1}, {1, 777, 1031}, {1000, 777, 1},
-                           {1000, 1, 1031}, {517, 1, 1},  {1, 1, 613},    {300, 2, 5}};
-  const std::vector<Kernel> kernels = kernels_under_test();
-  for (const auto& shape : shapes) {
-    check_shape(kernels, shape[0], shape[1], shape[2], seed);
-  }
+  course::step4::testing::check_thin_shapes(kernels_under_test());
 }
 
 TEST_CASE("step 4 kernels are right on large ragged shapes", "[step4][gpu]") {
-  const int shapes[][3] = {
-      {1000, 777, 1031}, {1024, 1024, 1024}, {513, 2049, 255}, {130, 4099, 131}};
-  const std::vector<Kernel> kernels = kernels_under_test();
-  for (const auto& shape : shapes) {
-    check_shape(kernels, shape[0], shape[1], shape[2], course::fresh_seed());
-  }
-}
-
-TEST_CASE("the fast kernel falls back to scalar loads for misaligned matrices", "[step4][gpu]") {
-  // inner and cols are multiples of 4, but the matrices start one float past a 16-byte boundary:
-  // float4 loads would be misaligned, so the launcher must choose the scalar path.
-  const std::uint64_t seed = course::fresh_seed();
-  const int rows = 203;
-  const int inner = 132;
-  const int cols = 260;
-  INFO("seed " << seed);
-  course::HostMatrix<float> a_host(rows, inner);
-  course::HostMatrix<float> b_host(inner, cols);
-  course::fill_uniform(a_host, seed);
-  course::fill_uniform(b_host, seed + 1);
-  course::DeviceBuffer<float> a_device(a_host.size() + 1);
-  course::DeviceBuffer<float> b_device(b_host.size() + 1);
-  course::DeviceBuffer<float> c_device(static_cast<std::size_t>(rows) * cols + 1);
-  CUDA_CHECK(cudaMemcpy(a_device.data() + 1, a_host.data(), a_host.size() * sizeof(float),
-                        cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(b_device.data() + 1, b_host.data(), b_host.size() * sizeof(float),
-                        cudaMemcpyHostToDevice));
-  for (course::step4::FastVariant variant :
-       {course::step4::FastVariant::bm128_bn128_bk8, course::step4::FastVariant::bm128_bn128_bk16,
-        course::step4::FastVariant::bm128_bn64_bk8,
-        course::step4::FastVariant::bm128_bn128_bk16_async}) {
-    INFO("variant " << course::step4::fast_variant_name(variant));
-    c_device.poison();
-    course::step4::launch_fast(a_device.data() + 1, b_device.data() + 1, c_device.data() + 1,
-                               {rows, inner, cols}, nullptr, variant);
-    course::HostMatrix<float> got(rows, cols);
-    CUDA_CHECK(cudaMemcpy(got.data(), c_device.data() + 1, got.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    const course::CompareResult result = course::compare_with_reference(
-        got, course::matmul_reference(a_host, b_host), course::Tolerance::fp32_accumulation(inner));
-    INFO(result.summary());
-    CHECK(result.ok());
-  }
+  course::step4::testing::check_large_ragged_shapes(kernels_under_test());
 }
 
 TEST_CASE("the unchecked kernel is right when every size is a multiple of its tile",

@@ -5,6 +5,7 @@
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/problem_shape.hpp"
 #include "step4_boundary_checks/step4_launchers.hpp"
+#include "step4_boundary_checks/step4_program.hpp"
 
 #include <stdexcept>
 
@@ -69,17 +70,29 @@ TEST_CASE("launchers refuse bad sizes and tiles and pointers before launching",
   CHECK_THROWS_WITH(
       course::step4::launch_tiled_checked(kDummy, kDummy, kDummyOut, {3, 3, 3}, nullptr, 7),
       Catch::Contains("tile width must be 2, 16 or 32, got 7"));
-  CHECK_THROWS_WITH(course::step4::launch_fast(nullptr, kDummy, kDummyOut, {3, 3, 3}),
-                    Catch::Contains("not null"));
   CHECK_THROWS_WITH(course::step4::launch_rect_tiles(kDummy, kDummy, kDummyOut, {3, 0, 3}),
                     Catch::Contains("inner (columns of A, rows of B) must be from 1"));
   CHECK_THROWS_WITH(course::step4::launch_padded(kDummy, kDummy, kDummyOut, {50000, 1, 50000}),
                     Catch::Contains("INT_MAX"));
 }
 
-TEST_CASE("approach numbers outside 1..4 are refused", "[step4][validation]") {
-  CHECK(course::step4::approach_from_number(4) == course::step4::Approach::fast);
-  CHECK_THROWS_WITH(course::step4::approach_from_number(5),
-                    Catch::Contains("approach must be 1") && Catch::Contains("got 5"));
-  CHECK(course::step4::all_approaches().size() == 4u);
+TEST_CASE("approach numbers outside 1..3 are refused", "[step4][validation]") {
+  CHECK(course::step4::approach_from_number(3) == course::step4::Approach::rect_tiles);
+  CHECK_THROWS_WITH(course::step4::approach_from_number(4), Catch::Contains("approach must be 1") &&
+                                                                Catch::Contains("got 4") &&
+                                                                Catch::Contains("step4_fast_gemm"));
+  CHECK_THROWS_WITH(course::step4::approach_from_number(0), Catch::Contains("got 0"));
+  CHECK(course::step4::all_approaches().size() == 3u);
+}
+
+TEST_CASE("the program's approaches refuse a grid taller than CUDA's limit before any input",
+          "[step4][validation]") {
+  // One block row more than gridDim.y holds with the tallest lesson tile (64 rows); padded to
+  // 32, the copies still fit int.
+  const course::ProductSizes tall = course::step4::validate_shape(65535 * 64 + 1, 1, 1);
+  for (const course::step4::ProgramApproach& approach : course::step4::lesson_approaches()) {
+    INFO(approach.name);
+    CHECK_THROWS_WITH(approach.check_sizes(tall), Catch::Contains("gridDim.y"));
+    CHECK_NOTHROW(approach.check_sizes(course::step4::validate_shape(1000, 777, 1031)));
+  }
 }
