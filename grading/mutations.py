@@ -134,8 +134,8 @@ MUTATIONS = [
 # ---- Step 4 (reference kernels) -------------------------------------------------------
 S4 = "step4_boundary_checks"
 S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
-S4_FAST = "step4_boundary_checks/fast_gemm.cuh"
-S4_CURSOR = "step4_boundary_checks/tile_cursor.cuh"
+S4_FAST = "step4_boundary_checks/going_further/fast_gemm.cuh"
+S4_CURSOR = "step4_boundary_checks/going_further/tile_cursor.cuh"
 S4_EDGES = "step4 checked tiles at each tile edge"
 S4_RAGGED = "step4 checked tiles on large ragged shapes"
 S4_SPLIT = "split-K is right when the split does not divide the inner tiles"
@@ -191,8 +191,8 @@ MUTATIONS += [
     # Padding one short of a multiple of the tile: the unchecked kernel's grid then misses
     # the last tile column and its rows have the wrong length.
     Mutation("step4 padded: padded row length one short of a tile multiple", S4, S4_PADDED,
-             "                          round_up(sizes.cols, kTile));",
-             "                          round_up(sizes.cols, kTile) - 1);",
+             "                          round_up(sizes.cols, kTileWidth));",
+             "                          round_up(sizes.cols, kTileWidth) - 1);",
              (Check(S4_EDGES),)),
     # RectTiling's static_asserts (TILE_COLS % BLOCK_COLS == 0) make the stride kBlockCols
     # cover the tile exactly; a thread that strides by its own output count instead writes

@@ -96,8 +96,11 @@ if command -v python3 >/dev/null &&
     "$scratch/socket.mtx" 2>/dev/null && [[ -S "$scratch/socket.mtx" ]]; then
   have_socket=1
 fi
-# A shapes list for step 4's benchmark with a line of two numbers.
+# Shapes lists for step 4's benchmark: a line of two numbers, a 64 MiB line with no newline,
+# and 20000 comment lines before a shape (past the reader's limit on skipped lines).
 printf '10 10\n' > "$scratch/shapes_bad.txt"
+head -c $((64 << 20)) /dev/zero | tr '\0' '7' > "$scratch/shapes_long_line.txt"
+{ yes '# a comment' | head -n 20000; echo '1 1 1'; } > "$scratch/shapes_many_lines.txt"
 # Folders of matrices for the benchmark: one that cannot fit, one malformed.
 mkdir -p "$scratch/too_big" "$scratch/broken"
 cp "$scratch/huge_2e9.mtx" "$scratch/too_big/"
@@ -109,7 +112,7 @@ declare -A vars=(
   [s2]=step2_three_approaches/step2_three_approaches
   [s3]=step3_shared_tiling/step3_shared_tiling
   [s4]=step4_boundary_checks/step4_boundary_checks
-  [tracer]=step4_boundary_checks/step4_tile_tracer
+  [tracer]=step4_boundary_checks/tracer/step4_tile_tracer
   [mask]=common/generate_mask
   [s5]=step5_tensor_core_sddmm/step5_tensor_core_sddmm
   [bench]=step5_tensor_core_sddmm/lab/sddmm_bench
