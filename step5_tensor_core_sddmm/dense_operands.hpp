@@ -1,4 +1,4 @@
-// Step 5, every kernel (lesson "Reading path"): the dense operands as the kernels take them.
+// Step 5, every kernel (the lesson, "Read first"): the dense operands as the kernels take them.
 // Read first: step5_launchers.hpp (the interface that hands them to the launches).
 /// @file dense_operands.hpp
 /// @brief The kernel-side type of step 5: A and Bᵀ on the device, passed by value to every

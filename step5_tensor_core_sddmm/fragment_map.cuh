@@ -1,4 +1,4 @@
-// Step 5, approach 3 (lesson Part 1): where a lane holds each element.
+// Step 5, approach 3 (the lesson): where a lane holds each element.
 // Read first: the experiment "Fragment lanes" (lab/experiments/fragment_layout.cu measures these
 // maps).
 /// @file fragment_map.cuh

@@ -1,4 +1,4 @@
-// Step 5, approach 2 (lesson Part 1): the kernels.
+// Step 5, approach 2 (the lesson): the kernels.
 // Read first: wmma_tile_product.cuh (one warp, one 16×16 tile).
 /// @file sddmm_dense_wmma.cuh
 /// @brief Approach 2, the note's first Tensor Core version: compute the whole dense product

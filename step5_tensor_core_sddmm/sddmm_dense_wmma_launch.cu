@@ -1,4 +1,4 @@
-// Step 5, approach 2 (lesson Part 1): its launches.
+// Step 5, approach 2 (the lesson): its launches.
 // Read first: wmma_tile_product.cuh, then sddmm_dense_wmma.cuh (the kernels).
 /// @file sddmm_dense_wmma_launch.cu
 /// @brief Approach 2's launches: the dense product with one of the built block shapes (the

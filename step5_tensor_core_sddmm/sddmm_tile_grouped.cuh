@@ -1,4 +1,4 @@
-// Step 5, approach 3 (lesson Part 1): the kernel (a student writes its write-back).
+// Step 5, approach 3 (the lesson): the kernel (a student writes its write-back).
 // Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh.
 /// @file sddmm_tile_grouped.cuh
 /// @brief Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.

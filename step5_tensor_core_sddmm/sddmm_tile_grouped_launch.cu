@@ -1,4 +1,4 @@
-// Step 5, approach 3 (lesson Part 1): its launch.
+// Step 5, approach 3 (the lesson): its launch.
 // Read first: tile_grouping.hpp (the plan), sddmm_tile_grouped.cuh (the kernel a student writes).
 /// @file sddmm_tile_grouped_launch.cu
 /// @brief Approach 3's launch: one warp per non-empty tile, 4 warps per block.

@@ -1,4 +1,4 @@
-// Step 5, approach 1 (lesson Part 1): the kernel (a student writes it).
+// Step 5, approach 1 (the lesson): the kernel (a student writes it).
 // Read first: lab/experiments/shuffle_mask.cu (the shuffle lesson) and warp_shuffle_check.cuh.
 /// @file sddmm_warp_per_nonzero.cuh
 /// @brief Approach 1, the CUDA-core baseline: one warp per nonzero of S.

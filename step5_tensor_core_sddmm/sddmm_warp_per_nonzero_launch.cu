@@ -1,4 +1,4 @@
-// Step 5, approach 1 (lesson Part 1): its launch configuration.
+// Step 5, approach 1 (the lesson): its launch configuration.
 // Read first: sddmm_warp_per_nonzero.cuh (the kernel a student writes).
 /// @file sddmm_warp_per_nonzero_launch.cu
 /// @brief Approach 1's launch: 256 threads per block, one warp per nonzero.

@@ -1,4 +1,4 @@
-// Step 5, the interface (lesson "Reading path"): what belongs to no single approach.
+// Step 5, the interface (the lesson, "Read first"): what belongs to no single approach.
 // Read first: step5_launchers.hpp; each approach's launch is in its *_launch.cu.
 /// @file step5_launchers.cu
 /// @brief Approach names and numbers, the operand checks that every launch runs, Plan (what

@@ -1,4 +1,4 @@
-// Step 5, the interface (lesson "Reading path"): what tests, grading and programs call.
+// Step 5, the interface (the lesson, "Read first"): what tests, grading and programs call.
 // Read first: the README's reading path; then one approach at a time.
 /// @file step5_launchers.hpp
 /// @brief Step 5's stable host interface: the lesson's SDDMM approaches 1 to 3, their

@@ -1,4 +1,4 @@
-// Step 5, approach 3 (lesson Part 1): the grouping with CUB on the GPU.
+// Step 5, approach 3 (the lesson): the grouping with CUB on the GPU.
 // Read first: tile_grouping.hpp.
 /// @file tile_grouping.cu
 /// @brief GPU grouping of the nonzeros by tile: keys, CUB radix sort, run-length encode, scan.

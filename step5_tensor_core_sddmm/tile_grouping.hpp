@@ -1,4 +1,4 @@
-// Step 5, approach 3 (lesson Part 1): its preprocessing, S grouped by tile.
+// Step 5, approach 3 (the lesson): its preprocessing, S grouped by tile.
 // Read first: step5_launchers.hpp (DevicePattern, Plan).
 /// @file tile_grouping.hpp
 /// @brief Preprocessing of approach 3 on the GPU: group the nonzeros of S by 16×16 tile.

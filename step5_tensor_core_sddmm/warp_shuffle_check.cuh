@@ -1,4 +1,4 @@
-// Step 5, approach 1 (lesson Part 1): shuffles that check their mask.
+// Step 5, approach 1 (the lesson): shuffles that check their mask.
 // Read first: the experiment "The shuffle mask" (lab/experiments/shuffle_mask.cu).
 /// @file warp_shuffle_check.cuh
 /// @brief `__shfl_xor_sync` with a check of its mask, for the warp reductions of step 5.

@@ -1,4 +1,4 @@
-// Step 5, approach 2 (lesson Part 1): one warp computes one 16×16 tile with WMMA.
+// Step 5, approach 2 (the lesson): one warp computes one 16×16 tile with WMMA.
 // Read first: approach 1 (sddmm_warp_per_nonzero.cuh) for the problem; nothing for WMMA.
 /// @file wmma_tile_product.cuh
 /// @brief One warp computes one 16×16 tile of A·B with WMMA 16×16×16, for any rows, inner and cols.

@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): the GPU check of COO.
+// Step 5, S on the device (device_pattern/README.md): the GPU check of COO.
 // Read first: panel_classification.cuh (what a panel is), then pattern_upload_coo.cu.
 /// @file coo_pattern_check.cuh
 /// @brief The check of a large S uploaded as COO, on the GPU: every entry in range and in

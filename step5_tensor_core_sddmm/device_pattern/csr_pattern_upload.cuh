@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): the one-pass GPU check of a CSR S.
+// Step 5, S on the device (device_pattern/README.md): the one-pass GPU check of a CSR S.
 // Read first: panel_classification.cuh, then pattern_upload_csr.cu (which launches it).
 /// @file csr_pattern_upload.cuh
 /// @brief Uploading S from CSR: one kernel rebuilds the row of each nonzero from the row

@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): shared by both uploads.
+// Step 5, S on the device (device_pattern/README.md): shared by both uploads.
 // Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 /// @file pattern_storage.hpp
 /// @brief DevicePattern's device storage, shared by its COO upload (pattern_upload_coo.cu)

@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): the COO upload.
+// Step 5, S on the device (device_pattern/README.md): the COO upload.
 // Read first: pattern_storage.hpp, then coo_pattern_check.cuh (the GPU check of a large S).
 /// @file pattern_upload_coo.cu
 /// @brief DevicePattern from COO: upload, validation (on the host for a few thousand entries,

@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): the CSR upload.
+// Step 5, S on the device (device_pattern/README.md): the CSR upload.
 // Read first: pattern_upload_coo.cu (the COO path that small S takes), csr_pattern_upload.cuh.
 /// @file pattern_upload_csr.cu
 /// @brief DevicePattern from CSR: 4 bytes per nonzero plus 4 per row on the bus, the rows

@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): pinned scratch and the side stream.
+// Step 5, S on the device (device_pattern/README.md): pinned scratch and the side stream.
 // Read first: upload_resources.hpp.
 /// @file upload_resources.cu
 /// @brief Per-thread page-locked scratch and side stream (see upload_resources.hpp).

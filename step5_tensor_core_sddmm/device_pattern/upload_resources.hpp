@@ -1,4 +1,4 @@
-// Step 5, S on the device (lesson Part 2, "S on the device"): pinned scratch and the side stream.
+// Step 5, S on the device (device_pattern/README.md): pinned scratch and the side stream.
 // Read first: pattern_upload_csr.cu (their main user).
 /// @file upload_resources.hpp
 /// @brief Host resources that make S's preprocessing cheap when it is repeated: page-locked

@@ -1,4 +1,4 @@
-// Step 5 exercise, approach 3 (lesson Part 1): the write-back you write.
+// Step 5 exercise, approach 3 (the lesson): the write-back you write.
 // Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_tile_grouped.cuh (kept out of the

@@ -1,4 +1,4 @@
-// Step 5 exercise, approach 1 (lesson Part 1): the kernel you write.
+// Step 5 exercise, approach 1 (the lesson): the kernel you write.
 // Read first: lab/experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
 /// @cond COURSE_EXERCISE
 // Exercise version of step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh, approach 1 (kept

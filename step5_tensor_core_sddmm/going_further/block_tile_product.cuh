@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): one block computes a 64×64 tile of A·B with WMMA.
+// Step 5, approach 4 (going further): one block computes a 64×64 tile of A·B with WMMA.
 // Read first: wmma_tile_product.cuh (one warp, one 16×16 tile; the staging loader).
 /// @file block_tile_product.cuh
 /// @brief The Tensor Core product that approach 4's two block-tile kernels share: 8 warps

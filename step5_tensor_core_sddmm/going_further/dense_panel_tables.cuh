@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): the plan's kernels for the dense panels.
+// Step 5, approach 4 (going further): the plan's kernels for the dense panels.
 // Read first: dense_panel_tables.hpp, then sddmm_hybrid_panel_choice.cu (which launches them).
 /// @file dense_panel_tables.cuh
 /// @brief The two kernels of approach 4's plan: the panel tables moved to the device in one

@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): the plan of approach 4, as data.
+// Step 5, approach 4 (going further): the plan of approach 4, as data.
 // Read first: panel_classification.cuh (the panels), hybrid_options.hpp (HybridOptions),
 // hybrid_plan.hpp (HybridPlan).
 /// @file dense_panel_tables.hpp

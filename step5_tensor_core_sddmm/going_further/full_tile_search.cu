@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2, "Full tiles"): the plan's search, step by step.
+// Step 5, approach 4 (going further, "Full tiles"): the plan's search, step by step.
 // Read first: full_tiles.hpp, then full_tile_search.cuh (the kernels).
 /// @file full_tile_search.cu
 /// @brief find_full_tiles() and list_remaining_entries(): the search for full 64×64 tiles on

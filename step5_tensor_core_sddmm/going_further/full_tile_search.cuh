@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2, "Full tiles"): the plan's kernels that find them.
+// Step 5, approach 4 (going further, "Full tiles"): the plan's kernels that find them.
 // Read first: full_tiles.hpp (what a full tile is), then full_tile_search.cu (the order).
 /// @file full_tile_search.cuh
 /// @brief The three kernels of the search for full tiles: candidates (a tile's first row

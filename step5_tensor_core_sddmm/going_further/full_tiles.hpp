@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2, "Full tiles"): the plan's search for tiles wholly in S.
+// Step 5, approach 4 (going further, "Full tiles"): the plan's search for tiles wholly in S.
 // Read first: dense_panel_tables.hpp (the panels), then full_tile_search.cu.
 /// @file full_tiles.hpp
 /// @brief Approach 4's full tiles: 64×64 output tiles (aligned to 64) whose every position

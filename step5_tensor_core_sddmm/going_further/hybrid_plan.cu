@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): its preprocessing of S and its run.
+// Step 5, approach 4 (going further): its preprocessing of S and its run.
 // Read first: hybrid_plan.hpp (HybridPlan, launch_hybrid), then full_tiles.hpp.
 /// @file hybrid_plan.cu
 /// @brief HybridPlan: what approach 4 prepares once per S (the full tiles, the dense panel

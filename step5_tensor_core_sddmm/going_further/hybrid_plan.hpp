@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): its plan, its launch and its place in a program.
+// Step 5, approach 4 (going further): its plan, its launch and its place in a program.
 // Read first: step5_launchers.hpp (SddmmPlan, ApproachEntry), then hybrid_options.hpp.
 /// @file hybrid_plan.hpp
 /// @brief Approach 4, the hybrid: CUDA-core lane groups for the sparse entries, and Tensor

@@ -1,5 +1,5 @@
-// Step 5, approach 4 (lesson Part 2): why S is cut into 64-row panels.
-// Read first: the lesson's Part 1 (approach 3's tiles), then sddmm_hybrid_panel_choice.cu.
+// Step 5, approach 4 (going further): why S is cut into 64-row panels.
+// Read first: the lesson's approach 3 (its tiles), then sddmm_hybrid_panel_choice.cu.
 /// @file panel_classification.cuh
 /// @brief The 64-row panels of S from which approach 4 decides where Tensor Cores pay off.
 ///

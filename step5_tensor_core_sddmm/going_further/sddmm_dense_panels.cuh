@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): the Tensor Core kernel of the dense panels.
+// Step 5, approach 4 (going further): the Tensor Core kernel of the dense panels.
 // Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
 /// @file sddmm_dense_panels.cuh
 /// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.

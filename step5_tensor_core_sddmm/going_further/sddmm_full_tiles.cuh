@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2, "Full tiles"): the Tensor Core kernel of the full tiles.
+// Step 5, approach 4 (going further, "Full tiles"): the Tensor Core kernel of the full tiles.
 // Read first: block_tile_product.cuh (the product), full_tiles.hpp (what a full tile is).
 /// @file sddmm_full_tiles.cuh
 /// @brief Approach 4's full tiles: a 64×64 tile wholly in S is a plain dense Tensor Core

@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): the launches of its two kernels.
+// Step 5, approach 4 (going further): the launches of its two kernels.
 // Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
 // dense_panel_tables.hpp.
 /// @file sddmm_hybrid_launch.cu

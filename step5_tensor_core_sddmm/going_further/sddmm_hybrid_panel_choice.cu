@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): which panels go to Tensor Cores, and why.
+// Step 5, approach 4 (going further): which panels go to Tensor Cores, and why.
 // Read first: panel_classification.cuh (panels and their spans), dense_panel_tables.hpp.
 /// @file sddmm_hybrid_panel_choice.cu
 /// @brief Approach 4's plan: the choice of dense panels on the host, from the counts and

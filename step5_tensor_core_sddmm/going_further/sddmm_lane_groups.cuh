@@ -1,4 +1,4 @@
-// Step 5, approach 4 (lesson Part 2): the CUDA-core kernel, lane groups per nonzero.
+// Step 5, approach 4 (going further): the CUDA-core kernel, lane groups per nonzero.
 // Read first: sddmm_warp_per_nonzero.cuh (approach 1's warp reduction).
 /// @file sddmm_lane_groups.cuh
 /// @brief Approach 4's CUDA-core part: a group of lanes per nonzero (the Tensor Core part for

@@ -1,4 +1,4 @@
-// Step 5, tests and benchmark (lesson Part 3): inputs and tolerances on the GPU.
+// Step 5, tests and benchmark (the lab): inputs and tolerances on the GPU.
 // Read first: device_utilities.cuh (the kernels), step5_launchers.hpp (the declarations).
 /// @file device_utilities.cu
 /// @brief Launches of the small kernels around the SDDMM: random half inputs, the conversions

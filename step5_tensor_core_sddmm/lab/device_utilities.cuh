@@ -1,4 +1,4 @@
-// Step 5, tests and benchmark (lesson Part 3): small kernels around the SDDMM.
+// Step 5, tests and benchmark (the lab): small kernels around the SDDMM.
 // Read first: step5_launchers.hpp; device_utilities.cu launches these kernels.
 /// @file device_utilities.cuh
 /// @brief Small kernels around the SDDMM: random half inputs generated on the GPU, format

@@ -1,5 +1,5 @@
 // Step 5, tests (lesson "Tests"): approach 4, every path of its two kernels.
-// Read first: approach_checks.hpp, then the lesson's Part 2 (what each path is).
+// Read first: approach_checks.hpp, then going_further/README.md (what each path is).
 /// @file test_hybrid.cpp
 /// @brief GPU tests of approach 4: Tensor Core panels, lane groups, both mixed, band spans,
 /// runs of nonzeros per block, and a pattern uploaded from CSR.

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the baselines' rows of one case.
+// Step 5, the benchmark (the lab): the baselines' rows of one case.
 // Read first: case_support.hpp, baselines.hpp.
 /// @file baseline_rows.cu
 /// @brief One row per baseline (cuSPARSE fp16, cuSPARSE fp32, dense then sample), with the

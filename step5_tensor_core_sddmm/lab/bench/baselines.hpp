@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): what each row of ours is compared with.
+// Step 5, the benchmark (the lab): what each row of ours is compared with.
 // Read first: bench.hpp, then sddmm_bench.cu's file comment (what each column measures).
 /// @file baselines.hpp
 /// @brief The benchmark's baselines on one case, all on the same inputs: cuSPARSE's SDDMM with

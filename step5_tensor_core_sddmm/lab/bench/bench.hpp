@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the parts of sddmm_bench.
+// Step 5, the benchmark (the lab): the parts of sddmm_bench.
 // Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
 /// @file bench.hpp
 /// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp,

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): which matrices it runs.
+// Step 5, the benchmark (the lab): which matrices it runs.
 // Read first: bench.hpp.
 /// @file bench_cases.cpp
 /// @brief The benchmark's matrices: a `--shapes` file's uniform masks, the inner sweep and a

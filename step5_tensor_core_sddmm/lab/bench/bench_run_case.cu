@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): one matrix, the baselines and every approach, verified.
+// Step 5, the benchmark (the lab): one matrix, the baselines and every approach, verified.
 // Read first: bench.hpp, case_support.hpp, then sddmm_bench.cu's file comment (the columns).
 /// @file bench_run_case.cu
 /// @brief One case of the benchmark: S pinned and converted once (amortised), the baselines

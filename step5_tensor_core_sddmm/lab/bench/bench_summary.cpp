@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the summary below the table.
+// Step 5, the benchmark (the lab): the summary below the table.
 // Read first: bench.hpp.
 /// @file bench_summary.cpp
 /// @brief The summary: per approach the geometric mean of its speedups over cuSPARSE fp16,

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): what one case's rows share.
+// Step 5, the benchmark (the lab): what one case's rows share.
 // Read first: case_support.hpp.
 /// @file case_support.cpp
 /// @brief The check of one result against another, the ratios of a row, the pinning of S's

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): what one case's rows share.
+// Step 5, the benchmark (the lab): what one case's rows share.
 // Read first: bench.hpp, baselines.hpp.
 /// @file case_support.hpp
 /// @brief The parts of one case's run that the baselines' rows (baseline_rows.cu) and our

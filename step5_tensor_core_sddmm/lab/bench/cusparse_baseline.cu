@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): cuSPARSE's SDDMM, the reference every row is compared
+// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference every row is compared
 // with. Read first: cusparse_sddmm.hpp (the wrapper of cusparseSDDMM), baselines.hpp.
 /// @file cusparse_baseline.cu
 /// @brief cuSPARSE's SDDMM on one case. fp16: A and Bᵀ exactly as our kernels read them, B

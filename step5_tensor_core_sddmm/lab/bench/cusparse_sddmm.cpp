@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the wrapper of cusparseSDDMM.
+// Step 5, the benchmark (the lab): the wrapper of cusparseSDDMM.
 // Read first: cusparse_sddmm.hpp.
 /// @file cusparse_sddmm.cpp
 /// @brief cuSPARSE SDDMM references, fp16 or fp32 A and B (see cusparse_sddmm.hpp).

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): cuSPARSE's SDDMM, the reference.
+// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference.
 // Read first: bench.hpp (how the benchmark uses it).
 /// @file cusparse_sddmm.hpp
 /// @brief The references the benchmark compares with: cuSPARSE's SDDMM on CSR, with A and B

@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the baseline a user would write for a dense-ish mask.
+// Step 5, the benchmark (the lab): the baseline a user would write for a dense-ish mask.
 // Read first: baselines.hpp.
 /// @file dense_then_sample.cu
 /// @brief Dense then sample: cuBLAS's fp16 Tensor Core GEMM of the whole rows×cols product, then a

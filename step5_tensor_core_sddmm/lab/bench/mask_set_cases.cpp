@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the attention masks of a `--masks` file.
+// Step 5, the benchmark (the lab): the attention masks of a `--masks` file.
 // Read first: bench.hpp, case_set_files.hpp (the file), common/attention_masks.hpp.
 /// @file mask_set_cases.cpp
 /// @brief mask_set_cases(): each mask of a set at each of its inner sizes, in the file's

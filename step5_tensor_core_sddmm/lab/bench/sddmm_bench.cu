@@ -1,4 +1,4 @@
-// Step 5, the benchmark (lesson Part 3): the program sddmm_bench.
+// Step 5, the benchmark (the lab): the program sddmm_bench.
 // Read first: step5_launchers.hpp (the API it times), then bench.hpp (its parts).
 /// @file sddmm_bench.cu
 /// @brief Benchmark of every step 5 approach against three baselines on the same inputs, on

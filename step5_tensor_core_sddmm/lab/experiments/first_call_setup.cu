@@ -1,4 +1,4 @@
-// Step 5, an experiment (lesson "Preprocessing, told honestly"): what the first call's "other"
+// Step 5, an experiment (going further, "Preprocessing"): what the first call's "other"
 // spends its time on. Read first: main.cu (which prints the first and steady-state "other").
 /// @file first_call_setup.cu
 /// @brief Splits the first preprocessing of a process (upload of S and approach 4's plan) from

@@ -1,4 +1,4 @@
-// Step 5, experiment "Fragment lanes" (lesson Part 1): the program.
+// Step 5, experiment "which lane holds which element" (the lesson): the program.
 // Read first: fragment_probe.hpp, then ../fragment_map.cuh (the maps it checks).
 /// @file fragment_layout.cu
 /// @brief The note's fragment experiment: prints, for the running GPU, which output element

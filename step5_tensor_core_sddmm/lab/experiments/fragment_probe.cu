@@ -1,4 +1,4 @@
-// Step 5, experiment "Fragment lanes" (lesson Part 1): the probe kernel.
+// Step 5, experiment "which lane holds which element" (the lesson): the probe kernel.
 // Read first: fragment_probe.hpp.
 /// @file fragment_probe.cu
 /// @brief Kernels and host code of the fragment-layout experiment.

@@ -1,4 +1,4 @@
-// Step 5, experiment "Fragment lanes" (lesson Part 1): the probe.
+// Step 5, experiment "which lane holds which element" (the lesson): the probe.
 // Read first: ../fragment_map.cuh (the maps the probe compares with the hardware).
 /// @file fragment_probe.hpp
 /// @brief The fragment-layout experiment: ask the running GPU which tile element each lane

@@ -1,4 +1,4 @@
-// Step 5, experiment "The shuffle mask" (lesson Part 1): the kernels.
+// Step 5, experiment "The shuffle mask" (the lesson): the kernels.
 // Read first: shuffle_mask.hpp.
 /// @file shuffle_mask.cu
 /// @brief Kernels of the shuffle lesson (see shuffle_mask.hpp).

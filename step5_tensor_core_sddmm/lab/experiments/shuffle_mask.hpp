@@ -1,4 +1,4 @@
-// Step 5, experiment "The shuffle mask" (lesson Part 1): the variants.
+// Step 5, experiment "The shuffle mask" (the lesson): the variants.
 // Read first: nothing; this comes before approach 1's warp reduction.
 /// @file shuffle_mask.hpp
 /// @brief The shuffle lesson: the mask of a __shfl_*_sync names exactly the lanes that take

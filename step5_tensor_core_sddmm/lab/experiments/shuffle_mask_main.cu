@@ -1,4 +1,4 @@
-// Step 5, experiment "The shuffle mask" (lesson Part 1): the program.
+// Step 5, experiment "The shuffle mask" (the lesson): the program.
 // Read first: shuffle_mask.hpp.
 /// @file shuffle_mask_main.cu
 /// @brief The shuffle lesson as a program: sums over a partial warp with a correct and, on

@@ -1,4 +1,4 @@
-// Step 5, an experiment (lesson Part 1, "The three WMMA shapes" and "A branch never taken"):
+// Step 5, an experiment (the lesson, approach 2's experiments):
 // the launches of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.hpp.
 /// @file wmma_shape_sddmm.cu
 /// @brief ShapeWorkspace: the padded buffers, the built variants (three shapes × two blocks

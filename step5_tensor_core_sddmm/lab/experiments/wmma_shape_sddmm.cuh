@@ -1,4 +1,4 @@
-// Step 5, an experiment (lesson Part 1, "The three WMMA shapes" and "A branch never taken"):
+// Step 5, an experiment (the lesson, approach 2's experiments):
 // approach 2's dense product with the WMMA shape as a template parameter, and the note's
 // never-true `if`. Read first: sddmm_dense_wmma.cuh (approach 2, which this generalises).
 /// @file wmma_shape_sddmm.cuh

@@ -1,4 +1,4 @@
-// Step 5, an experiment (lesson Part 1, "The three WMMA shapes" and "A branch never taken"):
+// Step 5, an experiment (the lesson, approach 2's experiments):
 // the host side of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.cuh.
 /// @file wmma_shape_sddmm.hpp
 /// @brief Runs approach 2 (dense product, then sampling at S) with a chosen WMMA shape, block

@@ -1,4 +1,4 @@
-// Step 5, an experiment (lesson Part 1, "The three WMMA shapes" and "A branch never taken"):
+// Step 5, an experiment (the lesson, approach 2's experiments):
 // the program that times them. Read first: wmma_shape_sddmm.hpp.
 /// @file wmma_shape_timing.cu
 /// @brief Times approach 2's dense product for the three WMMA shapes at the note's two blocks

@@ -1,4 +1,4 @@
-// Step 5, tests (lesson Part 1, "The three WMMA shapes"): the shape experiment's kernels
+// Step 5, tests (the lesson, approach 2's experiments): the shape experiment's kernels
 // against the CPU reference. Read first: experiments/wmma_shape_sddmm.hpp.
 /// @file test_wmma_shapes.cpp
 /// @brief GPU tests: every built variant of the WMMA shape experiment (three shapes × two
