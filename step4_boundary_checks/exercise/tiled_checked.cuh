@@ -17,7 +17,7 @@
 // of the B tile, or the other way round) while reading past the arrays. Run the tests
 // under the sanitizer too, which reports every such read:
 //   compute-sanitizer --tool memcheck <build>/step4_boundary_checks/test_step4
-//       "step 4 kernels are right one below and at and one above each tile edge"
+//       "the lesson's kernels are right one below and at and one above each tile edge"
 // (one command line).
 //
 // All matrices are row-major: A is rows×inner, B is inner×cols, C is
