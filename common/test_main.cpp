@@ -6,7 +6,8 @@
 ///    program prints why and exits with kSkipReturnCode, which ctest reports as skipped;
 ///  - when a mix is selected, the [gpu] tests are filtered out and the rest run.
 /// `--course-list-tests` prints one "name<TAB>tag;tag" line per test case; CMake uses it
-/// to register each test case with ctest, its tags becoming ctest labels.
+/// to register each test case with ctest as "<label>: name", its tags becoming ctest labels.
+/// A name that begins with "step" is refused there: the label already says the step.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -34,6 +35,12 @@ bool usable_as_filter(const std::string& name) {
   return name.find_first_of(",[]~*\\\";") == std::string::npos;
 }
 
+// ctest prefixes every name with its program's label ("step4: "); a name that begins with
+// "step" itself would say the step twice.
+bool begins_with_step(const std::string& name) {
+  return Catch::startsWith(Catch::toLower(name), "step");
+}
+
 int list_for_ctest(Catch::Session& session) {
   for (const Catch::TestCase& test : Catch::getAllTestCasesSorted(session.config())) {
     if (test.isHidden()) {
@@ -42,6 +49,11 @@ int list_for_ctest(Catch::Session& session) {
     if (!usable_as_filter(test.name)) {
       std::cerr << "test name '" << test.name << "' contains one of , [ ] ~ * \\ \" ; "
                 << "which Catch2 filters treat specially: rename the test\n";
+      return 1;
+    }
+    if (begins_with_step(test.name)) {
+      std::cerr << "test name '" << test.name << "' begins with \"step\": ctest names it "
+                << "\"<label>: <name>\", the label saying the step; drop the prefix\n";
       return 1;
     }
     std::cout << test.name << "\t";
