@@ -36,10 +36,13 @@ function(course_add_test_program target)
 endfunction()
 
 # course_add_program(<target> SOURCES <files...> [LIBRARIES <libs...>])
-# A step program: links common, honours COURSE_DEBUG (defines DEBUG).
+# A step program: links common, honours COURSE_DEBUG (defines DEBUG). Every such program is
+# listed in the global property COURSE_PROGRAMS (scripts/CMakeLists.txt writes the list for
+# scripts/program_options.py, which documents each program's options in the README).
 function(course_add_program target)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
+  set_property(GLOBAL APPEND PROPERTY COURSE_PROGRAMS ${target})
   target_link_libraries(${target} PRIVATE course_common ${ARG_LIBRARIES})
   if(COURSE_DEBUG)
     target_compile_definitions(${target} PRIVATE DEBUG)
