@@ -10,7 +10,8 @@ unchanged, so they would point nowhere. This script rewrites, in each lesson pag
 
 * a link to a documented source file -> the file's page in the API reference;
 * a link into the step's `results/` folder (`lab/results/` where the step has a lab) -> the
-  step's results page (at the section of that file when there is one);
+  section of that run on the step's results page or on its page of older runs (else the
+  results page);
 * a link to an image that Doxygen copied into the HTML folder -> that copy;
 * a link to a section of another page (`../docs/notes.md#notes_002`) -> that page's anchor;
 * a link to any other text file of the repository (a script, a CMake file) -> a plain page
@@ -113,12 +114,16 @@ def rewrite_target(repo, html, step_dir, step_number, target):
         return target
     results_dir = step_results_dir(repo, step_dir)
     if resolved == results_dir or results_dir in resolved.parents:
-        page = "results_step%s.html" % step_number
-        if (html / page).exists():
-            anchor = "results_step%s_%s" % (step_number, slug(resolved.stem))
-            text = (html / page).read_text(encoding="utf-8", errors="replace")
-            return page + ("#" + anchor if 'id="%s"' % anchor in text else "")
-        return target
+        # The run's section on the results page, or on its page of older runs.
+        run = resolved.relative_to(results_dir).with_suffix("").as_posix() \
+            if resolved != results_dir else ""
+        anchor = "results_step%s_%s" % (step_number, slug(run))
+        pages = ["results_step%s.html" % step_number, "results_step%s_archive.html" % step_number]
+        for page in pages:
+            if run and (html / page).exists() and 'id="%s"' % anchor in (html / page).read_text(
+                    encoding="utf-8", errors="replace"):
+                return page + "#" + anchor
+        return pages[0] if (html / pages[0]).exists() else target
     documented = file_page(html, relative)
     if documented:
         return documented
