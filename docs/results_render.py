@@ -358,6 +358,6 @@ class ResultFile:
 def figure_lines(figures):
     lines = []
     for image, caption in figures:
-        lines += ["<!-- figure: docs/make_results.py -->",
+        lines += ["<!-- figure: docs/make_results.py -->", "",
                   "![%s](%s)" % (escape_prose(caption), image), ""]
     return lines

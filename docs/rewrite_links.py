@@ -18,6 +18,9 @@ unchanged, so they would point nowhere. This script rewrites, in each lesson pag
   `src_<name>.html` written here, which shows the file as it is;
 * a link to a file that does not exist is left alone, so that check_links.py fails on it.
 
+It also gives every figure of the book (all pages) its caption as alt text, which Doxygen
+leaves empty.
+
 The same holds for every README.md one or two folders below the root that the book includes
 (the grading guide, grading/README.md, links to its Python modules; the READMEs of a step's
 rooms, such as step4_boundary_checks/lab/README.md).
@@ -158,7 +161,42 @@ def main():
 
         page.write_text(HREF.sub(replace, text), encoding="utf-8")
     print("rewrote %d links of the lesson pages" % changed)
+    described = sum(describe_images(page) for page in html.glob("*.html"))
+    print("gave %d figures their caption as alt text" % described)
     return 0
+
+
+IMAGE_TAG = re.compile(r'<img ([^>]*?)alt=""([^>]*)>')
+CAPTION = re.compile(r'<div class="caption">\s*(.*?)</div>', re.S)
+
+
+def describe_images(page):
+    """Doxygen writes every Markdown image with alt="": a reader who cannot see it gets
+    nothing. Gives each the text Doxygen put in its title attribute or in the caption below
+    it. Returns how many images of @p page were changed."""
+    text = page.read_text(encoding="utf-8", errors="replace")
+    if 'alt=""' not in text:
+        return 0
+    count = 0
+
+    def replace(found):
+        nonlocal count
+        title = re.search(r'title="([^"]*)"', found.group(0))
+        words = title.group(1) if title else ""
+        if not words:
+            caption = CAPTION.match(text, found.end() + len(re.match(
+                r"\s*", text[found.end():]).group(0)))
+            words = html_escape.escape(re.sub(r"<[^>]+>", "", caption.group(1)).strip(),
+                                       quote=True) if caption else ""
+        if not words:
+            return found.group(0)
+        count += 1
+        return '<img %salt="%s"%s>' % (found.group(1), words, found.group(2))
+
+    text = IMAGE_TAG.sub(replace, text)
+    if count:
+        page.write_text(text, encoding="utf-8")
+    return count
 
 
 if __name__ == "__main__":

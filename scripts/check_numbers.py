@@ -53,14 +53,19 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 
 UNIT = r"(?:ms|µs|us|ns|s|min|GB/s|TB/s|GiB/s|MiB|GiB|GB|GFLOP/s|TFLOP/s|%|×|x)"
 # A number (thousands may be grouped by spaces or commas), not part of a name or a size.
+# A unit of time or ratio may also follow without a space ("22.3ms", "5×"; but "80GB" is a
+# product's name); 4096×4096 is a size.
+ATTACHED_UNIT = r"(?:ms|µs|us|ns|s|min|%|×|x)"
 FIGURE = re.compile(r"(?<![\w.^/\\#-])(\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-                    r"(?![\w^]|\.\d|[×x]\s?\d|²|³|[⁰¹²³⁴⁵⁶⁷⁸⁹])(\s*" + UNIT + r"(?![\w/]))?")
+                    r"(?:(\s+" + UNIT + r"|" + ATTACHED_UNIT + r")(?![\w/])"
+                    r"|(?![\w^]|\.\d|[×x]\s?\d|[²³⁰¹⁴-⁹]))")
 VERSION_CONTEXT = re.compile(
     r"(CUDA|nvcc|sm_|capability|version|CMake|Doxygen|Catch2|§|section|sections|PMPP|C\+\+|"
     r"Python|Debian|Ubuntu|clang|gcc|Chromium|compute-sanitizer|Nsight|HBM|PCIe|v)\s*[\"'(]?$",
     re.I)
 # A number in a source cell or line: not part of a name (window_4096_w64, 1x4096x4096).
-SOURCE_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+SOURCE_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+                           r"(?=(?:ms|us|µs|ns|s|x|GB|TB|GiB|MiB|KiB|B|%|×)?(?!\w))")
 COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 BINDING = re.compile(r"^\s*(cell|line|table|quoted|source)\s*:(.*)$", re.S)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
@@ -138,6 +143,30 @@ def mask(text, keep_comments=False):
             fence = "@verbatim"
             blank(position, end)
         position = end + 1
+    # Table columns of versions ("compute capability", "CUDA version") hold no figures.
+    lines, position = text.split("\n"), 0
+    starts = []
+    for line in lines:
+        starts.append(position)
+        position += len(line) + 1
+    index = 0
+    while index + 1 < len(lines):
+        if lines[index].lstrip().startswith("|") and TABLE_DELIMITER.match(lines[index + 1]):
+            versions = [n for n, h in enumerate(split_row(lines[index]))
+                        if re.search(r"capability|version", h, re.I)]
+            end = index + 2
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                if versions:
+                    bars = [m.start() for m in re.finditer(r"(?<!\\)\|", lines[end])]
+                    offset = 0 if lines[end].lstrip().startswith("|") else -1
+                    for n in versions:
+                        if n + 1 + offset < len(bars):
+                            left = bars[n + offset] if n + offset >= 0 else -1
+                            blank(starts[end] + left + 1, starts[end] + bars[n + 1 + offset])
+                end += 1
+            index = end
+            continue
+        index += 1
     masked = "".join(out)
     patterns = [] if keep_comments else [COMMENT]
     for pattern in patterns + [re.compile(r"`(?:[^`\n]|\n(?![ \t]*\n))+?`"),
@@ -150,12 +179,13 @@ def mask(text, keep_comments=False):
     return masked
 
 
-def figures_in(masked):
-    """(start, end, figure text) of each measured figure in masked text."""
+def figures_in(masked, whole=False):
+    """(start, end, figure text) of each measured figure in masked text; with @p whole, whole
+    numbers without a unit too (a count may be bound, though it need not be)."""
     found = []
     for match in FIGURE.finditer(masked):
         number, unit = match.group(1), match.group(2)
-        if "." not in number and not unit:
+        if "." not in number and not unit and not whole:
             continue  # a whole number without a unit: a size, a count, an index
         if VERSION_CONTEXT.search(masked[max(0, match.start() - 24):match.start()]):
             continue
@@ -203,9 +233,12 @@ class Table:
         self.heading = heading            # normalised text of the heading above it, or None
         self.line = line
 
-    def column(self, name):
+    def column(self, name, occurrence=1):
+        """The index of the column headed @p name (its @p occurrence-th, where a header
+        repeats), or None."""
         name = normalise(name)
-        return self.keys.index(name) if name in self.keys else None
+        found = [i for i, key in enumerate(self.keys) if key == name]
+        return found[occurrence - 1] if len(found) >= occurrence else None
 
 
 class Source:
@@ -243,12 +276,20 @@ class Source:
             number += 1
 
     def tables_under(self, heading):
+        """The tables under a heading (all of them for None); where no heading has that
+        text, the first table after the one line that holds it (a log's '== run' line)."""
         if heading is None:
             return self.tables
         wanted = normalise(heading)
-        if wanted not in self.headings:
-            raise SourceError("no heading '%s' in %s" % (heading, self.path.name))
-        return [table for table in self.tables if table.heading == wanted]
+        if wanted in self.headings:
+            return [table for table in self.tables if table.heading == wanted]
+        holding = [i for i, line in enumerate(self.lines) if heading.strip() in line]
+        if len(holding) == 1:
+            after = [table for table in self.tables if table.line > holding[0] + 1]
+            if after:
+                return after[:1]
+        raise SourceError("no heading '%s' in %s (nor one line holding it, then a table)" % (
+            heading, self.path.name))
 
 
 class Sources:
@@ -307,6 +348,16 @@ def find_cell(source, heading, row_parts, column):
         raise SourceError("%d rows match '%s' in %s: add key parts (ROW a; b) or #Heading" % (
             len(found), row_parts.strip(), source.path.name))
     return found[0]
+
+
+def same_key(source, quoted):
+    """Cells that tell rows apart: the same text, or the same number (100 and 100.00)."""
+    if normalise(source) == normalise(quoted):
+        return True
+    try:
+        return decimal.Decimal(normalise(source)) == decimal.Decimal(normalise(quoted))
+    except decimal.InvalidOperation:
+        return False
 
 
 def nth(numbers, n, where):
@@ -371,9 +422,13 @@ def table_checks(sources, args, table_lines, first_line, masked_lines):
     source = sources.get(path)
     candidates = source.tables_under(heading)
     headers = split_row(table_lines[0])
+    # A header that repeats (two 'fraction' columns) maps to the same occurrence in the source.
+    occurrence = [sum(normalise(h) == normalise(other) for other in headers[:i + 1])
+                  for i, h in enumerate(headers)]
     body = list(zip(table_lines[2:], masked_lines[2:]))
     # The source table: the one holding every quoted column (and the first row's key).
-    fitting = [t for t in candidates if all(t.column(h) is not None for h in headers)]
+    fitting = [t for t in candidates
+               if all(t.column(h, n) is not None for h, n in zip(headers, occurrence))]
     if not fitting:
         raise SourceError("no table of %s%s has the columns %s" % (
             path, " under '%s'" % heading if heading else "", ", ".join(headers)))
@@ -382,14 +437,15 @@ def table_checks(sources, args, table_lines, first_line, masked_lines):
         line = first_line + 2 + offset
         cells, masked_cells = split_row(raw), split_row(masked)
         figure_cells = [bool(figures_in(c)) for c in masked_cells]
-        keys = [(h, c) for h, c, f in zip(headers, cells, figure_cells) if not f]
+        keys = [(h, n, c) for h, n, c, f in zip(headers, occurrence, cells, figure_cells)
+                if not f]
         matches = []
         for table in fitting:
             for row in table.rows:
                 if normalise(row[0]) != normalise(cells[0]):
                     continue
-                if all(table.column(h) < len(row) and
-                       normalise(row[table.column(h)]) == normalise(c) for h, c in keys):
+                if all(table.column(h, n) < len(row) and
+                       same_key(row[table.column(h, n)], c) for h, n, c in keys):
                     matches.append((table, row))
         if len(matches) != 1:
             problems.append((line, cells[0], "<!-- table: %s -->" % args.strip(),
@@ -397,11 +453,12 @@ def table_checks(sources, args, table_lines, first_line, masked_lines):
                                                     normalise(cells[0]), path)))
             continue
         table, row = matches[0]
-        for header, cell, masked_cell in zip(headers, cells, masked_cells):
+        for header, n, cell, masked_cell in zip(headers, occurrence, cells, masked_cells):
             figures = figures_in(masked_cell)
             if not figures:
                 continue
-            source_cell = row[table.column(header)]
+            source_cell = row[table.column(header, n)] if table.column(header, n) < len(row) \
+                else ""
             have = source_numbers(source_cell)
             for start, _, figure in figures:
                 index = len(source_numbers(masked_cell[:start]))
@@ -508,8 +565,9 @@ def check_page(path, sources, text=None):
             return start + 1 + max(i for i, o in enumerate(offsets) if o <= position)
 
         commented = "\n".join(commented_lines[start:end])
-        comments = [(m.start(), m.end()) + binding_of(m.group(1))
-                    for m in COMMENT.finditer(commented)]
+        # Comments outside code, read from the text itself (masking blanks code spans).
+        comments = [(m.start(), m.end()) + binding_of(COMMENT.fullmatch(
+            block[m.start():m.end()]).group(1)) for m in COMMENT.finditer(commented)]
         figures = figures_in(masked_block)
         quoted_marks = [args for _, _, kind_, args in comments if kind_ == "quoted"]
         if quoted_marks and not figures:
@@ -551,13 +609,14 @@ def check_page(path, sources, text=None):
                                     else start + 1, "(table)",
                                     "<!-- table: %s -->" % table_binding[0][2],
                                     "a table binding must be the line right before a table"))
-        # Each cell/line binding binds the figure right before it.
+        # Each cell/line binding binds the figure (or count) right before it.
         taken = set()
+        numbers = figures_in(masked_block, whole=True)
         for c_start, c_end, kind_, args in comments:
             if kind_ not in ("cell", "line"):
                 continue
             binding = "<!-- %s: %s -->" % (kind_, args)
-            before = [f for f in figures if f[1] <= c_start and f not in table_figures]
+            before = [f for f in numbers if f[1] <= c_start and f not in table_figures]
             target = before[-1] if before else None
             if target is None or target in taken or not GLUE.match(block[target[1]:c_start]):
                 result.problems.append((line_at(c_start), "-", binding,

@@ -47,6 +47,11 @@ MEASURE = r"""
     ['heading label shown as text', /\{#[A-Za-z_][\w-]*\}/],
     ['Doxygen command shown as text', /(^|\s)[@\\](ref|subpage|cond|endcond|brief|param|tparam)\b/],
     ['Markdown link shown as text', /\]\([^()\s]+\)/],
+    // Doxygen turns a bare -- into an en dash: "--serial-max" reads "–serial-max".
+    ['option mangled into a dash', /(^|[\s(\[\/"'])[\u2013\u2014][A-Za-z]/],
+    ['exponent written with ^ (write 2¹⁰ or code)', /[0-9A-Za-z)\]]\^[0-9A-Za-z({-]/],
+    ['formula markup shown as text',
+     /\\(frac|sum|cdot|times|sqrt|alpha|beta|gamma|delta|le|ge|approx|circ|mathrm|text)\b|\$[^$\s][^$]*[\\^_][^$]*\$|@f[$\[]/],
   ];
   const found = [];
   const blocks = root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, th, dd, dt, caption, div.title');
@@ -75,6 +80,58 @@ MEASURE = r"""
       found.push({kind: 'table wider than the page', table: index,
                   what: 'table ' + (index + 1) + ' needs ' + Math.round(overflow) + ' px more',
                   text: head ? head.textContent.replace(/\s+/g, ' ').trim().slice(0, 120) : ''});
+    }
+  });
+  // Missing glyphs ("tofu"): each character outside ASCII, drawn in the font its element uses,
+  // must not come out as the font's missing-glyph box, which is what an unassigned code
+  // point (U+0378) draws. The browser's font fallback applies to both, as on the page.
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 64;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const draw = (font, ch) => {
+    ctx.clearRect(0, 0, 64, 64); ctx.font = font; ctx.fillStyle = '#000';
+    ctx.textBaseline = 'top'; ctx.fillText(ch, 4, 4);
+    return ctx.getImageData(0, 0, 64, 64).data;
+  };
+  const same = (a, b) => { for (let i = 3; i < a.length; i += 4) if (a[i] !== b[i]) return false;
+                           return true; };
+  const invisible = /[\p{White_Space}\p{Cf}\p{Mn}\p{Me}\p{Cc}]/u;
+  const seen = new Map(), missing = new Map();
+  const scope = [document.querySelector('div.header'), root].filter(Boolean);
+  for (const top of scope) {
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!element || element.closest('script, style')) continue;
+      const style = getComputedStyle(element);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const font = style.fontStyle + ' ' + style.fontWeight + ' 40px ' + style.fontFamily;
+      for (const ch of node.textContent) {
+        if (ch.codePointAt(0) < 0x80 || invisible.test(ch)) continue;
+        const key = font + '|' + ch;
+        if (!seen.has(key)) {
+          if (!seen.has(font + '|\u0378')) seen.set(font + '|\u0378', draw(font, '\u0378'));
+          seen.set(key, same(draw(font, ch), seen.get(font + '|\u0378')));
+        }
+        if (seen.get(key) && !missing.has(ch)) {
+          missing.set(ch, node.textContent.replace(/\s+/g, ' ').trim().slice(0, 80));
+        }
+      }
+    }
+  }
+  for (const [ch, text] of missing) {
+    found.push({kind: 'missing glyph', what: 'no font draws U+' +
+                ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + ' "' + ch + '"',
+                text: text});
+  }
+  // Figures: every image the page shows is there and says what it shows.
+  root.querySelectorAll('img').forEach(img => {
+    const name = (img.getAttribute('src') || '').split('/').pop();
+    if (img.closest('.navpath, #nav-tree, .memproto')) return;
+    if (!img.complete || img.naturalWidth === 0) {
+      found.push({kind: 'figure', what: 'image missing', text: name});
+    } else if (!(img.getAttribute('alt') || '').trim()) {
+      found.push({kind: 'figure', what: 'image without alt text', text: name});
     }
   });
   const scroller = document.getElementById('doc-content') || document.scrollingElement;
@@ -218,8 +275,9 @@ TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$
 def markdown_sources():
     """Page file name -> the Markdown file it was written from."""
     sources = {"index.html": REPO / "docs" / "mainpage.md"}
-    for readme in REPO.glob("*/README.md"):
-        sources["md_%s_README.html" % readme.parent.name] = readme
+    for readme in list(REPO.glob("*/README.md")) + list(REPO.glob("*/*/README.md")):
+        folder = readme.parent.relative_to(REPO).as_posix()
+        sources["md_%s_README.html" % folder.replace("/", "_")] = readme
     for page in (REPO / "docs").glob("*.md"):
         label = re.search(r"^#[^\n]*\{#([\w-]+)\}", page.read_text(encoding="utf-8"), re.M)
         if label:
@@ -271,6 +329,98 @@ class SourceLines:
         return str(name)
 
 
+LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+\.)\s+")
+FENCE = re.compile(r"^\s*(```|~~~|[@\\](code|verbatim|dot|msc)\b)")
+FENCE_END = {"```": "```", "~~~": "~~~"}
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)|<img\s[^>]*src=\"([^\"]+)\"|"
+                   r"[@\\]image\s+html\s+(\S+)")
+FIGURE_SOURCE = re.compile(r"<!--\s*figure:\s*(\S+)\s*-->")
+
+
+def committed_files():
+    try:
+        listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"],
+                                capture_output=True, check=True).stdout
+        return set(listed.decode("utf-8", "replace").split("\0"))
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def paragraphs(lines):
+    """(first line index, [lines]) of each run of non-blank lines outside code blocks."""
+    found, current, start, fence = [], [], 0, None
+    for index, line in enumerate(lines + [""]):
+        stripped = line.strip()
+        if fence:
+            if stripped.startswith(fence) or re.match(r"[@\\]end" + fence[1:], stripped):
+                fence = None
+            continue
+        match = FENCE.match(line)
+        if match:
+            if current:
+                found.append((start, current))
+            current = []
+            token = match.group(1)
+            fence = FENCE_END.get(token, "@" + token[1:])
+            continue
+        if not stripped:
+            if current:
+                found.append((start, current))
+            current = []
+            continue
+        if not current:
+            start = index
+        current.append(line)
+    return found
+
+
+def source_defects(path, committed):
+    """Defects seen in a page's Markdown itself: (line, kind, what, text)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found = []
+    for start, block in paragraphs(lines):
+        first = block[0]
+        if first.lstrip().startswith(("|", "<!--", ">", "#")) or len(first) - len(
+                first.lstrip()) >= 4:
+            continue  # a table, a comment, a quote, a heading, an indented code block
+        item = LIST_ITEM.match(first)
+        base = len(item.group(0)) if item else len(first) - len(first.lstrip())
+        for offset, line in enumerate(block[1:], 1):
+            nested = LIST_ITEM.match(line)
+            if nested:
+                base = len(nested.group(0))
+                continue
+            indent = len(line) - len(line.lstrip())
+            if indent >= base + 2 and not line.lstrip().startswith(("|", "<!--")):
+                # Markdown joins it to the line above: the layout it was indented for is lost
+                # (a benchmark log read as one paragraph).
+                found.append((start + offset + 1, "indented text in a paragraph",
+                              "joined into one paragraph (put it in a ``` code block)",
+                              line.strip()[:100]))
+                break
+    # Every figure names the committed script that drew it, next to where it is shown.
+    fence = None
+    for index, line in enumerate(lines):
+        if FENCE.match(line) or fence:
+            fence = None if fence and line.strip().startswith(fence) else (fence or "```")
+            continue
+        for match in IMAGE.finditer(line):
+            name = next(group for group in match.groups() if group)
+            if "://" in name:
+                continue
+            nearby = " ".join(lines[max(0, index - 2):index + 1])
+            scripts = FIGURE_SOURCE.findall(nearby)
+            if not scripts:
+                found.append((index + 1, "figure", "no script named next to it (add <!-- "
+                              "figure: path/of/script.py --> on the line before)", name))
+            for script in scripts:
+                if not (REPO / script).is_file() or (committed is not None and
+                                                      script not in committed):
+                    found.append((index + 1, "figure", "its script %s is not a committed file"
+                                  % script, name))
+    return found
+
+
 def find_chromium(given):
     for name in ([given] if given else ["chromium", "chromium-browser", "google-chrome"]):
         found = shutil.which(name) if name else None
@@ -309,11 +459,17 @@ def main():
     browser = Browser(executable, args.width, 900)
     defects = 0
     sources = markdown_sources()
+    committed = committed_files()
     try:
         for page in pages:
             browser.open(page)
             result = json.loads(browser.evaluate(MEASURE))
             source = SourceLines(sources[page.name]) if page.name in sources else None
+            if source:
+                for line, kind, what, text in source_defects(source.path, committed):
+                    defects += 1
+                    print("%s:%d (%s): %s: %s: \"%s\"" % (
+                        source.path.relative_to(REPO), line, page.name, kind, what, text))
             for item in result["found"]:
                 defects += 1
                 print("%s (%s): %s: %s: \"%s\"" % (
