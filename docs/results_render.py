@@ -279,7 +279,9 @@ class ResultFile:
             return ["The program printed the table with no rows (columns: %s)." %
                     ", ".join(escape_cell(h.replace("\\|", "|")) for h in headers), ""]
         cells = [[escape_cell(c.replace("\\|", "|")) for c in row] for row in body]
-        align = (align + ["---"] * len(headers))[:len(headers)]
+        # Numbers right-aligned (course.css keeps them on one line), text left to wrap: a
+        # program that right-aligns a long text column would push the table off the page.
+        align = ["---:" if numeric_column(body, i) else ":---" for i in range(len(headers))]
         binding = self.name + ("#" + heading if heading else "")
         self.tables += len(column_groups(headers, align, cells))
         return bound_table(binding, [escape_cell(h) for h in headers], align, cells)

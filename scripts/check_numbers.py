@@ -28,6 +28,7 @@ The convention (docs/results.md, "How a quoted number is bound to its source"):
     equals the source cell with the same row (the first column, and the other columns that
     hold no figure where the first is not enough) and the same column header; the quoted
     table may show any subset of the source's columns, in any order.
+  - Inside a table cell, write the fields' separators as `\\|` (a bare `|` ends the cell).
   - `<!-- quoted: note 002 -->` marks the next block (a paragraph, a table, a list) or the
     block it sits in as quoted from outside work: its figures are not the course's.
 * The figure must equal the source's number rounded to the figure's own number of decimals
@@ -57,7 +58,7 @@ UNIT = r"(?:ms|µs|us|ns|s|min|GB/s|TB/s|GiB/s|MiB|GiB|GB|GFLOP/s|TFLOP/s|%|×|x
 # product's name); 4096×4096 is a size.
 ATTACHED_UNIT = r"(?:ms|µs|us|ns|s|min|%|×|x)"
 FIGURE = re.compile(r"(?<![\w.^/\\#-])(\d{1,3}(?:[ ,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-                    r"(?:(\s+" + UNIT + r"|" + ATTACHED_UNIT + r")(?![\w/])"
+                    r"(?:(\s+" + UNIT + r"|" + ATTACHED_UNIT + r")(?![\w/])(?!\s?\d)"
                     r"|(?![\w^]|\.\d|[×x]\s?\d|[²³⁰¹⁴-⁹]))")
 VERSION_CONTEXT = re.compile(
     r"(CUDA|nvcc|sm_|capability|version|CMake|Doxygen|Catch2|§|section|sections|PMPP|C\+\+|"
@@ -375,8 +376,14 @@ class Bound:
         self.line, self.figure, self.binding, self.verify = line, figure, binding, verify
 
 
+def fields_of(args):
+    """The fields of a binding: split at '|', or at '\\|' (in a table cell a bare '|' would
+    end the cell, on GitHub and in the book alike)."""
+    return [field.strip() for field in re.split(r"\\?\|", args)]
+
+
 def cell_check(sources, args):
-    fields = [field.strip() for field in args.split("|")]
+    fields = fields_of(args)
     if len(fields) != 3:
         raise SourceError("a cell binding is 'PATH | ROW | COLUMN[@N]'")
     path, heading = split_path(fields[0])
@@ -392,7 +399,7 @@ def cell_check(sources, args):
 
 
 def line_check(sources, args):
-    fields = [field.strip() for field in args.split("|")]
+    fields = fields_of(args)
     if len(fields) not in (2, 3) or not fields[1]:
         raise SourceError("a line binding is 'PATH | TEXT' or 'PATH | TEXT | @N'")
     source = sources.get(fields[0])

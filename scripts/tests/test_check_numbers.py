@@ -194,6 +194,41 @@ class Checker(unittest.TestCase):
         result = self.check("Write `1.5<!-- cell: results/run.md | 1x1x1 | fraction -->`.\n")
         self.assertClean(result, 0)
 
+    def test_version_columns_hold_no_figures(self):
+        result = self.check("| GPU | compute capability | ran |\n|---|---|---|\n"
+                            "| H100 | 9.0 | 3.5 ms |\n")
+        self.assertEqual([figure for _, figure in result.unbound], ["3.5 ms"])
+
+    def test_binding_inside_a_table_cell_uses_escaped_bars(self):
+        result = self.check("| shape | fraction |\n|---|---|\n| 4096³ | 0.925<!-- cell: "
+                            "results/run.md \\| 4096x4096x4096 \\| fraction --> |\n")
+        self.assertClean(result, 1)
+
+    def test_a_count_may_be_bound(self):
+        result = self.check("41<!-- cell: results/run.md#Shapes where cuBLAS takes at least "
+                            "20 us | ours; public | shapes --> shapes\n")
+        self.assertClean(result, 1)
+
+    def test_repeated_headers_map_by_occurrence(self):
+        (self.repo / "results" / "twice.md").write_text(
+            "| tile | ms | efficiency | ms | efficiency |\n|---|---|---|---|---|\n"
+            "| 128x128 | 3.32 | 0.618 | 4.92 | 0.417 |\n")
+        result = self.check("<!-- table: results/twice.md -->\n"
+                            "| tile | efficiency | efficiency |\n|---|---|---|\n"
+                            "| 128x128 | 0.618 | 0.417 |\n")
+        self.assertClean(result, 2)
+
+    def test_heading_of_a_log_is_the_line_above_the_table(self):
+        (self.repo / "results" / "runs.log").write_text(
+            "== first\n| lanes | ms |\n|---|---|\n| 1 | 0.50 |\n"
+            "== second\n| lanes | ms |\n|---|---|\n| 1 | 0.75 |\n")
+        result = self.check("<!-- table: results/runs.log#== second -->\n"
+                            "| lanes | ms |\n|---|---|\n| 1 | 0.75 |\n")
+        self.assertClean(result, 1)
+        result = self.check("<!-- table: results/runs.log -->\n"
+                            "| lanes | ms |\n|---|---|\n| 1 | 0.75 |\n")
+        self.assertProblem(result, "more than one row")
+
     # ------------------------------------------------------------------ self-test and CLI
 
     def test_self_test_catches_every_perturbation(self):
