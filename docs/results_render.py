@@ -148,8 +148,8 @@ def bound_table(binding, headers, align, rows):
     lines = []
     for index, group in enumerate(groups):
         if len(groups) > 1:
-            lines += ["*Part %d of %d of the table (columns %s):*" % (
-                index + 1, len(groups), ", ".join(headers[i] for i in group)), ""]
+            lines += ["*Part %d of %d of the table (too wide for the page; each part repeats "
+                      "the columns that name a row):*" % (index + 1, len(groups)), ""]
         lines += ["<!-- table: %s -->" % binding,
                   "| " + " | ".join(headers[i] for i in group) + " |",
                   "|" + "|".join(align[i] for i in group) + "|"]
