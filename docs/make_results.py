@@ -31,7 +31,6 @@ gets a page saying so: the script never invents a number.
 import argparse
 import json
 import pathlib
-import re
 import subprocess
 import sys
 
