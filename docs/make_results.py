@@ -231,7 +231,8 @@ def step_pages(repo, step, plotter):
     if archived:
         page += ["## Older runs {#%s_older}" % page_id, "",
                  "The %d runs these results supersede, newest first, are on the page "
-                 "@ref %s \"older runs of step %d\"." % (len(archived), archive_id, number_), ""]
+                 "@subpage %s \"older runs of step %d\"." % (len(archived), archive_id, number_),
+                 ""]
     if not blocks:
         page += ["The manifest (`%s/manifest.json`) names no headline yet: every committed run "
                  "is on the page of older runs." % relative, ""]
