@@ -19,16 +19,26 @@ endfunction()
 # course_add_test_program(<target> LABEL <label> SOURCES <files...> [LIBRARIES <libs...>])
 # Builds a Catch2 test program with the course's test main and registers each of its test
 # cases with ctest (labels: LABEL plus the test's tags, so `ctest -L step3` and
-# `ctest -L gpu` work). Tests tagged [gpu] are reported as skipped without a GPU.
+# `ctest -L gpu` work). Without a GPU, tests tagged [gpu] are reported as skipped; in a build
+# of other kernels than the reference (COURSE_KERNELS=exercise or a student's folder) a
+# step's [gpu] tests are reported as failed instead, each saying that it needs a GPU and did
+# not run: there, nothing of the student's kernels has been checked, which must not look
+# like a pass.
 function(course_add_test_program target)
   cmake_parse_arguments(ARG "" "LABEL" "SOURCES;LIBRARIES" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE course_test_main ${ARG_LIBRARIES})
   course_warnings(${target})
+  set(gpu_skip ON)
+  if(DEFINED COURSE_KERNELS AND NOT COURSE_KERNELS STREQUAL "reference"
+     AND ARG_LABEL MATCHES "^step[0-9]+$")
+    set(gpu_skip OFF)
+  endif()
   set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_tests.cmake")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -D "TEST_PROGRAM=$<TARGET_FILE:${target}>"
             -D "CTEST_FILE=${ctest_file}" -D "STEP_LABEL=${ARG_LABEL}" -D "SKIP_CODE=77"
+            -D "GPU_SKIP=${gpu_skip}"
             -P "${PROJECT_SOURCE_DIR}/cmake/CourseListTests.cmake"
     BYPRODUCTS "${ctest_file}"
     VERBATIM)
@@ -36,10 +46,13 @@ function(course_add_test_program target)
 endfunction()
 
 # course_add_program(<target> SOURCES <files...> [LIBRARIES <libs...>])
-# A step program: links common, honours COURSE_DEBUG (defines DEBUG).
+# A step program: links common, honours COURSE_DEBUG (defines DEBUG). Every such program is
+# listed in the global property COURSE_PROGRAMS (scripts/CMakeLists.txt writes the list for
+# scripts/program_options.py, which documents each program's options in the README).
 function(course_add_program target)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
+  set_property(GLOBAL APPEND PROPERTY COURSE_PROGRAMS ${target})
   target_link_libraries(${target} PRIVATE course_common ${ARG_LIBRARIES})
   if(COURSE_DEBUG)
     target_compile_definitions(${target} PRIVATE DEBUG)

@@ -1,6 +1,7 @@
 # Writes a ctest include file that registers every Catch2 test case of one test program
 # as its own ctest test. Run after the program is built (see course_add_test_program).
-# Inputs: TEST_PROGRAM, CTEST_FILE, STEP_LABEL, SKIP_CODE.
+# Inputs: TEST_PROGRAM, CTEST_FILE, STEP_LABEL, SKIP_CODE, GPU_SKIP (ON: a [gpu] test that finds
+# no GPU is reported as skipped; OFF: as failed, with the test main's "no GPU" line).
 execute_process(
   COMMAND "${TEST_PROGRAM}" --course-list-tests
   OUTPUT_VARIABLE listing
@@ -22,9 +23,14 @@ foreach(line IN LISTS lines)
   string(REPLACE "," ";" labels "${tags}")
   list(APPEND labels ${STEP_LABEL})
   list(REMOVE_DUPLICATES labels)
+  set(skip "SKIP_RETURN_CODE ${SKIP_CODE} ")
+  list(FIND labels "gpu" gpu_index)
+  if(gpu_index GREATER -1 AND NOT GPU_SKIP)
+    set(skip "")
+  endif()
   string(APPEND script
     "add_test([==[${STEP_LABEL}: ${name}]==] [==[${TEST_PROGRAM}]==] [==[${name}]==] --warn NoTests)\n"
     "set_tests_properties([==[${STEP_LABEL}: ${name}]==] PROPERTIES LABELS [==[${labels}]==] "
-    "SKIP_RETURN_CODE ${SKIP_CODE} TIMEOUT 600)\n")
+    "${skip}TIMEOUT 600)\n")
 endforeach()
 file(WRITE "${CTEST_FILE}" "${script}")

@@ -77,7 +77,7 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
   parser.add_integer("--size", &size, 1, kMaxProductSize, step.size_help);
   parser.add_integer("--rows", &rows, 1, kMaxProductSize, "rows of A and C (default: --size)");
   parser.add_integer("--inner", &inner, 1, kMaxProductSize,
-                     "columns of A, rows of B (default: --size)");
+                     "columns of A and rows of B (default: --size)");
   parser.add_integer("--cols", &cols, 1, kMaxProductSize, "columns of B and C (default: --size)");
   parser.add_integer("--approach", &approach, 1, step.max_approach, step.approach_help);
   parser.add_seed(&seed, "seed of the random inputs");
@@ -88,7 +88,8 @@ bool parse_approach_options(const ApproachStep& step, int argc, char** argv, int
   parser.add_integer("--serial-max", &serial_max, 0, kMaxBenchSize,
                      "benchmark: time the serial CPU product only up to this size (0: never; "
                      "at 4096 it is the slowest cell of the table)");
-  parser.add_output_file("--csv", &options.csv_path, "benchmark: also write the table as CSV here");
+  parser.add_output_file("--csv", &options.csv_path,
+                         "also write the table as CSV to this file (with --bench)");
   if (!parser.parse(argc, argv)) {
     return false;
   }

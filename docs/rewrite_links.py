@@ -10,12 +10,16 @@ unchanged, so they would point nowhere. This script rewrites, in each lesson pag
 
 * a link to a documented source file -> the file's page in the API reference;
 * a link into the step's `results/` folder (`lab/results/` where the step has a lab) -> the
-  step's results page (at the section of that file when there is one);
+  section of that run on the step's results page or on its page of older runs (else the
+  results page);
 * a link to an image that Doxygen copied into the HTML folder -> that copy;
 * a link to a section of another page (`../docs/notes.md#notes_002`) -> that page's anchor;
 * a link to any other text file of the repository (a script, a CMake file) -> a plain page
   `src_<name>.html` written here, which shows the file as it is;
 * a link to a file that does not exist is left alone, so that check_links.py fails on it.
+
+It also gives every figure of the book (all pages) its caption as alt text, which Doxygen
+leaves empty.
 
 The same holds for every README.md one or two folders below the root that the book includes
 (the grading guide, grading/README.md, links to its Python modules; the READMEs of a step's
@@ -113,12 +117,16 @@ def rewrite_target(repo, html, step_dir, step_number, target):
         return target
     results_dir = step_results_dir(repo, step_dir)
     if resolved == results_dir or results_dir in resolved.parents:
-        page = "results_step%s.html" % step_number
-        if (html / page).exists():
-            anchor = "results_step%s_%s" % (step_number, slug(resolved.stem))
-            text = (html / page).read_text(encoding="utf-8", errors="replace")
-            return page + ("#" + anchor if 'id="%s"' % anchor in text else "")
-        return target
+        # The run's section on the results page, or on its page of older runs.
+        run = resolved.relative_to(results_dir).with_suffix("").as_posix() \
+            if resolved != results_dir else ""
+        anchor = "results_step%s_%s" % (step_number, slug(run))
+        pages = ["results_step%s.html" % step_number, "results_step%s_archive.html" % step_number]
+        for page in pages:
+            if run and (html / page).exists() and 'id="%s"' % anchor in (html / page).read_text(
+                    encoding="utf-8", errors="replace"):
+                return page + "#" + anchor
+        return pages[0] if (html / pages[0]).exists() else target
     documented = file_page(html, relative)
     if documented:
         return documented
@@ -153,7 +161,42 @@ def main():
 
         page.write_text(HREF.sub(replace, text), encoding="utf-8")
     print("rewrote %d links of the lesson pages" % changed)
+    described = sum(describe_images(page) for page in html.glob("*.html"))
+    print("gave %d figures their caption as alt text" % described)
     return 0
+
+
+IMAGE_TAG = re.compile(r'<img ([^>]*?)alt=""([^>]*)>')
+CAPTION = re.compile(r'<div class="caption">\s*(.*?)</div>', re.S)
+
+
+def describe_images(page):
+    """Doxygen writes every Markdown image with alt="": a reader who cannot see it gets
+    nothing. Gives each the text Doxygen put in its title attribute or in the caption below
+    it. Returns how many images of @p page were changed."""
+    text = page.read_text(encoding="utf-8", errors="replace")
+    if 'alt=""' not in text:
+        return 0
+    count = 0
+
+    def replace(found):
+        nonlocal count
+        title = re.search(r'title="([^"]*)"', found.group(0))
+        words = title.group(1) if title else ""
+        if not words:
+            caption = CAPTION.match(text, found.end() + len(re.match(
+                r"\s*", text[found.end():]).group(0)))
+            words = html_escape.escape(re.sub(r"<[^>]+>", "", caption.group(1)).strip(),
+                                       quote=True) if caption else ""
+        if not words:
+            return found.group(0)
+        count += 1
+        return '<img %salt="%s"%s>' % (found.group(1), words, found.group(2))
+
+    text = IMAGE_TAG.sub(replace, text)
+    if count:
+        page.write_text(text, encoding="utf-8")
+    return count
 
 
 if __name__ == "__main__":

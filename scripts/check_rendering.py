@@ -6,7 +6,8 @@ broken. Run by the docs target (docs/CMakeLists.txt) when Chromium is installed.
                                         [--width 1280] [--chromium PATH]
 
 It checks every page written from Markdown (the main page, the lessons, the results pages,
-the deep dives and the other pages of docs/ and grading/), not the API reference:
+the deep dives and the other pages of docs/ and grading/), not the API reference. In the
+browser (check_rendering.js):
 
 * literal markup: text a reader sees that is markup Doxygen did not convert, outside code
   blocks: an HTML tag such as `<tt>` shown as text, a raw Markdown table row (`|---|`, or a
@@ -14,7 +15,16 @@ the deep dives and the other pages of docs/ and grading/), not the API reference
   `[text](target)` left as text;
 * tables wider than the page: a table whose content is wider than the column it sits in at
   a window of --width pixels (the book's style sheet then makes it scroll, which cuts it at
-  the right edge on screen and in print).
+  the right edge on screen and in print);
+* an option whose `--` Doxygen turned into a dash ("–serial-max"), an exponent written
+  2^10, formula markup (`\\frac`, `$x_i$`) shown as text;
+* missing glyphs: a character that no installed font draws (it would show as an empty box;
+  `scripts/install_deps.sh --render` installs the CJK fonts the notes' titles need);
+* figures: an image that does not load or has no alt text.
+
+In the page's Markdown: indented lines inside a paragraph (Markdown joins them: a benchmark
+log read as one paragraph), and a figure with no `<!-- figure: SCRIPT -->` next to it naming
+the committed script that drew it.
 
 With --screenshots DIR it saves a full-length PNG of each lesson page there. The browser
 runs with a fixed window, no GPU, no network, and the checks run after the page's load event
@@ -33,54 +43,9 @@ import subprocess
 import sys
 import tempfile
 
-MEASURE = r"""
-(() => {
-  const root = document.querySelector('div.contents') || document.body;
-  const inCode = el => el.closest('pre, div.fragment, code, .line, script, style');
-  const tags = 'tt|code|b|i|em|strong|sub|sup|br|span|div|p|a|table|tr|td|th|img|ul|ol|li|h[1-6]';
-  const patterns = [
-    ['HTML tag shown as text', new RegExp('</?(' + tags + ')(\\s[^<>]*)?/?>', 'i')],
-    // Doxygen turns the --- of a table it did not recognise into dashes (&mdash;).
-    ['raw Markdown table row', /\|\s*:?(-{3,}|[\u2013\u2014]+):?\s*\|/],
-    ['raw Markdown table row', /^\|[^|]+\|[^|]+\|/],
-    ['code fence shown as text', /```/],
-    ['heading label shown as text', /\{#[A-Za-z_][\w-]*\}/],
-    ['Doxygen command shown as text', /(^|\s)[@\\](ref|subpage|cond|endcond|brief|param|tparam)\b/],
-    ['Markdown link shown as text', /\]\([^()\s]+\)/],
-  ];
-  const found = [];
-  const blocks = root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, th, dd, dt, caption, div.title');
-  for (const block of blocks) {
-    if (inCode(block)) continue;
-    // The block's own text, without its code spans (those may show markup on purpose).
-    const clone = block.cloneNode(true);
-    clone.querySelectorAll('pre, code, div.fragment, ul, ol, table').forEach(n => n.remove());
-    const text = clone.textContent.replace(/\s+/g, ' ').trim();
-    for (const [what, pattern] of patterns) {
-      const match = text.match(pattern);
-      if (match) {
-        const at = Math.max(0, match.index - 40);
-        found.push({kind: 'literal markup', what: what, text: text.slice(at, at + 120)});
-        break;  // one report per block is enough to find it
-      }
-    }
-  }
-  const tables = [];
-  root.querySelectorAll('table.markdownTable').forEach((table, index) => {
-    const column = table.parentElement.getBoundingClientRect();
-    const box = table.getBoundingClientRect();
-    const overflow = Math.max(table.scrollWidth - table.clientWidth, box.right - column.right);
-    if (overflow > 1) {
-      const head = table.querySelector('tr');
-      found.push({kind: 'table wider than the page', table: index,
-                  what: 'table ' + (index + 1) + ' needs ' + Math.round(overflow) + ' px more',
-                  text: head ? head.textContent.replace(/\s+/g, ' ').trim().slice(0, 120) : ''});
-    }
-  });
-  const scroller = document.getElementById('doc-content') || document.scrollingElement;
-  return JSON.stringify({found: found, height: scroller.scrollHeight});
-})()
-"""
+# The page-side checks, in JavaScript beside this script.
+MEASURE = (pathlib.Path(__file__).resolve().parent / "check_rendering.js").read_text(
+    encoding="utf-8")
 
 SETTLE = """
 new Promise(resolve => document.fonts.ready.then(() =>
@@ -218,8 +183,9 @@ TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$
 def markdown_sources():
     """Page file name -> the Markdown file it was written from."""
     sources = {"index.html": REPO / "docs" / "mainpage.md"}
-    for readme in REPO.glob("*/README.md"):
-        sources["md_%s_README.html" % readme.parent.name] = readme
+    for readme in list(REPO.glob("*/README.md")) + list(REPO.glob("*/*/README.md")):
+        folder = readme.parent.relative_to(REPO).as_posix()
+        sources["md_%s_README.html" % folder.replace("/", "_")] = readme
     for page in (REPO / "docs").glob("*.md"):
         label = re.search(r"^#[^\n]*\{#([\w-]+)\}", page.read_text(encoding="utf-8"), re.M)
         if label:
@@ -271,6 +237,98 @@ class SourceLines:
         return str(name)
 
 
+LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+\.)\s+")
+FENCE = re.compile(r"^\s*(```|~~~|[@\\](code|verbatim|dot|msc)\b)")
+FENCE_END = {"```": "```", "~~~": "~~~"}
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)|<img\s[^>]*src=\"([^\"]+)\"|"
+                   r"[@\\]image\s+html\s+(\S+)")
+FIGURE_SOURCE = re.compile(r"<!--\s*figure:\s*(\S+)\s*-->")
+
+
+def committed_files():
+    try:
+        listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"],
+                                capture_output=True, check=True).stdout
+        return set(listed.decode("utf-8", "replace").split("\0"))
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def paragraphs(lines):
+    """(first line index, [lines]) of each run of non-blank lines outside code blocks."""
+    found, current, start, fence = [], [], 0, None
+    for index, line in enumerate(lines + [""]):
+        stripped = line.strip()
+        if fence:
+            if stripped.startswith(fence) or re.match(r"[@\\]end" + fence[1:], stripped):
+                fence = None
+            continue
+        match = FENCE.match(line)
+        if match:
+            if current:
+                found.append((start, current))
+            current = []
+            token = match.group(1)
+            fence = FENCE_END.get(token, "@" + token[1:])
+            continue
+        if not stripped:
+            if current:
+                found.append((start, current))
+            current = []
+            continue
+        if not current:
+            start = index
+        current.append(line)
+    return found
+
+
+def source_defects(path, committed):
+    """Defects seen in a page's Markdown itself: (line, kind, what, text)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found = []
+    for start, block in paragraphs(lines):
+        first = block[0]
+        if first.lstrip().startswith(("|", "<!--", ">", "#")) or len(first) - len(
+                first.lstrip()) >= 4:
+            continue  # a table, a comment, a quote, a heading, an indented code block
+        item = LIST_ITEM.match(first)
+        base = len(item.group(0)) if item else len(first) - len(first.lstrip())
+        for offset, line in enumerate(block[1:], 1):
+            nested = LIST_ITEM.match(line)
+            if nested:
+                base = len(nested.group(0))
+                continue
+            indent = len(line) - len(line.lstrip())
+            if indent >= base + 2 and not line.lstrip().startswith(("|", "<!--")):
+                # Markdown joins it to the line above: the layout it was indented for is lost
+                # (a benchmark log read as one paragraph).
+                found.append((start + offset + 1, "indented text in a paragraph",
+                              "joined into one paragraph (put it in a ``` code block)",
+                              line.strip()[:100]))
+                break
+    # Every figure names the committed script that drew it, next to where it is shown.
+    fence = None
+    for index, line in enumerate(lines):
+        if FENCE.match(line) or fence:
+            fence = None if fence and line.strip().startswith(fence) else (fence or "```")
+            continue
+        for match in IMAGE.finditer(line):
+            name = next(group for group in match.groups() if group)
+            if "://" in name:
+                continue
+            nearby = " ".join(lines[max(0, index - 2):index + 1])
+            scripts = FIGURE_SOURCE.findall(nearby)
+            if not scripts:
+                found.append((index + 1, "figure", "no script named next to it (add <!-- "
+                              "figure: path/of/script.py --> on the line before)", name))
+            for script in scripts:
+                if not (REPO / script).is_file() or (committed is not None and
+                                                      script not in committed):
+                    found.append((index + 1, "figure", "its script %s is not a committed file"
+                                  % script, name))
+    return found
+
+
 def find_chromium(given):
     for name in ([given] if given else ["chromium", "chromium-browser", "google-chrome"]):
         found = shutil.which(name) if name else None
@@ -309,11 +367,17 @@ def main():
     browser = Browser(executable, args.width, 900)
     defects = 0
     sources = markdown_sources()
+    committed = committed_files()
     try:
         for page in pages:
             browser.open(page)
             result = json.loads(browser.evaluate(MEASURE))
             source = SourceLines(sources[page.name]) if page.name in sources else None
+            if source:
+                for line, kind, what, text in source_defects(source.path, committed):
+                    defects += 1
+                    print("%s:%d (%s): %s: %s: \"%s\"" % (
+                        source.path.relative_to(REPO), line, page.name, kind, what, text))
             for item in result["found"]:
                 defects += 1
                 print("%s (%s): %s: %s: \"%s\"" % (

@@ -3,7 +3,8 @@
 # CMake, Ninja, Catch2 v2, Doxygen, zlib headers, Python 3 (the docs link check), bubblewrap
 # (the grader runs every submission in its sandbox, grading/README.md); with --fuzz, clang
 # with libFuzzer; with --render, Chromium (the docs target's rendering check opens the book's
-# pages in it, headless).
+# pages in it, headless) and the Noto CJK fonts (the notes' Chinese and the course's other
+# scripts must not render as empty boxes, which the check fails on).
 # The CUDA Toolkit itself (nvcc, cuBLAS, cuSPARSE) must already be installed.
 set -euo pipefail
 
@@ -11,7 +12,7 @@ packages=(cmake ninja-build catch2 doxygen zlib1g-dev python3 bubblewrap)
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --render) packages+=(chromium) ;;
+    --render) packages+=(chromium fonts-noto-cjk) ;;
     *) echo "usage: $0 [--fuzz] [--render]" >&2; exit 2 ;;
   esac
 done

@@ -30,8 +30,10 @@ void check_naive_single_block_sizes(const ProductSizes& sizes) {
 void launch_naive_single_block(const float* a, const float* b, float* c, const ProductSizes& sizes,
                                cudaStream_t stream) {
   check_naive_single_block_sizes(sizes);
+  // BEGIN EXERCISE launch_configuration
   // Thread x runs along a row of C, so a warp reads consecutive elements of a row of B.
   const dim3 block(sizes.cols, sizes.rows);
+  // END EXERCISE launch_configuration
   const dim3 grid(1, 1);
   naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(naive_single_block_kernel);

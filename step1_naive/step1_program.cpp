@@ -35,7 +35,8 @@ bool parse_options(int argc, char** argv, Options& options) {
   parser.add_integer("--size", &size, 1, kParseMax,
                      "square size: rows = inner = cols (at most 32)");
   parser.add_integer("--rows", &rows, 1, kParseMax, "rows of A and C (default: --size)");
-  parser.add_integer("--inner", &inner, 1, kParseMax, "columns of A, rows of B (default: --size)");
+  parser.add_integer("--inner", &inner, 1, kParseMax,
+                     "columns of A and rows of B (default: --size)");
   parser.add_integer("--cols", &cols, 1, kParseMax, "columns of B and C (default: --size)");
   parser.add_seed(&seed, "seed of the random inputs");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs; the median is printed");

@@ -26,6 +26,7 @@ __global__ void one_thread_per_element_kernel(const float* __restrict__ a,
                                               int inner, int cols) {
   static_assert(kStripWidth >= 32 && kStripWidth <= 1024 && kStripWidth % 32 == 0,
                 "a strip is whole warps and at most 1024 threads");
+  // BEGIN EXERCISE one_thread_per_element_kernel
   const int row = blockIdx.y;
   const int col = blockIdx.x * kStripWidth + threadIdx.x;
   // The last strip of a row sticks out past the end of the row when cols is not a
@@ -38,6 +39,7 @@ __global__ void one_thread_per_element_kernel(const float* __restrict__ a,
     sum += a[row * inner + k] * b[k * cols + col];
   }
   c[row * cols + col] = sum;
+  // END EXERCISE one_thread_per_element_kernel
 }
 
 }  // namespace course::step2

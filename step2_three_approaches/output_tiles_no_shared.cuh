@@ -28,6 +28,7 @@ __global__ void output_tiles_no_shared_kernel(const float* __restrict__ a,
                                               int rows, int inner, int cols) {
   static_assert(kTileWidth >= 1 && kTileWidth * kTileWidth <= 1024,
                 "a tile has one thread per element, at most 1024 threads per block");
+  // BEGIN EXERCISE output_tiles_no_shared_kernel
   const int row = blockIdx.y * kTileWidth + threadIdx.y;
   const int col = blockIdx.x * kTileWidth + threadIdx.x;
   // Tiles in the last block row (column) stick out below (right of) C when rows (cols) is
@@ -40,6 +41,7 @@ __global__ void output_tiles_no_shared_kernel(const float* __restrict__ a,
     sum += a[row * inner + k] * b[k * cols + col];
   }
   c[row * cols + col] = sum;
+  // END EXERCISE output_tiles_no_shared_kernel
 }
 
 }  // namespace course::step2

@@ -26,6 +26,7 @@ __global__ void single_block_loop_kernel(const float* __restrict__ a, const floa
                                          float* __restrict__ c, int rows, int inner, int cols) {
   static_assert(kBlockSide >= 1 && kBlockSide * kBlockSide <= 1024,
                 "the block is kBlockSide×kBlockSide threads, at most 1024");
+  // BEGIN EXERCISE single_block_loop_kernel
   // The loop conditions are the boundary checks: the last stencil position of a row (or a
   // column) sticks out of C when cols (rows) is not a multiple of kBlockSide.
   for (int row = threadIdx.y; row < rows; row += kBlockSide) {
@@ -37,6 +38,7 @@ __global__ void single_block_loop_kernel(const float* __restrict__ a, const floa
       c[row * cols + col] = sum;
     }
   }
+  // END EXERCISE single_block_loop_kernel
 }
 
 }  // namespace course::step2

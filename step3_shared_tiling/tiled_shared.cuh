@@ -29,6 +29,7 @@ __global__ void tiled_shared_kernel(const float* __restrict__ a, const float* __
                                     float* __restrict__ c, int inner, int cols) {
   static_assert(kTileWidth >= 1 && kTileWidth * kTileWidth <= 1024,
                 "a tile has one thread per element, at most 1024 threads per block");
+  // BEGIN EXERCISE tiled_shared_kernel
   __shared__ float tile_a[kTileWidth][kTileWidth];
   __shared__ float tile_b[kTileWidth][kTileWidth];
 
@@ -53,6 +54,7 @@ __global__ void tiled_shared_kernel(const float* __restrict__ a, const float* __
     __syncthreads();
   }
   c[row * cols + col] = sum;
+  // END EXERCISE tiled_shared_kernel
 }
 
 }  // namespace course::step3

@@ -55,6 +55,7 @@ using DefaultRectTiling = RectTiling<64, 64, 16, 16, 16>;
 template <typename Tiling>
 __global__ void __launch_bounds__(Tiling::kThreads)
     rect_tiles_kernel(const float* a, const float* b, float* c, int rows, int inner, int cols) {
+  // BEGIN EXERCISE rect_tiles_kernel
   constexpr int kDepth = Tiling::kTileDepth;
   __shared__ float a_tile[Tiling::kTileRows][kDepth];
   __shared__ float b_tile[kDepth][Tiling::kTileCols];
@@ -123,6 +124,7 @@ __global__ void __launch_bounds__(Tiling::kThreads)
       }
     }
   }
+  // END EXERCISE rect_tiles_kernel
 }
 
 }  // namespace course::step4

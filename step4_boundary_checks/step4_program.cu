@@ -98,7 +98,7 @@ bool parse_options(const Step4Program& program, int argc, char** argv, int defau
   parser.add_integer("--size", &size, 1, kMaxDimension,
                      "rows = inner = cols (instead of --rows/--inner/--cols)");
   parser.add_integer("--rows", &rows, 1, kMaxDimension, "rows of A and C");
-  parser.add_integer("--inner", &inner, 1, kMaxDimension, "columns of A, rows of B");
+  parser.add_integer("--inner", &inner, 1, kMaxDimension, "columns of A and rows of B");
   parser.add_integer("--cols", &cols, 1, kMaxDimension, "columns of B and C");
   std::string approach_help;
   for (const ProgramApproach& entry : program.approaches) {
@@ -108,7 +108,7 @@ bool parse_options(const Step4Program& program, int argc, char** argv, int defau
   parser.add_integer("--approach", &approach, 1, static_cast<long long>(program.approaches.size()),
                      approach_help + " (default: APPROACH in main.cu)");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (the median is reported)");
-  parser.add_seed(&seed, "seed of the random inputs A and B");
+  parser.add_seed(&seed, "seed of the random inputs (A and B)");
   parser.add_flag("--demo-unchecked", &options.demo_unchecked,
                   "run the unchecked kernel on the note's 3x3 example (tile width 2)");
   parser.add_flag("--exact-alloc", &options.exact_allocation,

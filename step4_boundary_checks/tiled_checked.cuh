@@ -23,6 +23,7 @@ template <int TILE>
 __global__ void tiled_checked_kernel(const float* a, const float* b, float* c, int rows, int inner,
                                      int cols) {
   static_assert(TILE >= 1 && TILE * TILE <= 1024, "a TILE x TILE block must fit 1024 threads");
+  // BEGIN EXERCISE tiled_checked_kernel
   __shared__ float a_tile[TILE][TILE];
   __shared__ float b_tile[TILE][TILE];
 
@@ -56,6 +57,7 @@ __global__ void tiled_checked_kernel(const float* a, const float* b, float* c, i
   if (row < rows && col < cols) {
     c[row * cols + col] = sum;
   }
+  // END EXERCISE tiled_checked_kernel
 }
 
 }  // namespace course::step4

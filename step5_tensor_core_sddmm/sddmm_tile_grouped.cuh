@@ -76,6 +76,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const int begin = kTileRanges ? tile_offsets[tile] : 0;
   const int end = kTileRanges ? tile_offsets[tile + 1] : nnz;
 #if __CUDA_ARCH__ >= 800
+  // BEGIN EXERCISE write_back
   for (int position = begin; position < end; ++position) {
     const int row_in_tile = sorted_rows[position] - tile_row * kTile;
     const int col_in_tile = sorted_cols[position] - tile_col * kTile;
@@ -89,6 +90,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
           sorted_values[position] * fragment_value(accumulator, slot.index);
     }
   }
+  // END EXERCISE write_back
 #else
   // Volta/Turing hold the accumulator in another layout: go through shared memory instead.
   float* tile_values = reinterpret_cast<float*>(&stages[warp_in_block]);  // 256 floats = 1 KiB

@@ -25,11 +25,13 @@ namespace course::step5 {
 /// @param value this lane's partial sum
 /// @return the warp's total
 __device__ inline float warp_sum(float value) {
+  // BEGIN EXERCISE warp_sum
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   for (int offset = 16; offset > 0; offset >>= 1) {
     value += checked_shfl_xor_sync(kAllLanes, value, offset);
   }
   return value;
+  // END EXERCISE warp_sum
 }
 
 /// @brief C[e] = S[e] · (row of A) · (row of Bᵀ), one warp per nonzero e.
@@ -45,6 +47,7 @@ __device__ inline float warp_sum(float value) {
 __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64_t nnz,
                                               const int* row_indices, const int* col_indices,
                                               const float* values, float* output) {
+  // BEGIN EXERCISE sddmm_warp_per_nonzero_kernel
   const std::int64_t nonzero =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warpSize;
   const int lane = static_cast<int>(threadIdx.x % warpSize);
@@ -62,6 +65,7 @@ __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64
   if (lane == 0) {
     output[nonzero] = values[nonzero] * dot;
   }
+  // END EXERCISE sddmm_warp_per_nonzero_kernel
 }
 
 }  // namespace course::step5

@@ -167,13 +167,13 @@ bool parse_request(const ProgramSetup& setup, int argc, char** argv, Request& re
                      lesson_only ? "approach to run (default: APPROACH; approach 4: "
                                    "step5_going_further)"
                                  : "approach to run (default: APPROACH)");
-  parser.add_integer("--rows", &rows, 1, INT_MAX, "rows of A and S");
-  parser.add_integer("--cols", &cols, 1, INT_MAX, "columns of B and S");
-  parser.add_integer("--inner", &inner, 1, 1 << 16, "inner size: columns of A, rows of B");
+  parser.add_integer("--rows", &rows, 1, INT_MAX, "rows of A and C (and of the mask S)");
+  parser.add_integer("--cols", &cols, 1, INT_MAX, "columns of B and C (and of the mask S)");
+  parser.add_integer("--inner", &inner, 1, 1 << 16, "columns of A and rows of B");
   parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "nonzeros of the random mask S");
-  parser.add_seed(&request.seed, "seed of the mask S and of A and B");
+  parser.add_seed(&request.seed, "seed of the random inputs (the mask S, A and B)");
   parser.add_integer("--repeats", &request.repeats, 1, 1000,
-                     "timed runs of the kernel (median reported)");
+                     "timed runs (of the kernel; the median is reported)");
   parser.add_input_file("--matrix", &request.matrix_path, "read S from this .mtx/.mtx.gz instead");
   if (!parser.parse(argc, argv)) {
     return false;

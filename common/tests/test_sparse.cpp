@@ -200,20 +200,20 @@ TEST_CASE("coo_to_csr and csr_to_coo refuse inconsistent matrices", "[common][sp
 TEST_CASE("random_uniform_mask gives exactly nnz distinct sorted positions", "[common][sparse]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  struct Shape {
+  struct MaskSizes {
     int rows;
     int cols;
     std::size_t nnz;
   };
   // Empty, a single entry, sparse, half full, more than half (the complement path), full,
   // and one row or column only.
-  const Shape shapes[] = {{5, 5, 0},      {1, 1, 1},      {100, 80, 400},
-                          {40, 50, 1000}, {40, 50, 1999}, {30, 20, 600},
-                          {1, 1000, 999}, {1000, 1, 3},   {3000, 7000, 313110}};
-  for (const Shape& shape : shapes) {
-    INFO(shape.rows << " x " << shape.cols << ", nnz " << shape.nnz);
-    check_mask(course::random_uniform_mask(shape.rows, shape.cols, shape.nnz, seed), shape.rows,
-               shape.cols, shape.nnz);
+  const MaskSizes cases[] = {{5, 5, 0},      {1, 1, 1},      {100, 80, 400},
+                             {40, 50, 1000}, {40, 50, 1999}, {30, 20, 600},
+                             {1, 1000, 999}, {1000, 1, 3},   {3000, 7000, 313110}};
+  for (const MaskSizes& sizes : cases) {
+    INFO(sizes.rows << " x " << sizes.cols << ", nnz " << sizes.nnz);
+    check_mask(course::random_uniform_mask(sizes.rows, sizes.cols, sizes.nnz, seed), sizes.rows,
+               sizes.cols, sizes.nnz);
   }
 }
 

@@ -141,10 +141,13 @@ int run(int argc, char** argv) {
                            "or an attention mask (block-sparse, sliding-window, bigbird).");
   parser.add_text("--mask", &request.mask,
                   "uniform (default), block-sparse, sliding-window or bigbird");
-  parser.add_integer("--rows", &request.rows, 1, INT_MAX, "number of rows");
-  parser.add_integer("--cols", &request.cols, 1, INT_MAX, "number of columns");
+  parser.add_integer("--rows", &request.rows, 1, INT_MAX,
+                     "rows of A and C (here: of the mask S, rows x cols like C)");
+  parser.add_integer("--cols", &request.cols, 1, INT_MAX,
+                     "columns of B and C (here: of the mask S, rows x cols like C)");
   parser.add_integer("--nnz", &request.nnz, 0, INT_MAX, "number of entries (at most rows * cols)");
-  parser.add_seed(&request.seed, "random seed (same seed, same mask)");
+  parser.add_seed(&request.seed,
+                  "seed of the random inputs (here the mask S: the same seed, the same mask)");
   parser.add_real("--power-law", &request.exponent, {0.0, 10.0},
                   "exponent: row lengths follow a power law (default: uniform rows)");
   parser.add_output_file("--out", &request.out,

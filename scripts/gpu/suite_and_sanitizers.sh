@@ -20,13 +20,13 @@ run 200 $L ctest --test-dir build-gpu --output-on-failure -j 6 -LE grading
 grep -E "tests passed|\*\*\*Failed|Timeout" $L | tail -12 | tee -a $S
 T4=build-gpu/step4_boundary_checks/test_step4; T5=build-gpu/step5_tensor_core_sddmm/test_step5
 for t in memcheck racecheck synccheck; do
-  run 60 $C compute-sanitizer --tool $t --error-exitcode 9 $T4 "step 4 kernels are right one below and at and one above each tile edge,the fast kernel is right one below and at and one above each tile edge"
+  run 60 $C compute-sanitizer --tool $t --error-exitcode 9 $T4 "the lesson's kernels are right one below and at and one above each tile edge,the fast kernel is right one below and at and one above each tile edge"
 done
 run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T4 "split-K is right when the split does not divide the inner tiles,the fast kernel falls back to scalar loads for misaligned matrices,the thin paths are right when C has at most 8 rows or 8 columns"
-run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 combined: full tiles and dense panels then masked tiles,masked tiles: causal masks and their diagonal tiles,approach 4 masked tiles with empty rows and a pattern S from CSR,dense path: GEMM and gather against the reference"
-run 60 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 combined: full tiles and dense panels then masked tiles,masked tiles: empty rows empty tiles partial tiles and lone entries"
-run 40 $C compute-sanitizer --tool synccheck --error-exitcode 9 $T5 "approach 4 combined: full tiles and dense panels then masked tiles"
-run 40 $C compute-sanitizer --tool initcheck --error-exitcode 9 $T5 "approach 4 combined: full tiles and dense panels then masked tiles"
+run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles on causal masks and their diagonal tiles,approach 4 masked tiles with empty rows and a pattern S from CSR,dense path GEMM and gather match the reference"
+run 60 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles with empty rows and empty tiles and partial tiles and lone entries"
+run 40 $C compute-sanitizer --tool synccheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles"
+run 40 $C compute-sanitizer --tool initcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles"
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|All tests passed|test cases" $C | tee -a $S
 wait $PB; tail -1 $X | tee -a $S
 run 240 $X ctest --test-dir build-ptx75 --output-on-failure -j 8 -LE grading

@@ -1,6 +1,5 @@
-/// @cond COURSE_EXERCISE
-// Exercise version of step1_naive/step1_launchers.cu (kept out of the course book): the
-// size check is given, the launch configuration is yours to write.
+/// @file step1_launchers.cu
+/// @brief Launch configuration of step 1's naive kernel.
 
 #include "step1_naive/step1_launchers.hpp"
 
@@ -31,16 +30,18 @@ void check_naive_single_block_sizes(const ProductSizes& sizes) {
 void launch_naive_single_block(const float* a, const float* b, float* c, const ProductSizes& sizes,
                                cudaStream_t stream) {
   check_naive_single_block_sizes(sizes);
-  // TODO(step 1): choose the launch configuration. The kernel gives each thread of ONE block
-  // one element of C, thread (threadIdx.y, threadIdx.x) computing C(threadIdx.y,
-  // threadIdx.x): so the block must have sizes.cols threads along x and sizes.rows threads
-  // along y (dim3 takes x first), and the grid is a single block. The 1×1 block below
-  // launches one thread, which leaves every element but C(0, 0) unwritten (NaN in the tests).
+  // BEGIN EXERCISE launch_configuration
+  // TODO(step 1): choose the block. naive_single_block_kernel makes thread (threadIdx.y,
+  // threadIdx.x) of the one block compute C(threadIdx.y, threadIdx.x) and checks no bounds,
+  // so the block must hold exactly one thread per element of C: no fewer (an element nobody
+  // writes), no more (a thread writing outside C). check_naive_single_block_sizes above has
+  // made sure that the sizes fit one block. The 1x1 block below writes C(0, 0) alone.
+  // Checked by the same tests as the kernel (scripts/try_exercise.sh step1).
   const dim3 block(1, 1);
+  // END EXERCISE launch_configuration
   const dim3 grid(1, 1);
   naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(naive_single_block_kernel);
 }
 
 }  // namespace course::step1
-/// @endcond

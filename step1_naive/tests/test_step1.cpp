@@ -52,19 +52,19 @@ int run_program(const std::string& arguments, std::string& output) {
 
 }  // namespace
 
-TEST_CASE("step1 naive kernel matches the reference on small integers exactly", "[step1][gpu]") {
+TEST_CASE("naive kernel matches the reference on small integers exactly", "[step1][gpu]") {
   for (const ProductSizes& sizes : kSizes) {
     check_naive(sizes, InputKind::small_integers);
   }
 }
 
-TEST_CASE("step1 naive kernel matches the reference on uniform floats", "[step1][gpu]") {
+TEST_CASE("naive kernel matches the reference on uniform floats", "[step1][gpu]") {
   for (const ProductSizes& sizes : kSizes) {
     check_naive(sizes, InputKind::uniform);
   }
 }
 
-TEST_CASE("step1 launcher refuses sizes over the one-block limit before launching", "[step1]") {
+TEST_CASE("launcher refuses sizes over the one-block limit before launching", "[step1]") {
   const std::vector<ProductSizes> bad = {{33, 1, 1}, {1, 33, 1}, {1, 1, 33}, {64, 64, 64},
                                          {0, 4, 4},  {4, 0, 4},  {4, 4, -1}};
   for (const ProductSizes& sizes : bad) {
@@ -80,11 +80,11 @@ TEST_CASE("step1 launcher refuses sizes over the one-block limit before launchin
   }
 }
 
-TEST_CASE("step1 DEBUG check says wrong answer for one corrupted element", "[step1]") {
+TEST_CASE("DEBUG check says wrong answer for one corrupted element", "[step1]") {
   course::testing::check_debug_verify_flags({32, 20, 32}, 7, 19, 0.5f);
 }
 
-TEST_CASE("step1 options accept sizes up to 32", "[step1]") {
+TEST_CASE("options accept sizes up to 32", "[step1]") {
   course::step1::Options options;
   REQUIRE(parse_words({"--rows", "32", "--inner=5", "--cols", "1", "--seed", "9"}, options));
   CHECK(options.sizes.rows == 32);
@@ -96,7 +96,7 @@ TEST_CASE("step1 options accept sizes up to 32", "[step1]") {
   CHECK((square.sizes.rows == 17 && square.sizes.inner == 17 && square.sizes.cols == 17));
 }
 
-TEST_CASE("step1 options refuse zero and negative and non-numeric values", "[step1]") {
+TEST_CASE("options refuse zero and negative and non-numeric values", "[step1]") {
   for (const auto& words : std::vector<std::vector<std::string>>{{"--size", "0"},
                                                                  {"--rows", "-3"},
                                                                  {"--cols", "abc"},
@@ -109,7 +109,7 @@ TEST_CASE("step1 options refuse zero and negative and non-numeric values", "[ste
   }
 }
 
-TEST_CASE("step1 options refuse sizes over 32 explaining the one-block limit", "[step1]") {
+TEST_CASE("options refuse sizes over 32 explaining the one-block limit", "[step1]") {
   for (const auto& words : std::vector<std::vector<std::string>>{
            {"--size", "33"}, {"--rows", "64"}, {"--inner", "100"}, {"--cols", "1024"}}) {
     const std::string message = usage_error_of(words);
@@ -120,8 +120,7 @@ TEST_CASE("step1 options refuse sizes over 32 explaining the one-block limit", "
   }
 }
 
-TEST_CASE("step1 program exits with a usage error for bad sizes before looking for a GPU",
-          "[step1]") {
+TEST_CASE("program exits with a usage error for bad sizes before looking for a GPU", "[step1]") {
   for (const std::string& arguments :
        std::vector<std::string>{"--size 0", "--rows -1", "--cols abc", "--size 33"}) {
     std::string output;

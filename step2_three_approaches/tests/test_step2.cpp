@@ -70,14 +70,14 @@ course::BenchRow row_of(const std::string& name, const std::vector<std::optional
 
 }  // namespace
 
-TEST_CASE("step2 approach 1 single block loop matches the reference", "[step2][gpu]") {
+TEST_CASE("approach 1 single block loop matches the reference", "[step2][gpu]") {
   for (const ProductSizes& sizes : kCommonSizes) {
     check_approach(1, sizes, InputKind::small_integers);
     check_approach(1, sizes, InputKind::uniform);
   }
 }
 
-TEST_CASE("step2 approach 2 one thread per element matches the reference", "[step2][gpu]") {
+TEST_CASE("approach 2 one thread per element matches the reference", "[step2][gpu]") {
   for (const ProductSizes& sizes : kCommonSizes) {
     check_approach(2, sizes, InputKind::small_integers);
     check_approach(2, sizes, InputKind::uniform);
@@ -88,8 +88,7 @@ TEST_CASE("step2 approach 2 one thread per element matches the reference", "[ste
   }
 }
 
-TEST_CASE("step2 approach 3 output tiles without shared memory matches the reference",
-          "[step2][gpu]") {
+TEST_CASE("approach 3 output tiles without shared memory matches the reference", "[step2][gpu]") {
   for (const ProductSizes& sizes : kCommonSizes) {
     check_approach(3, sizes, InputKind::small_integers);
     check_approach(3, sizes, InputKind::uniform);
@@ -100,7 +99,7 @@ TEST_CASE("step2 approach 3 output tiles without shared memory matches the refer
   }
 }
 
-TEST_CASE("step2 launchers refuse sizes they cannot launch before touching the GPU", "[step2]") {
+TEST_CASE("launchers refuse sizes they cannot launch before touching the GPU", "[step2]") {
   using course::step2::launch_approach;
   CHECK_THROWS_AS(launch_approach(1, nullptr, nullptr, nullptr, {0, 4, 4}), std::invalid_argument);
   CHECK_THROWS_AS(launch_approach(3, nullptr, nullptr, nullptr, {4, -1, 4}), std::invalid_argument);
@@ -112,11 +111,11 @@ TEST_CASE("step2 launchers refuse sizes they cannot launch before touching the G
   CHECK_NOTHROW(course::step2::check_approach_sizes(3, {70000, 1, 1}));
 }
 
-TEST_CASE("step2 DEBUG check says wrong answer for one corrupted element", "[step2]") {
+TEST_CASE("DEBUG check says wrong answer for one corrupted element", "[step2]") {
   course::testing::check_debug_verify_flags({40, 70, 33}, 39, 0, -0.25f);
 }
 
-TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
+TEST_CASE("DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
   course::ProductOperands operands(45, 64, 50, seed);
@@ -132,7 +131,7 @@ TEST_CASE("step2 DEBUG check catches a corrupted GPU result", "[step2][gpu]") {
   CHECK(wrong_report.str().find("wrong answer") != std::string::npos);
 }
 
-TEST_CASE("step2 benchmark speedup is the mean over the two largest sizes", "[step2]") {
+TEST_CASE("benchmark speedup is the mean over the two largest sizes", "[step2]") {
   using course::speedup_over_serial;
   const auto serial = row_of("serial", {100.0, 800.0, 6400.0});
   const auto method = row_of("m", {10.0, 4.0, 16.0});
@@ -145,7 +144,7 @@ TEST_CASE("step2 benchmark speedup is the mean over the two largest sizes", "[st
   CHECK_FALSE(speedup_over_serial(row_of("s", {1.0}), row_of("m", {1.0})).has_value());
 }
 
-TEST_CASE("step2 benchmark table shows a dash for every cell not measured", "[step2]") {
+TEST_CASE("benchmark table shows a dash for every cell not measured", "[step2]") {
   const std::vector<int> sizes{1024, 2048, 4096};
   const auto serial = row_of("serial CPU", {100.0, 800.0, std::nullopt});
   const auto approach = row_of("approach 2", {1.0, 8.0, 64.0});
@@ -161,7 +160,7 @@ TEST_CASE("step2 benchmark table shows a dash for every cell not measured", "[st
   CHECK(table.find("3/3/-") != std::string::npos);
 }
 
-TEST_CASE("step2 benchmark gives slow methods fewer runs at large sizes", "[step2]") {
+TEST_CASE("benchmark gives slow methods fewer runs at large sizes", "[step2]") {
   using course::runs_for;
   CHECK(runs_for(4096, 5, false) == 5);
   CHECK(runs_for(4096, 5, true) == 1);
@@ -170,7 +169,7 @@ TEST_CASE("step2 benchmark gives slow methods fewer runs at large sizes", "[step
   CHECK(runs_for(1024, 1, true) == 1);
 }
 
-TEST_CASE("step2 benchmark runs and checks every method on small sizes", "[step2][gpu]") {
+TEST_CASE("benchmark runs and checks every method on small sizes", "[step2][gpu]") {
   course::step2::Options options;
   REQUIRE(parse_words({"--bench", "--bench-sizes", "64,96", "--serial-max", "96", "--repeats", "2"},
                       options));
@@ -183,7 +182,7 @@ TEST_CASE("step2 benchmark runs and checks every method on small sizes", "[step2
   CHECK(progress.str().find("wrong answer") == std::string::npos);
 }
 
-TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[step2]") {
+TEST_CASE("options accept sizes and approaches and benchmark settings", "[step2]") {
   course::step2::Options options;
   REQUIRE(
       parse_words({"--rows", "100", "--inner", "100", "--cols", "7", "--approach", "1"}, options));
@@ -208,7 +207,7 @@ TEST_CASE("step2 options accept sizes and approaches and benchmark settings", "[
         std::string::npos);
 }
 
-TEST_CASE("step2 options refuse zero and negative and non-numeric values", "[step2]") {
+TEST_CASE("options refuse zero and negative and non-numeric values", "[step2]") {
   for (const auto& words : std::vector<std::vector<std::string>>{{"--size", "0"},
                                                                  {"--rows", "-5"},
                                                                  {"--inner", "ten"},
@@ -223,7 +222,7 @@ TEST_CASE("step2 options refuse zero and negative and non-numeric values", "[ste
   }
 }
 
-TEST_CASE("step2 options refuse sizes over the limit naming it", "[step2]") {
+TEST_CASE("options refuse sizes over the limit naming it", "[step2]") {
   for (const auto& words : std::vector<std::vector<std::string>>{
            {"--size", "16385"}, {"--rows", "100000"}, {"--cols", "99999999999"}}) {
     const std::string message = usage_error_of(words);
@@ -232,7 +231,7 @@ TEST_CASE("step2 options refuse sizes over the limit naming it", "[step2]") {
   }
 }
 
-TEST_CASE("step2 options refuse benchmark settings that do not apply", "[step2]") {
+TEST_CASE("options refuse benchmark settings that do not apply", "[step2]") {
   CHECK(usage_error_of({"--csv", "out.csv"}).find("add --bench") != std::string::npos);
   CHECK(usage_error_of({"--serial-max", "1024"}).find("add --bench") != std::string::npos);
   CHECK(usage_error_of({"--bench", "--size", "64"}).find("does not apply") != std::string::npos);
@@ -242,8 +241,7 @@ TEST_CASE("step2 options refuse benchmark settings that do not apply", "[step2]"
         std::string::npos);
 }
 
-TEST_CASE("step2 program exits with a usage error for bad values before looking for a GPU",
-          "[step2]") {
+TEST_CASE("program exits with a usage error for bad values before looking for a GPU", "[step2]") {
   for (const std::string& arguments :
        std::vector<std::string>{"--size 0", "--rows -1", "--cols abc", "--size 20000",
                                 "--approach 7", "--bench --bench-sizes 1,x"}) {

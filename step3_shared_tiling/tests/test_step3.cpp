@@ -57,21 +57,19 @@ int run_program(const std::string& arguments, std::string& output) {
 
 }  // namespace
 
-TEST_CASE("step3 tiled shared kernel matches the reference on small integers exactly",
-          "[step3][gpu]") {
+TEST_CASE("tiled shared kernel matches the reference on small integers exactly", "[step3][gpu]") {
   for (const ProductSizes& sizes : kSizes) {
     check_tiled(sizes, InputKind::small_integers);
   }
 }
 
-TEST_CASE("step3 tiled shared kernel matches the reference on uniform floats", "[step3][gpu]") {
+TEST_CASE("tiled shared kernel matches the reference on uniform floats", "[step3][gpu]") {
   for (const ProductSizes& sizes : kSizes) {
     check_tiled(sizes, InputKind::uniform);
   }
 }
 
-TEST_CASE("step3 launcher refuses sizes that are not multiples of 32 pointing to step 4",
-          "[step3]") {
+TEST_CASE("launcher refuses sizes that are not multiples of 32 pointing to step 4", "[step3]") {
   const std::vector<ProductSizes> bad = {{1, 1, 1},     {33, 32, 32}, {32, 33, 32}, {32, 32, 33},
                                          {100, 37, 65}, {0, 32, 32},  {32, -32, 32}};
   for (const ProductSizes& sizes : bad) {
@@ -89,7 +87,7 @@ TEST_CASE("step3 launcher refuses sizes that are not multiples of 32 pointing to
   CHECK_NOTHROW(course::step3::check_tiled_shared_sizes({64, 96, 128}));
 }
 
-TEST_CASE("step3 DEBUG check says wrong answer for one corrupted element", "[step3]") {
+TEST_CASE("DEBUG check says wrong answer for one corrupted element", "[step3]") {
   course::testing::check_debug_verify_flags({64, 96, 32}, 63, 31, 1.0f);
 }
 
@@ -108,19 +106,19 @@ void check_step3_launch(int approach) {
 }  // namespace
 
 // Graded: step 3's own kernel through step 3's launcher.
-TEST_CASE("step3 launch_approach runs approach 4", "[step3][gpu]") {
+TEST_CASE("launch_approach runs approach 4", "[step3][gpu]") {
   check_step3_launch(4);
 }
 
 // Not graded in step 3 (grading/gradelib/plan.py): approaches 1-3 are step 2's kernels, which
 // step 2's points already cover; a step-2 bug must not cost step-3 points as well.
-TEST_CASE("step3 launch_approach runs the approaches of step 2", "[step3][gpu]") {
+TEST_CASE("launch_approach runs the approaches of step 2", "[step3][gpu]") {
   for (int approach = 1; approach <= 3; ++approach) {
     check_step3_launch(approach);
   }
 }
 
-TEST_CASE("step3 benchmark runs and checks every method on small sizes", "[step3][gpu]") {
+TEST_CASE("benchmark runs and checks every method on small sizes", "[step3][gpu]") {
   course::step3::Options options;
   REQUIRE(parse_words(
       {"--bench", "--bench-sizes", "64,128", "--serial-max", "128", "--repeats", "2"}, options));
@@ -133,7 +131,7 @@ TEST_CASE("step3 benchmark runs and checks every method on small sizes", "[step3
   CHECK(progress.str().find("wrong answer") == std::string::npos);
 }
 
-TEST_CASE("step3 options accept multiples of 32 and rectangular shapes", "[step3]") {
+TEST_CASE("options accept multiples of 32 and rectangular shapes", "[step3]") {
   course::step3::Options options;
   REQUIRE(parse_words({"--rows", "64", "--inner", "96", "--cols", "128"}, options));
   CHECK((options.sizes.rows == 64 && options.sizes.inner == 96 && options.sizes.cols == 128));
@@ -143,7 +141,7 @@ TEST_CASE("step3 options accept multiples of 32 and rectangular shapes", "[step3
   CHECK(other.sizes.rows == 100);
 }
 
-TEST_CASE("step3 options refuse zero and negative and non-numeric values", "[step3]") {
+TEST_CASE("options refuse zero and negative and non-numeric values", "[step3]") {
   for (const auto& words : std::vector<std::vector<std::string>>{{"--size", "0"},
                                                                  {"--rows", "-32"},
                                                                  {"--inner", "abc"},
@@ -156,7 +154,7 @@ TEST_CASE("step3 options refuse zero and negative and non-numeric values", "[ste
   }
 }
 
-TEST_CASE("step3 options refuse sizes that are not multiples of 32 pointing to step 4", "[step3]") {
+TEST_CASE("options refuse sizes that are not multiples of 32 pointing to step 4", "[step3]") {
   for (const auto& words :
        std::vector<std::vector<std::string>>{{"--size", "100"},
                                              {"--rows", "33"},
@@ -170,8 +168,7 @@ TEST_CASE("step3 options refuse sizes that are not multiples of 32 pointing to s
   CHECK(usage_error_of({"--size", "16416"}).find("16384") != std::string::npos);
 }
 
-TEST_CASE("step3 program exits with a usage error for bad values before looking for a GPU",
-          "[step3]") {
+TEST_CASE("program exits with a usage error for bad values before looking for a GPU", "[step3]") {
   for (const std::string& arguments : std::vector<std::string>{
            "--size 0", "--rows -1", "--cols abc", "--size 100", "--size 99999", "--csv x.csv"}) {
     std::string output;

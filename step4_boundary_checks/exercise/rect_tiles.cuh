@@ -1,11 +1,6 @@
-/// @cond COURSE_EXERCISE
-// Exercise version of step4_boundary_checks/rect_tiles.cuh, approach 3 (kept out of the
-// course book). Build and test it as described in exercise/tiled_checked.cuh; the launcher
-// (given) runs DefaultRectTiling with blockDim = (kBlockCols, kBlockRows) and gridDim =
-// (ceil(cols / kTileCols), ceil(rows / kTileRows)).
-//
-// Rectangular tiles: the tile height, width and depth are independent, and each
-// thread computes several C elements. The same three boundary checks as tiled_checked.cuh.
+/// @file rect_tiles.cuh
+/// @brief Rectangular tiles: the tile height, width and depth are independent, and each
+/// thread computes several C elements. The same three boundary checks as tiled_checked.cuh.
 #pragma once
 
 namespace course::step4 {
@@ -44,7 +39,7 @@ struct RectTiling {
 /// computing 4×4 C elements.
 using DefaultRectTiling = RectTiling<64, 64, 16, 16, 16>;
 
-/// @brief C = A·B for any rows, inner, cols >= 1 with rectangular tiles (TODO below).
+/// @brief C = A·B for any rows, inner, cols >= 1 with rectangular tiles.
 ///
 /// Preconditions: blockDim = (Tiling::kBlockCols, Tiling::kBlockRows); gridDim =
 /// (ceil(cols / kTileCols), ceil(rows / kTileRows)); rows·inner, inner·cols, rows·cols fit in int.
@@ -60,33 +55,24 @@ using DefaultRectTiling = RectTiling<64, 64, 16, 16, 16>;
 template <typename Tiling>
 __global__ void __launch_bounds__(Tiling::kThreads)
     rect_tiles_kernel(const float* a, const float* b, float* c, int rows, int inner, int cols) {
-  // TODO(step 4): the rectangular-tile product; the same three checks as
-  // tiled_checked_kernel, but each thread loads several tile elements and computes
-  // Tiling::kRowsPerThread × Tiling::kColsPerThread C elements.
-  //  - __shared__ float a_tile[Tiling::kTileRows][Tiling::kTileDepth] and
-  //    b_tile[Tiling::kTileDepth][Tiling::kTileCols].
-  //  - The block's C tile starts at (blockIdx.y·kTileRows, blockIdx.x·kTileCols). Number
-  //    the threads thread_id = threadIdx.y·kBlockCols + threadIdx.x (0 .. kThreads-1).
-  //  - A register array float sums[kRowsPerThread][kColsPerThread] = {} holds the thread's
-  //    outputs.
-  //  - Phases of kTileDepth along inner (ceil(inner / kTileDepth) of them). In each:
-  //      * load the A tile: for load = 0 .. kALoadsPerThread-1, the thread's element is
-  //        e = thread_id + load·kThreads, at tile position (e / kTileDepth, e % kTileDepth).
-  //        Check 1: its A row < rows and its A column < inner, else store 0.0f.
-  //      * load the B tile the same way with kBLoadsPerThread, tile position
-  //        (e / kTileCols, e % kTileCols). Check 2: B row < inner and B column < cols.
-  //        (Consecutive threads take consecutive columns: coalesced global reads.)
-  //      * __syncthreads(): the tiles must be complete before anyone reads them.
-  //      * for each depth, add a_tile[ty + i·kBlockRows][depth] · b_tile[depth][tx +
-  //        j·kBlockCols] to sums[i][j]. The outputs of a thread are kBlockRows rows and
-  //        kBlockCols columns apart (NOT adjacent): neighbouring threads then touch
-  //        neighbouring columns, which keeps the stores coalesced and the shared-memory
-  //        reads free of bank conflicts. The static_asserts of RectTiling guarantee that
-  //        these strides cover the tile exactly.
-  //      * __syncthreads(): everyone must be done reading before the next phase's loads.
-  //  - Check 3: store sums[i][j] at C(block row0 + ty + i·kBlockRows, block col0 + tx +
-  //    j·kBlockCols) only where that row < rows and that column < cols.
+  // BEGIN EXERCISE rect_tiles_kernel
+  // TODO(step 4): the rectangular-tile product, right for every shape.
+  // What to achieve: block (by, bx) computes the Tiling::kTileRows × Tiling::kTileCols tile of
+  // C whose first element is (by·kTileRows, bx·kTileCols), with an A tile of kTileRows ×
+  // kTileDepth and a B tile of kTileDepth × kTileCols in shared memory per phase. The block
+  // has fewer threads than the tiles have elements: each thread loads kALoadsPerThread
+  // elements of the A tile and kBLoadsPerThread of the B tile per phase (consecutive threads
+  // loading consecutive elements of a tile row, so that the reads from global memory
+  // coalesce), and computes kRowsPerThread × kColsPerThread elements of C in registers, at
+  // the rows and columns the comment above the kernel gives (kBlockRows and kBlockCols
+  // apart). RectTiling's static_asserts guarantee that these counts and strides cover the
+  // tiles exactly. The boundary rules are those of tiled_checked.cuh: every element of C
+  // written once and nothing outside C, nothing read outside A and B, every __syncthreads()
+  // reached by every thread.
+  // Checked on the GPU by the same tests as tiled_checked.cuh (their kernel "rect tiles"):
+  //   scripts/try_exercise.sh step4
+  // and the memcheck command of step4_boundary_checks/exercise/README.md. Hints: HINTS.md.
+  // END EXERCISE rect_tiles_kernel
 }
 
 }  // namespace course::step4
-/// @endcond

@@ -1,63 +1,51 @@
-/// @cond COURSE_EXERCISE
-// Exercise version of step4_boundary_checks/tiled_checked.cuh, approach 1 (kept out of the
-// course book).
-//
-// Build it with -DCOURSE_KERNELS=exercise, or copy this folder to
-// <your folder>/step4_boundary_checks/ and build with -DCOURSE_KERNELS=<your folder>. Then
-//   ctest --test-dir <build> -L step4 --output-on-failure
-// The tests compare your C with a CPU product in double precision on every shape up to
-// 40×40×40, one below, at and one above each tile edge, thin shapes (one row, one column,
-// inner = 1) and large ragged shapes. Before each launch they fill C with the bit pattern 0xFF
-// (a NaN), so an element your kernel never writes shows up as "got -nan" in the list of
-// first mismatches; "got -nan" everywhere means the kernel wrote nothing. The launcher
-// (step4_launchers.cu) is given: blockDim = (TILE, TILE), gridDim = (ceil(cols / TILE),
-// ceil(rows / TILE)), so the last blocks of a row or a column of blocks stick out of C.
-//
-// A dropped load check may still give the right C (the out-of-range A value meets a zero
-// of the B tile, or the other way round) while reading past the arrays. Run the tests
-// under the sanitizer too, which reports every such read:
-//   compute-sanitizer --tool memcheck <build>/step4_boundary_checks/test_step4
-//       "step 4 kernels are right one below and at and one above each tile edge"
-// (one command line).
-//
-// All matrices are row-major: A is rows×inner, B is inner×cols, C is
-// rows×cols.
+/// @file tiled_checked.cuh
+/// @brief The tiled shared-memory kernel made correct for every shape: three boundary
+/// checks (loading the A tile, loading the B tile, computing/storing C), with zeros
+/// standing in for the tile entries that lie outside the matrices.
 #pragma once
 
 namespace course::step4 {
 
-// C = A·B for any rows, inner, cols >= 1 with TILE×TILE tiles staged in shared memory: step 3's
-// tiled kernel (step3_shared_tiling/tiled_shared.cuh) made correct for every shape.
-//
-// Preconditions (the launcher ensures them): blockDim = (TILE, TILE); gridDim =
-// (ceil(cols / TILE), ceil(rows / TILE)); rows·inner, inner·cols and rows·cols fit in int.
+/// @brief C = A·B for any rows, inner, cols >= 1 with TILE×TILE tiles staged in shared memory.
+///
+/// Preconditions: blockDim = (TILE, TILE); gridDim = (ceil(cols / TILE), ceil(rows / TILE));
+/// rows·inner, inner·cols and rows·cols fit in int (see problem_shape.hpp). Thread (ty, tx) =
+/// (threadIdx.y, threadIdx.x) of block (by, bx) computes C(by·TILE + ty, bx·TILE + tx) and, in
+/// phase ph, loads A(by·TILE + ty, ph·TILE + tx) and B(ph·TILE + ty, bx·TILE + tx).
+/// @tparam TILE tile width
+/// @param a A, rows×inner row-major
+/// @param b B, inner×cols row-major
+/// @param c C, rows×cols row-major (written)
+/// @param rows rows of A and C
+/// @param inner columns of A, rows of B
+/// @param cols columns of B and C
 template <int TILE>
 __global__ void tiled_checked_kernel(const float* a, const float* b, float* c, int rows, int inner,
                                      int cols) {
   static_assert(TILE >= 1 && TILE * TILE <= 1024, "a TILE x TILE block must fit 1024 threads");
-  // TODO(step 4): step 3's tiled product with three boundary checks.
-  //  - Two __shared__ float [TILE][TILE] arrays: a_tile and b_tile.
-  //  - Thread (threadIdx.y, threadIdx.x) of block (blockIdx.y, blockIdx.x) owns C element
-  //    (row, col) = (blockIdx.y·TILE + threadIdx.y, blockIdx.x·TILE + threadIdx.x). It may
-  //    lie outside C (row >= rows or col >= cols): such a thread must still load its share
-  //    of every tile (its neighbours need those values) and must not return early (it also
-  //    has to reach every __syncthreads()).
-  //  - Phases: ceil(inner / TILE) of them; the last one may be a partial tile. In phase
-  //    `phase` the thread loads
-  //      a_tile[ty][tx] = A(row, phase·TILE + tx)   -- check 1: only if row < rows AND
-  //        that column < inner. Without the column test a thread reads past the end of a
-  //        row of A, i.e. silently the NEXT row's first elements: wrong results. Without
-  //        the row test it reads past the end of A.
-  //      b_tile[ty][tx] = B(phase·TILE + ty, col)   -- check 2: only if that row < inner
-  //        AND col < cols (past the last row: past the end of B; past the end of a row:
-  //        the next row's elements).
-  //    and stores 0.0f instead where a check fails. Zeros make the inner product need no
-  //    check: an out-of-range entry adds 0·x = 0 to the sum.
-  //  - __syncthreads() after the loads (others' elements are read next) and after the
-  //    inner product (the next phase overwrites tiles that slower threads may still read).
-  //  - Check 3: store the float sum in c[row * cols + col] only if row < rows AND
-  //    col < cols.
+  // BEGIN EXERCISE tiled_checked_kernel
+  // TODO(step 4): step 3's tiled product (step3_shared_tiling/tiled_shared.cuh), made right
+  // for every shape.
+  // What to achieve: C = A·B for any rows, inner, cols >= 1, with TILE×TILE tiles of A and B
+  // staged in shared memory and thread (ty, tx) of block (by, bx) computing C(by·TILE + ty,
+  // bx·TILE + tx), as the preconditions above say. The grid is rounded up, so blocks of the
+  // last tile row and column stick out of C; when inner is not a multiple of TILE, the last
+  // phase's tiles stick out of A and B. Your kernel must
+  //  - write every element of C exactly once, and nothing outside C;
+  //  - read nothing outside A and B, not even a value that ends up multiplied by zero
+  //    (memcheck reports such a read even when C comes out right);
+  //  - keep every __syncthreads() reached by every thread of the block.
+  // Find every place where an index may leave its matrix, and decide what the thread does
+  // there: a check that makes a thread skip work it must do is as wrong as a missing one.
+  // Checked on the GPU by "the lesson's kernels match the CPU reference on every shape up to
+  // 40", "the checked kernel with the note's tile width 2 matches on every shape up to 20",
+  // "the lesson's kernels are right one below and at and one above each tile edge", "the
+  // lesson's kernels handle inner = 1 and single rows and single columns" and "the lesson's
+  // kernels are right on large ragged shapes" (a failure names the kernel: "tiled checked
+  // 32", ...):
+  //   scripts/try_exercise.sh step4
+  // then the memcheck command of step4_boundary_checks/exercise/README.md. Hints: HINTS.md.
+  // END EXERCISE tiled_checked_kernel
 }
 
 }  // namespace course::step4
-/// @endcond

@@ -1,7 +1,7 @@
 /// @file fast_gemm_cost_model.cpp
 /// @brief The fast kernel's choice of block tile and split-K, from the shape and a description of
-/// the device. Read fast_gemm_cost_model.hpp first; the lesson's section "Split-K" explains the
-/// model, calibrated_constants.hpp holds its measured constants.
+/// the device. Read fast_gemm_cost_model.hpp first; going_further/README.md ("Choosing the tile
+/// and the split") explains the model, calibrated_constants.hpp holds its measured constants.
 #include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"
 
 #include "step4_boundary_checks/going_further/calibrated_constants.hpp"
@@ -116,7 +116,8 @@ void validate_fast_shape(const ProductSizes& sizes) {
 //     pieces: tiles · splits units of work, every unit BM·BN·BK·(its inner tiles) multiply-adds
 //     (zeros past the edges included: a 128-row tile of a 3-row product costs a full tile).
 //     Units on one SM share its rate (the tile's efficiency, lower on the scalar path of a ragged
-//     inner or cols), and an SM below 8 resident warps, or with a lone block, runs slower still.
+//     inner or cols); an SM below kWarpsForFullRate resident warps runs slower still, and a lone
+//     block on its SM at kLoneBlockRate of that.
 //     The GPU runs them in waves of SMs · (resident blocks per SM); a wave lasts as long as
 //     one SM needs for its units. A last wave that is only partly full still costs a wave
 //     (wave quantization) -- unless its SMs run fewer units each, which is then faster.

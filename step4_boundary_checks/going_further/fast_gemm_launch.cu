@@ -220,7 +220,7 @@ void with_split_k(float* c, const ProductSizes& sizes, int splits, cudaStream_t 
   float* workspace = nullptr;
   // Allocate first and ask how much memory is free only when that fails: the query
   // (cudaMemGetInfo) is a call into the driver on every split product, and it showed in their
-  // times (the lesson's "Choosing the tile and the split" quotes the two runs).
+  // times (lab/NOTEBOOK.md, "Split-K's costs", quotes the two runs).
   const cudaError_t allocated =
       cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
   if (allocated == cudaErrorMemoryAllocation) {

@@ -60,24 +60,26 @@ bool parse_bench_options(const BenchProgram& program, int argc, char** argv,
   long long seed = kFreshSeed;
   std::string shapes_path;
   ArgParser parser(program.name, program.description);
-  parser.add_input_file("--shapes", &shapes_path,
-                        "the shapes to measure, one 'rows inner cols' a line (default: " +
-                            program.default_shapes + ")");
+  parser.add_input_file(
+      "--shapes", &shapes_path,
+      "a file of the shapes to measure, one a line ('rows inner cols'; default: " +
+          program.default_shapes + ")");
   parser.add_integer("--size", &size, 1, kMaxDimension,
                      "measure the one shape rows = inner = cols instead");
   parser.add_integer("--rows", &rows, 1, kMaxDimension, "rows of A and C (one shape)");
-  parser.add_integer("--inner", &inner, 1, kMaxDimension, "columns of A, rows of B (one shape)");
+  parser.add_integer("--inner", &inner, 1, kMaxDimension, "columns of A and rows of B (one shape)");
   parser.add_integer("--cols", &cols, 1, kMaxDimension, "columns of B and C (one shape)");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (the median is reported)");
-  parser.add_seed(&seed, "seed of the random inputs of every shape");
+  parser.add_seed(&seed, "seed of the random inputs (A and B of every shape)");
   if (program.takes_all_fast_variants) {
     parser.add_flag("--all-fast-variants", &options.all_fast_variants,
                     "also time each tile shape of the fast kernel");
   }
   if (program.takes_outputs) {
-    parser.add_output_file("--csv", &options.csv_path, "write the table as CSV here");
-    parser.add_output_file("--markdown", &options.markdown_path,
-                           "write the report as Markdown here");
+    parser.add_output_file("--csv", &options.csv_path, "also write the table as CSV to this file");
+    parser.add_output_file(
+        "--markdown", &options.markdown_path,
+        "also write the report as Markdown to this file (the table with its notes)");
   }
   if (!parser.parse(argc, argv)) {
     return false;

@@ -24,7 +24,8 @@
 namespace course::step4 {
 namespace {
 
-/// cuBLAS times below this are dominated by launch overhead; the lesson treats them apart.
+/// cuBLAS times below this are dominated by launch overhead; going_further/README.md treats them
+/// apart.
 constexpr double kShortMs = 0.020;
 
 /// The automatic choice before split-K (commit a7b98cc): 128×128×16 tiles, or 128×64×8 when

@@ -54,7 +54,8 @@ void check_shape(const Kernel& kernel, int rows, int inner, int cols, std::uint6
 
 }  // namespace
 
-TEST_CASE("step 4 kernels match the CPU reference on every shape up to 40", "[step4][gpu][sweep]") {
+TEST_CASE("the lesson's kernels match the CPU reference on every shape up to 40",
+          "[step4][gpu][sweep]") {
   course::step4::testing::sweep_all_shapes(kernels_under_test(), 40);
 }
 
@@ -69,16 +70,17 @@ TEST_CASE("the checked kernel with the note's tile width 2 matches on every shap
   course::step4::testing::sweep_all_shapes({tile2}, 20);
 }
 
-TEST_CASE("step 4 kernels are right one below and at and one above each tile edge",
+TEST_CASE("the lesson's kernels are right one below and at and one above each tile edge",
           "[step4][gpu]") {
   course::step4::testing::check_tile_edges(kernels_under_test());
 }
 
-TEST_CASE("step 4 kernels handle inner = 1 and single rows and single columns", "[step4][gpu]") {
+TEST_CASE("the lesson's kernels handle inner = 1 and single rows and single columns",
+          "[step4][gpu]") {
   course::step4::testing::check_thin_shapes(kernels_under_test());
 }
 
-TEST_CASE("step 4 kernels are right on large ragged shapes", "[step4][gpu]") {
+TEST_CASE("the lesson's kernels are right on large ragged shapes", "[step4][gpu]") {
   course::step4::testing::check_large_ragged_shapes(kernels_under_test());
 }
 

@@ -1,20 +1,14 @@
-// Step 5 exercise, approach 3 (the lesson): the write-back you write.
-// Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh in the step folder.
-/// @cond COURSE_EXERCISE
-// Exercise version of step5_tensor_core_sddmm/sddmm_tile_grouped.cuh (kept out of the
-// course book). Build and test it as described in exercise/sddmm_warp_per_nonzero.cuh. The
-// tile product (wmma_tile_product.cuh), the grouping of S by tile (tile_grouping.cu) and the
-// launch (sddmm_tile_grouped_launch.cu) are given; the TODO is the write-back of the results
-// through the lane map.
-//
-// Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.
-//
-// After group_by_tile, warp w owns tile w: it computes the tile's 16×16 block of A·B with
-// WMMA and writes the values at the tile's nonzeros, positions tile_offsets[w] ..
-// tile_offsets[w+1] (the note's version 2; its version 1 scanned all nnz in every warp).
-// Each result is written by the lane whose fragment register holds it, found with the
-// lane-to-element map of fragment_map.cuh, straight into S's order through the
-// permutation. No dense rows×cols storage exists anywhere.
+// Step 5, approach 3 (the lesson): the kernel (a student writes its write-back).
+// Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh.
+/// @file sddmm_tile_grouped.cuh
+/// @brief Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.
+///
+/// After group_by_tile, warp w owns tile w: it computes the tile's 16×16 block of A·B with
+/// WMMA and writes the values at the tile's nonzeros, positions tile_offsets[w] ..
+/// tile_offsets[w+1] (the note's version 2; its version 1 scanned all nnz in every warp).
+/// Each result is written by the lane whose fragment register holds it, found with the
+/// lane-to-element map of fragment_map.cuh, straight into S's order through the
+/// permutation. No dense rows×cols storage exists anywhere.
 #pragma once
 
 #include "step5_tensor_core_sddmm/fragment_map.cuh"
@@ -82,25 +76,24 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   const int begin = kTileRanges ? tile_offsets[tile] : 0;
   const int end = kTileRanges ? tile_offsets[tile + 1] : nnz;
 #if __CUDA_ARCH__ >= 800
-  // TODO(step 5): write the tile's results through the lane-to-element map.
-  //  - The warp holds the tile's 16×16 block of A·B in `accumulator`, spread over the 32
-  //    lanes: lane `lane` holds 8 of its elements in accumulator.x[0..7]. Which ones is
-  //    given by fragment_map.cuh (measured by fragment_layout):
-  //    accumulator_slot_16x16(row_in_tile, col_in_tile) returns the {lane, index} that
-  //    holds element (row_in_tile, col_in_tile).
-  //  - For each position in [begin, end) (the tile's nonzeros, sorted by tile):
-  //      row_in_tile = sorted_rows[position] - tile_row·kTile,
-  //      col_in_tile = sorted_cols[position] - tile_col·kTile.
-  //    Version 1 (!kTileRanges) scans all nnz: skip positions whose row_in_tile or
-  //    col_in_tile lies outside 0..kTile-1 (nonzeros of other tiles).
-  //  - Only the lane that holds the element writes it:
-  //      output[permutation[position]] = sorted_values[position]·fragment_value(accumulator,
-  //      slot.index)
-  //    (permutation maps the tile order back to S's order; fragment_value reads x[index]
-  //    without indexing the registers at run time). Every lane walks the same positions, so
-  //    each result is written exactly once.
+  // BEGIN EXERCISE write_back
+  // TODO(step 5, approach 3): write the tile's results.
+  // What to achieve: for every position p in [begin, end) whose nonzero (sorted_rows[p],
+  // sorted_cols[p]) lies in this warp's tile (tile_row, tile_col), output[permutation[p]] =
+  // sorted_values[p] · (A·B)(sorted_rows[p], sorted_cols[p]), written exactly once. With
+  // version 2 (kTileRanges) every position of the range is in the tile; with version 1 the
+  // range is all nnz, and most positions belong to other tiles. The warp holds the tile's
+  // 16×16 block of A·B in `accumulator`, spread over its 32 lanes, 8 elements each: a lane
+  // can read only its own. fragment_map.cuh says which lane holds an element and in which of
+  // its 8 registers; fragment_value reads a register chosen at run time. No shared memory
+  // and no shuffles: the older GPUs' path below does it through shared memory instead.
+  // Checked on the GPU (sm_80 or newer; approach 3 in each) by the "all approaches" tests and
+  // "approach 3 version 1 scanning all nonzeros gives the same result":
+  //   scripts/try_exercise.sh step5
+  // (see step5_tensor_core_sddmm/exercise/README.md). Hints: exercise/HINTS.md.
   static_cast<void>(begin);  // (remove these two lines once your loop uses begin and end)
   static_cast<void>(end);
+  // END EXERCISE write_back
 #else
   // Volta/Turing hold the accumulator in another layout: go through shared memory instead.
   float* tile_values = reinterpret_cast<float*>(&stages[warp_in_block]);  // 256 floats = 1 KiB
@@ -118,4 +111,3 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 }
 
 }  // namespace course::step5
-/// @endcond

@@ -1,19 +1,13 @@
-// Step 5 exercise, approach 1 (the lesson): the kernel you write.
-// Read first: lab/experiments/shuffle_mask.cu and warp_shuffle_check.cuh in the step folder.
-/// @cond COURSE_EXERCISE
-// Exercise version of step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh, approach 1 (kept
-// out of the course book).
-//
-// Build it with -DCOURSE_KERNELS=exercise, or copy this folder to
-// <your folder>/step5_tensor_core_sddmm/ and build with -DCOURSE_KERNELS=<your folder>.
-// Then
-//   ctest --test-dir <build> -L step5 --output-on-failure
-// The tests compare every approach with a CPU SDDMM in double precision on awkward shapes
-// (rows, inner, cols not multiples of 16, padded leading dimensions, empty rows, one nonzero, a
-// real matrix). Before each launch they fill C with the bit pattern 0xFF (a NaN), so a value your
-// kernel never writes shows up as NaN in the comparison's summary. The launch
-// (sddmm_warp_per_nonzero_launch.cu) is given: blockDim.x = 256 (8 warps), one warp per
-// nonzero, as many blocks as needed; C has one float per nonzero, in S's order.
+// Step 5, approach 1 (the lesson): the kernel (a student writes it).
+// Read first: lab/experiments/shuffle_mask.cu (the shuffle lesson) and warp_shuffle_check.cuh.
+/// @file sddmm_warp_per_nonzero.cuh
+/// @brief Approach 1, the CUDA-core baseline: one warp per nonzero of S.
+///
+/// The 32 lanes split the dot product of row `row` of A and row `col` of Bᵀ (lane l takes
+/// k = l, l + 32, ...), each accumulating in float, then add their partial sums with a
+/// butterfly of __shfl_xor_sync. Every lane of the warp reaches every shuffle (the only exit
+/// is taken by the whole warp together), so the mask 0xFFFFFFFF names exactly the lanes
+/// that take part: the shuffle lesson of the note (see shuffle_mask.cu).
 #pragma once
 
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
@@ -25,41 +19,56 @@
 
 namespace course::step5 {
 
-// Sum of `value` over the 32 lanes, returned in every lane (all 32 lanes call it).
+/// @brief Sum of @p value over the 32 lanes, in every lane (all 32 lanes must call it).
+/// The shuffles check their mask when COURSE_CHECK_WARP_MASKS is defined
+/// (warp_shuffle_check.cuh).
+/// @param value this lane's partial sum
+/// @return the warp's total
 __device__ inline float warp_sum(float value) {
-  // TODO(step 5): a butterfly reduction. For offset = 16, 8, 4, 2, 1 add the value of lane
-  // (lane XOR offset): value += checked_shfl_xor_sync(mask, value, offset). After the five
-  // steps every lane holds the total.
-  // The mask must name EXACTLY the lanes that take part in the shuffle: here all 32, so
-  // 0xFFFFFFFF (the note's lesson: the old __shfl_xor had no mask; a mask that leaves out
-  // calling lanes is undefined behaviour that may even give the right sums).
-  // checked_shfl_xor_sync (warp_shuffle_check.cuh) is __shfl_xor_sync plus a check of the
-  // mask: in the course's build a lane that is not named, or reads from a lane that is not
-  // named, stops the kernel with a message and the test fails with a CUDA error.
+  // BEGIN EXERCISE warp_sum
+  // TODO(step 5): return the sum of `value` over the 32 lanes of the warp, in every lane,
+  // exchanging registers with checked_shfl_xor_sync (warp_shuffle_check.cuh: __shfl_xor_sync
+  // plus a check of its mask) in log2(32) = 5 steps. All 32 lanes call this function, and
+  // the mask of a shuffle must name exactly the lanes that take part in it: the note's lesson
+  // (lab/experiments/shuffle_mask.cu). In the course's build a shuffle whose mask leaves out
+  // a lane that takes part stops the kernel, and the test fails with a CUDA error.
+  // Checked through sddmm_warp_per_nonzero_kernel below, by the same tests.
   return value;
+  // END EXERCISE warp_sum
 }
 
-// C[e] = S[e] · (row row_indices[e] of A) · (row col_indices[e] of Bᵀ), one warp per
-// nonzero e.
-//
-// Preconditions: blockDim.x is a multiple of 32; S's indices are in range (DevicePattern
-// checked them); any inner, any order of the nonzeros.
+/// @brief C[e] = S[e] · (row of A) · (row of Bᵀ), one warp per nonzero e.
+///
+/// Preconditions: blockDim.x is a multiple of 32; S's indices are in range (DevicePattern
+/// checked them); works for any inner and any order of the nonzeros.
+/// @param operands A and Bᵀ
+/// @param nnz number of nonzeros
+/// @param row_indices row of each nonzero
+/// @param col_indices column of each nonzero
+/// @param values value of each nonzero
+/// @param output one float per nonzero
 __global__ void sddmm_warp_per_nonzero_kernel(DenseOperands operands, std::int64_t nnz,
                                               const int* row_indices, const int* col_indices,
                                               const float* values, float* output) {
-  // TODO(step 5): one warp per nonzero.
-  //  - The warp's nonzero: (blockIdx.x·blockDim.x + threadIdx.x) / warpSize, in 64 bits
-  //    (std::int64_t: nnz may pass 2^31 / 32 blocks); the lane: threadIdx.x % warpSize.
-  //  - Warps past the last nonzero (nonzero >= nnz) return. All 32 lanes of such a warp
-  //    return together, so the lanes that stay are still whole warps: every lane named by
-  //    the 0xFFFFFFFF mask of warp_sum reaches the shuffles.
-  //  - a_row = operands.a + row·operands.lda and b_row = operands.b_transposed +
-  //    col·operands.ldb (64-bit offsets): row of A and row of Bᵀ, inner = operands.inner halves
-  //    each (the leading dimensions may be larger than inner).
-  //  - Lane l adds a_row[k]·b_row[k] for k = l, l + 32, l + 64, ... < inner into a float
-  //    (__half2float, fmaf): consecutive lanes read consecutive halves (coalesced).
-  //  - dot = warp_sum(partial); lane 0 alone writes output[nonzero] = values[nonzero]·dot.
+  // BEGIN EXERCISE sddmm_warp_per_nonzero_kernel
+  // TODO(step 5, approach 1): one warp per nonzero.
+  // What to achieve: output[e] = values[e] · (row row_indices[e] of A) · (row col_indices[e]
+  // of Bᵀ) for every nonzero e < nnz, computed by warp e of the grid (the threads are
+  // numbered across blocks, 32 to a warp; the launcher starts enough warps, and the last
+  // ones may have no nonzero). The 32 lanes of the warp split the dot product over the inner
+  // dimension (operands.inner halves, accumulated in float) so that consecutive lanes read
+  // consecutive halves, add their partial sums with warp_sum, and exactly one lane writes the
+  // result. A row of A starts operands.lda halves after the previous one, a row of Bᵀ
+  // operands.ldb halves (padded leading dimensions: lda, ldb >= inner). nnz and the offsets
+  // may pass 2^31: compute them in 64 bits. A warp with no nonzero must leave as a whole, so
+  // that every lane reaching warp_sum is one its mask names.
+  // Checked on the GPU (approach 1 in each) by "all approaches with rows inner cols not
+  // multiples of 16", "all approaches with padded leading dimensions and an inner tail",
+  // "all approaches with empty rows and columns", "all approaches with one nonzero" and the
+  // other "all approaches" tests:
+  //   scripts/try_exercise.sh step5
+  // (see step5_tensor_core_sddmm/exercise/README.md). Hints: exercise/HINTS.md.
+  // END EXERCISE sddmm_warp_per_nonzero_kernel
 }
 
 }  // namespace course::step5
-/// @endcond

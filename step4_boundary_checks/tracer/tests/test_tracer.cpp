@@ -43,13 +43,13 @@ const course::step4::TraceConfig kNoteExample{3, 3, 3, 2};
 
 }  // namespace
 
-TEST_CASE("tracer: phase 0 of block 0-0 loads only valid elements", "[step4][tracer]") {
+TEST_CASE("tracer phase 0 of block 0-0 loads only valid elements", "[step4][tracer]") {
   const course::step4::PhaseTrace trace = course::step4::trace_phase(kNoteExample, 0, 0, 0);
   CHECK(invalid_loads(trace.a_loads).empty());
   CHECK(invalid_loads(trace.b_loads).empty());
 }
 
-TEST_CASE("tracer: phase 1 of block 0-0 matches the note", "[step4][tracer]") {
+TEST_CASE("tracer phase 1 of block 0-0 matches the note", "[step4][tracer]") {
   const course::step4::PhaseTrace trace = course::step4::trace_phase(kNoteExample, 0, 0, 1);
   // Threads (0,1) and (1,1) try A0,3 and A1,3: past the end of a row.
   const std::set<Invalid> a_expected = {{0, 1, "A0,3", AccessKind::past_row_end},
@@ -73,7 +73,7 @@ TEST_CASE("tracer: phase 1 of block 0-0 matches the note", "[step4][tracer]") {
   CHECK(trace.c_stores[1].valid);
 }
 
-TEST_CASE("tracer: phase 0 of block 1-1 matches the note", "[step4][tracer]") {
+TEST_CASE("tracer phase 0 of block 1-1 matches the note", "[step4][tracer]") {
   const course::step4::PhaseTrace trace = course::step4::trace_phase(kNoteExample, 1, 1, 0);
   // Threads (1,0) and (1,1) try A3,0 and A3,1, which do not exist (past the array).
   const std::set<Invalid> a_expected = {{1, 0, "A3,0", AccessKind::past_array_end},
@@ -93,7 +93,7 @@ TEST_CASE("tracer: phase 0 of block 1-1 matches the note", "[step4][tracer]") {
   CHECK_FALSE(trace.c_stores[1].valid);
 }
 
-TEST_CASE("tracer: bad accesses happen in every phase and only where the note says",
+TEST_CASE("tracer finds bad accesses in every phase and only where the note says",
           "[step4][tracer]") {
   int phases_with_invalid = 0;
   for (const course::step4::PhaseTrace& trace : course::step4::trace_all(kNoteExample)) {
@@ -108,7 +108,7 @@ TEST_CASE("tracer: bad accesses happen in every phase and only where the note sa
   CHECK(course::step4::trace_all(kNoteExample).size() == 8u);
 }
 
-TEST_CASE("tracer: the report and the picture name the loads", "[step4][tracer]") {
+TEST_CASE("tracer report and picture name the loads", "[step4][tracer]") {
   const course::step4::PhaseTrace trace = course::step4::trace_phase(kNoteExample, 0, 0, 1);
   const std::string text = course::step4::describe_phase(kNoteExample, trace, true);
   CHECK_THAT(text, Catch::Contains("thread (0,1) loads A0,3: INVALID, past the end of row 0"));
@@ -121,7 +121,7 @@ TEST_CASE("tracer: the report and the picture name the loads", "[step4][tracer]"
   CHECK_THAT(svg, Catch::EndsWith("</svg>\n"));
 }
 
-TEST_CASE("tracer: bad sizes and blocks and phases are refused by name", "[step4][tracer]") {
+TEST_CASE("tracer refuses bad sizes and blocks and phases by name", "[step4][tracer]") {
   CHECK_THROWS_WITH(course::step4::trace_phase({3, 3, 3, 0}, 0, 0, 0),
                     Catch::Contains("tile width must be from 1 to 32, got 0"));
   CHECK_THROWS_WITH(course::step4::trace_phase({0, 3, 3, 2}, 0, 0, 0),
@@ -132,8 +132,7 @@ TEST_CASE("tracer: bad sizes and blocks and phases are refused by name", "[step4
                     Catch::Contains("phase must be from 0 to 1"));
 }
 
-TEST_CASE("tracer: the output estimate counts every line and bounds every byte",
-          "[step4][tracer]") {
+TEST_CASE("tracer output estimate counts every line and bounds every byte", "[step4][tracer]") {
   // Ragged shapes and tiles, including the largest indices the line bounds allow for.
   const course::step4::TraceConfig configs[] = {{3, 3, 3, 2},    {5, 3, 4, 2},        {7, 1, 9, 4},
                                                 {33, 31, 2, 32}, {1024, 1000, 1, 32}, {1, 1, 1, 1}};
@@ -156,7 +155,7 @@ TEST_CASE("tracer: the output estimate counts every line and bounds every byte",
   CHECK(course::step4::estimate_trace_output({1024, 1024, 1024, 1}, false).phases == 1073741824u);
 }
 
-TEST_CASE("tracer: the SVG estimate bounds every picture and refuses the large ones",
+TEST_CASE("tracer SVG estimate bounds every picture and refuses the large ones",
           "[step4][tracer]") {
   // Every block and phase of small ragged shapes, and the largest indices of the bound: tile
   // 32 on sizes just past a multiple of 32, where every load past the end is drawn.

@@ -183,7 +183,7 @@ course::CooMatrix block_mask(int rows, int cols, int block, double density, bool
 
 }  // namespace
 
-TEST_CASE("masked tiles: block masks of every block size cut by the edges", "[gpu]") {
+TEST_CASE("masked tiles on block masks of every block size cut by the edges", "[gpu]") {
   for (const int block : {16, 24, 32, 48, 64, 96, 128}) {
     // 300 x 270: neither a multiple of 16 nor of the block size.
     const course::CooMatrix s = block_mask(300, 270, block, 0.3, false, course::fresh_seed());
@@ -193,7 +193,7 @@ TEST_CASE("masked tiles: block masks of every block size cut by the edges", "[gp
   }
 }
 
-TEST_CASE("masked tiles: inner from 1 to 256 16-byte and scalar copies", "[gpu]") {
+TEST_CASE("masked tiles with inner from 1 to 256 through 16-byte and scalar copies", "[gpu]") {
   const course::CooMatrix s = block_mask(200, 180, 32, 0.4, false, course::fresh_seed());
   for (const int inner : {1, 15, 16, 17, 64, 100, 256}) {
     check_masked_tiles(s, inner, inner, 16, 4);
@@ -201,7 +201,7 @@ TEST_CASE("masked tiles: inner from 1 to 256 16-byte and scalar copies", "[gpu]"
   }
 }
 
-TEST_CASE("masked tiles: causal masks and their diagonal tiles", "[gpu]") {
+TEST_CASE("masked tiles on causal masks and their diagonal tiles", "[gpu]") {
   const course::CooMatrix causal = mask_of(
       150, 150, [](int row, int col) { return col <= row; }, course::fresh_seed());
   for (const int min_entries : {1, 16, 100, 136}) {
@@ -212,7 +212,8 @@ TEST_CASE("masked tiles: causal masks and their diagonal tiles", "[gpu]") {
   check_masked_tiles(blocks, 17, 17, 16, 4);
 }
 
-TEST_CASE("masked tiles: empty rows empty tiles partial tiles and lone entries", "[gpu]") {
+TEST_CASE("masked tiles with empty rows and empty tiles and partial tiles and lone entries",
+          "[gpu]") {
   // Rows 20..39 empty; a dense band of 8 columns every 40 columns; scattered singles.
   const course::CooMatrix s = mask_of(
       130, 200,
@@ -229,7 +230,7 @@ TEST_CASE("masked tiles: empty rows empty tiles partial tiles and lone entries",
   }
 }
 
-TEST_CASE("masked tiles: many tile columns per panel split into items", "[gpu]") {
+TEST_CASE("masked tiles with many tile columns per panel split into items", "[gpu]") {
   // Every tile full: 64 tile columns per panel, items of 4 steps.
   const course::CooMatrix s = mask_of(
       70, 1024, [](int, int) { return true; }, course::fresh_seed());
@@ -237,7 +238,7 @@ TEST_CASE("masked tiles: many tile columns per panel split into items", "[gpu]")
   check_masked_tiles(s, 40, 40, 256, 2);
 }
 
-TEST_CASE("dense path: GEMM and gather against the reference", "[gpu]") {
+TEST_CASE("dense path GEMM and gather match the reference", "[gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   for (const int inner : {1, 17, 64, 100}) {
     const course::CooMatrix s = block_mask(190, 130, 16, 0.5, true, seed + inner);
@@ -344,7 +345,7 @@ TEST_CASE("approach 4 takes the dense path when no tile may go to Tensor Cores",
   check_hybrid(s, 64, 64, seed, options);
 }
 
-TEST_CASE("approach 4 combined: full tiles and dense panels then masked tiles", "[gpu]") {
+TEST_CASE("approach 4 combined with full tiles and dense panels then masked tiles", "[gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
   // Causal 300 x 300: 64×64 full tiles below the diagonal, masked triangles on it.

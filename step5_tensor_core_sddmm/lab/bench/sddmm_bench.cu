@@ -143,10 +143,10 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
       "reports each time as a multiple of its LIMIT. Prints Markdown; --csv and --markdown "
       "write the table.");
   parser.add_input_file("--shapes", &request.shapes,
-                        "a set of uniform shapes, 'rows cols nnz inner' a line (e.g. "
-                        "lab/sets/note_shapes.txt)");
+                        "a file of the shapes to measure, one a line ('rows cols nnz inner', a "
+                        "uniform mask each; e.g. lab/sets/note_shapes.txt)");
   parser.add_input_file("--masks", &request.masks,
-                        "a set of attention masks, one a line (e.g. "
+                        "a file of the attention masks to measure, one a line (e.g. "
                         "lab/sets/attention_public.txt)");
   parser.add_flag("--ksweep", &request.k_sweep, "inner = 32..1024 on matrix_37000_37000_368000");
   parser.add_flag("--experiments", &request.experiments,
@@ -154,12 +154,15 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   parser.add_input_folder("--matrices", &request.matrices,
                           "directory of .mtx/.mtx.gz files to add");
   parser.add_output_file("--csv", &request.csv_path, "also write the table as CSV to this file");
-  parser.add_output_file("--markdown", &request.markdown_path,
-                         "also write the table and the summary as Markdown to this file");
-  parser.add_seed(&seed, "the random inputs A and B, and the masks whose set gives no seed");
+  parser.add_output_file(
+      "--markdown", &request.markdown_path,
+      "also write the report as Markdown to this file (the table and the summary)");
+  parser.add_seed(&seed,
+                  "seed of the random inputs (A and B, and the masks whose set gives no seed)");
   parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kHybridApproach,
                           "approaches to run, e.g. 1,3,4");
-  parser.add_integer("--repeats", &repeats, 1, 1000, "timed repeats (median and min reported)");
+  parser.add_integer("--repeats", &repeats, 1, 1000,
+                     "timed runs (the median and the minimum are reported)");
   parser.add_integer("--other-repeats", &other_repeats, 1, 1000,
                      "timed preprocessings (median reported, default 21)");
   parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");

@@ -134,7 +134,7 @@ int run(int argc, char** argv) {
   course::ArgParser parser("wmma_shape_timing",
                            "Times approach 2 with the three WMMA shapes and the note's "
                            "never-true if (see the file comment).");
-  parser.add_integer("--repeats", &repeats, 1, 1000, "timed calls per variant (default 20)");
+  parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (calls of each variant)");
   parser.add_text("--out", &out_dir, "folder for the CSV and Markdown files (default .)");
   if (!parser.parse(argc, argv)) {
     return 0;

@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[step5][bench]") {
+TEST_CASE("benchmark cases of a folder's matrices get their sizes from the size line",
+          "[step5][bench]") {
   course::testing::TempDir dir;
   const std::string header = "%%MatrixMarket matrix coordinate pattern symmetric\n";
   // The entries are never read here: a wrong one does not matter yet.
@@ -33,7 +34,7 @@ TEST_CASE("bench: a folder's matrices get their sizes from the size line", "[ste
                   course::UsageError);
 }
 
-TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
+TEST_CASE("a benchmark case that cannot run says why", "[step5][bench]") {
   course::step5::bench::Settings settings;
   course::step5::bench::BenchCase small{"small", nullptr, 64, 1000, 300, 400, false, ""};
   CHECK(course::step5::bench::skip_reason(small, settings).empty());
@@ -50,7 +51,7 @@ TEST_CASE("bench: a case that cannot run says why", "[step5][bench]") {
                  Catch::Contains("A (rows x inner halves) 238.42 TiB"));
 }
 
-TEST_CASE("bench: the public attention set runs each mask at K = 64 then 128 then 256",
+TEST_CASE("the benchmark's public attention set runs each mask at inner 64 then 128 then 256",
           "[step5][bench]") {
   const std::string file = std::string(COURSE_STEP5_SETS) + "/attention_public.txt";
   const std::vector<course::step5::bench::BenchCase> cases = course::step5::bench::mask_set_cases(
@@ -87,7 +88,7 @@ TEST_CASE("bench: the public attention set runs each mask at K = 64 then 128 the
   CHECK(block_mask(1).col_indices != block_mask(2).col_indices);
 }
 
-TEST_CASE("bench: a shape set makes uniform masks of exactly its entries", "[step5][bench]") {
+TEST_CASE("a benchmark shape set makes uniform masks of exactly its entries", "[step5][bench]") {
   const std::vector<course::step5::bench::ShapeSetEntry> shapes = {{300, 700, 3131, 64},
                                                                    {40, 40, 1600, 256}};
   const std::vector<course::step5::bench::BenchCase> cases =

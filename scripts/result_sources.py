@@ -1,0 +1,223 @@
+"""The result files that scripts/check_numbers.py binds figures to: their tables (Markdown or
+CSV) and lines, read once, and how a quoted figure compares with a source's number (rounded
+half up to the figure's own decimals).
+"""
+import csv
+import decimal
+import re
+import subprocess
+
+# A number in a source cell or line: not part of a name (window_4096_w64, 1x4096x4096).
+SOURCE_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+                           r"(?=(?:ms|us|µs|ns|s|x|GB|TB|GiB|MiB|KiB|B|%|×)?(?!\w))")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def normalise(text):
+    """A cell, header or key as compared: markup, escapes and emphasis removed, 2¹⁰ read as
+    2^10, × as x, dashes as '-', spaces collapsed."""
+    text = (text or "").strip()
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    text = re.sub(r"\\([\\|@#%_*\-<>`&$])", r"\1", text)
+    text = re.sub(r"(\*\*|__|`)", "", text)
+    text = re.sub(r"(?<=\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", lambda m: "^" + m.group(1).translate(SUPERSCRIPTS),
+                  text)
+    text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("−", "-")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def source_numbers(text):
+    """The numbers of a source cell or line, in order (grouping commas removed)."""
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", normalise(text))
+    return SOURCE_NUMBER.findall(text)
+
+
+def split_row(line):
+    """The cells of a Markdown table row (a `\\|` stays inside its cell)."""
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|") and not line.endswith("\\|"):
+        line = line[:-1]
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)]
+
+
+def heading_text(line):
+    match = HEADING.match(line)
+    if not match:
+        return None
+    return normalise(re.sub(r"\{#[\w-]+\}\s*$", "", match.group(2)))
+
+
+def figure_value(figure):
+    """The number of a figure's text ('1 250.5 ms' -> '1250.5')."""
+    return re.match(r"[\d ,.]+", figure).group(0).strip().replace(" ", "").replace(",", "")
+
+
+def rounds_to(figure, source):
+    """None when the source number @p source, rounded to the figure's decimals, gives the
+    figure; else why not."""
+    value = figure_value(figure)
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    source_decimals = len(source.split(".")[1].split("e")[0].split("E")[0]) \
+        if "." in source else 0
+    try:
+        wanted, have = decimal.Decimal(value), decimal.Decimal(source)
+    except decimal.InvalidOperation:
+        return "the source holds %r, not a number" % source
+    if decimals > source_decimals and "e" not in source.lower():
+        return "the figure has more decimals than the source (%s)" % source
+    # Rounded half up, as a reader rounds (0.925 -> 0.93): one rounding only, so that a
+    # figure one unit off in its last digit never passes.
+    if have.quantize(decimal.Decimal(1).scaleb(-decimals),
+                     rounding=decimal.ROUND_HALF_UP) == wanted:
+        return None
+    return "the source says %s" % source
+
+
+class SourceError(Exception):
+    pass
+
+
+class Table:
+    def __init__(self, headers, rows, heading, line):
+        self.headers = headers            # raw header texts
+        self.keys = [normalise(h) for h in headers]
+        self.rows = rows                  # lists of raw cell texts
+        self.heading = heading            # normalised text of the heading above it, or None
+        self.line = line
+
+    def column(self, name, occurrence=1):
+        """The index of the column headed @p name (its @p occurrence-th, where a header
+        repeats), or None."""
+        name = normalise(name)
+        found = [i for i, key in enumerate(self.keys) if key == name]
+        return found[occurrence - 1] if len(found) >= occurrence else None
+
+
+class Source:
+    """A committed result file read once: its lines and its tables."""
+
+    def __init__(self, path):
+        self.path = path
+        text = path.read_text(encoding="utf-8", errors="replace")
+        self.lines = text.split("\n")
+        self.tables = []
+        self.headings = set()
+        if path.suffix == ".csv":
+            body = [line for line in self.lines if line.strip() and
+                    not line.lstrip().startswith("#")]
+            table = list(csv.reader(body))
+            if table:
+                self.tables.append(Table(table[0], [r for r in table[1:] if any(r)], None, 1))
+            return
+        heading, number = None, 0
+        while number < len(self.lines):
+            line = self.lines[number]
+            title = heading_text(line)
+            if title is not None:
+                heading = title
+                self.headings.add(title)
+            elif (line.lstrip().startswith("|") and number + 1 < len(self.lines)
+                  and TABLE_DELIMITER.match(self.lines[number + 1])):
+                end = number + 2
+                while end < len(self.lines) and self.lines[end].lstrip().startswith("|"):
+                    end += 1
+                rows = [split_row(row) for row in self.lines[number + 2:end]]
+                self.tables.append(Table(split_row(line), rows, heading, number + 1))
+                number = end
+                continue
+            number += 1
+
+    def tables_under(self, heading):
+        """The tables under a heading (all of them for None); where no heading has that
+        text, the first table after the one line that holds it (a log's '== run' line)."""
+        if heading is None:
+            return self.tables
+        wanted = normalise(heading)
+        if wanted in self.headings:
+            return [table for table in self.tables if table.heading == wanted]
+        holding = [i for i, line in enumerate(self.lines) if heading.strip() in line]
+        if len(holding) == 1:
+            after = [table for table in self.tables if table.line > holding[0] + 1]
+            if after:
+                return after[:1]
+        raise SourceError("no heading '%s' in %s (nor one line holding it, then a table)" % (
+            heading, self.path.name))
+
+
+class Sources:
+    """The result files bindings name, read once, and the repository's committed files."""
+
+    def __init__(self, repo):
+        self.repo = repo
+        self.cache = {}
+        try:
+            listed = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"],
+                                    capture_output=True, check=True).stdout
+            self.committed = set(listed.decode("utf-8", "replace").split("\0"))
+        except (OSError, subprocess.CalledProcessError):
+            self.committed = None  # not a git checkout: existence is checked only
+
+    def get(self, name):
+        relative = name.strip()
+        path = (self.repo / relative).resolve()
+        if not path.is_file():
+            raise SourceError("%s does not exist" % relative)
+        if self.committed is not None and relative not in self.committed:
+            raise SourceError("%s is not a committed file" % relative)
+        if path not in self.cache:
+            self.cache[path] = Source(path)
+        return self.cache[path]
+
+
+def split_path(field):
+    path, _, heading = field.strip().partition("#")
+    return path.strip(), (heading.strip() or None)
+
+
+def row_matches(row, parts):
+    cells = {normalise(cell) for cell in row}
+    return all(part in cells for part in parts)
+
+
+def find_cell(source, heading, row_parts, column):
+    """The raw text of the single cell that @p row_parts and @p column select."""
+    parts = [normalise(part) for part in row_parts.split(";") if part.strip()]
+    if not parts:
+        raise SourceError("the binding names no row")
+    found = []
+    for table in source.tables_under(heading):
+        index = table.column(column)
+        if index is None:
+            continue
+        for row in table.rows:
+            if row_matches(row, parts) and index < len(row):
+                found.append(row[index])
+    if not found:
+        raise SourceError("no row '%s' with a column '%s' in %s%s" % (
+            row_parts.strip(), column.strip(), source.path.name,
+            " under '%s'" % heading if heading else ""))
+    if len(found) > 1:
+        raise SourceError("%d rows match '%s' in %s: add key parts (ROW a; b) or #Heading" % (
+            len(found), row_parts.strip(), source.path.name))
+    return found[0]
+
+
+def same_key(source, quoted):
+    """Cells that tell rows apart: the same text, or the same number (100 and 100.00)."""
+    if normalise(source) == normalise(quoted):
+        return True
+    try:
+        return decimal.Decimal(normalise(source)) == decimal.Decimal(normalise(quoted))
+    except decimal.InvalidOperation:
+        return False
+
+
+def nth(numbers, n, where):
+    if n > len(numbers):
+        raise SourceError("%s holds %d number(s), not %d" % (where, len(numbers), n))
+    return numbers[n - 1]
