@@ -1,4 +1,4 @@
-// Step 5, S on the device (the lesson, "Read first"): the sparse matrix S as every approach reads it.
+// Step 5, S on the device (the lesson): the sparse matrix S as every approach reads it.
 // Read first: step5_launchers.hpp (the interface), then pattern_upload_coo.cu.
 /// @file device_pattern.hpp
 /// @brief DevicePattern: S on the device in COO form, uploaded from COO or CSR, validated, and
