@@ -106,6 +106,7 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
     state_->listed = {};
     tensor_core_units_ = 0;
     full_tiles_ = 0;
+    panel_plan_ = {};  // no panel runs: the choice by cost no longer describes the plan
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -130,8 +131,8 @@ void HybridPlan::prepare() {
                               figures);
     panel_plan_ = choose_panels_by_cost(figures, kernel_times(device, std::max(inner_, 1)),
                                         options_.tc_density, options_.tc_min_nnz);
-    if (!panel_plan_.masked_tiles) {
-      masked_options.min_entries = kNoMaskedTile;
+    if (!panel_plan_.masked_tiles && !options_.masked.eager) {
+      masked_options.min_entries = kNoMaskedTile;  // eager keeps them, as it does on its own
     }
   } else if (combined) {
     // The masked tiles take the panels below combined_tc_density.

@@ -96,7 +96,8 @@ class HybridPlan : public SddmmPlan {
   /// (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
   /// @brief The combined plan's choice by cost (PanelChoice::cost): its dense panels, whether
-  /// the masked tiles run, its modelled time and its name; empty with the other choices.
+  /// the masked tiles run, its modelled time and its name; empty with the other choices and
+  /// when the dense product computes every entry.
   const PanelPlan& panel_plan() const { return panel_plan_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const override;

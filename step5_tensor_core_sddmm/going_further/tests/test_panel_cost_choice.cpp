@@ -2,12 +2,13 @@
 // times, on figures counted on the host (CPU only), and the new path on the GPU.
 // Read first: going_further/panel_cost_choice.hpp.
 /// @file test_panel_cost_choice.cpp
-/// @brief CPU tests: the figures of synthetic masks counted on the host the way the plan's
-/// searches count them, and the choices made from them (a banded FEM-like mask goes to the
-/// dense-panel kernel as a whole, a block mask keeps its masked tiles, a lone panel joins the
-/// others' kernel, masked tiles that do not pay go to the lane groups); the per-panel figures
-/// of the masked tiles from keys and masks. GPU tests: the plan by cost against the CPU
-/// reference on such masks.
+/// @brief CPU tests: the choices made from the figures of synthetic masks counted on the host
+/// (panel_cost_fixtures.hpp): a banded FEM-like mask goes to the dense-panel kernel as a
+/// whole, a block mask keeps its masked tiles, a scattered mask keeps no dense panel, dense
+/// panels only grow with density, a lone panel joins the others' kernel, masked tiles that do
+/// not pay go to the lane groups; the per-panel figures of the masked tiles from keys and
+/// masks. GPU tests: the plan by cost against the CPU reference on such masks, the output
+/// poisoned first.
 #include <catch2/catch.hpp>
 
 #include "common/random_fill.hpp"
@@ -16,149 +17,24 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
-#include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <map>
-#include <set>
-#include <utility>
+#include <stdexcept>
 #include <vector>
 
 namespace {
 
 using course::step5::PanelFigures;
-
-constexpr int kPanel = 64;  // the dense panels' height and the full tiles' edge
-constexpr int kTile = 16;   // a masked tile's edge
-
-/// A mask from a rule on (row, col), values all one (the host figures need no values).
-course::CooMatrix pattern_of(int rows, int cols, const std::function<bool(int, int)>& keep) {
-  course::CooMatrix s;
-  s.rows = rows;
-  s.cols = cols;
-  for (int row = 0; row < rows; ++row) {
-    for (int col = 0; col < cols; ++col) {
-      if (keep(row, col)) {
-        s.row_indices.push_back(row);
-        s.col_indices.push_back(col);
-        s.values.push_back(1.0f);
-      }
-    }
-  }
-  return s;
-}
-
-/// A small integer hash of a block's coordinates, for masks that look random but are fixed.
-unsigned block_hash(int block_row, int block_col) {
-  auto value =
-      static_cast<unsigned>(block_row) * 73856093u ^ static_cast<unsigned>(block_col) * 19349663u;
-  value ^= value >> 13;
-  value *= 0x5bd1e995u;
-  return value ^ (value >> 15);
-}
-
-/// A banded stiffness-like mask: 6×6 node blocks within @p half_width of the diagonal, a
-/// share @p percent of them kept (bcsstk16's panels hold 8–21 % of their span).
-course::CooMatrix banded_mask(int size, int half_width, unsigned percent) {
-  return pattern_of(size, size, [&](int row, int col) {
-    const int distance = row > col ? row - col : col - row;
-    return row == col || (distance <= half_width && block_hash(row / 6, col / 6) % 100 < percent);
-  });
-}
-
-/// A block mask: @p block-square blocks, a share @p percent of them kept.
-course::CooMatrix block_sparse_mask(int size, int block, unsigned percent) {
-  return pattern_of(size, size, [&](int row, int col) {
-    return block_hash(row / block, col / block) % 100 < percent;
-  });
-}
-
-/// The figures of each 64-row panel as the plan gathers them, counted independently on the
-/// host: spans in 64-column blocks, 64×64 tiles wholly in S, and the masked tiles among the
-/// other entries (at least @p min_entries entries and a row of at least @p min_run), their
-/// steps in super-panels of four 16-row panels.
-std::vector<PanelFigures> host_figures(const course::CooMatrix& s, int min_entries, int min_run) {
-  const int panels = (s.rows + kPanel - 1) / kPanel;
-  std::vector<PanelFigures> figures(panels);
-  std::map<std::pair<int, int>, int> block_entries;
-  std::vector<int> first(panels, s.cols);
-  std::vector<int> last(panels, -1);
-  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
-    const int panel = s.row_indices[entry] / kPanel;
-    ++block_entries[{panel, s.col_indices[entry] / kPanel}];
-    first[panel] = std::min(first[panel], s.col_indices[entry]);
-    last[panel] = std::max(last[panel], s.col_indices[entry]);
-  }
-  std::set<std::pair<int, int>> full;
-  for (const auto& [block, count] : block_entries) {
-    const int height = std::min(kPanel, s.rows - block.first * kPanel);
-    const int width = std::min(kPanel, s.cols - block.second * kPanel);
-    if (count == height * width) {
-      full.insert(block);
-      ++figures[block.first].full_tiles;
-    }
-  }
-  std::map<std::pair<int, int>, int> tile_entries;
-  std::map<std::pair<int, int>, int> longest_run;
-  std::map<std::pair<int, int>, int> row_runs;  // (row, tile column) -> entries
-  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
-    const int row = s.row_indices[entry];
-    const int col = s.col_indices[entry];
-    PanelFigures& figure = figures[row / kPanel];
-    ++figure.entries;
-    if (full.count({row / kPanel, col / kPanel}) != 0) {
-      continue;  // a full tile computes it
-    }
-    ++figure.outside_full;
-    ++tile_entries[{row / kTile, col / kTile}];
-    const int run = ++row_runs[{row, col / kTile}];
-    int& longest = longest_run[{row / kTile, col / kTile}];
-    longest = std::max(longest, run);
-  }
-  std::set<std::pair<int, int>> steps;  // (64-row panel, tile column)
-  for (const auto& [tile, count] : tile_entries) {
-    if (count >= min_entries && longest_run[tile] >= min_run) {
-      PanelFigures& figure = figures[tile.first / 4];
-      ++figure.masked_tiles;
-      figure.masked_covered += count;
-      steps.insert({tile.first / 4, tile.second});
-    }
-  }
-  for (const auto& step : steps) {
-    ++figures[step.first].masked_steps;
-  }
-  for (int panel = 0; panel < panels; ++panel) {
-    if (last[panel] < 0) {
-      continue;
-    }
-    PanelFigures& figure = figures[panel];
-    const int first_block = first[panel] / kPanel;
-    figure.span_blocks = last[panel] / kPanel - first_block + 1;
-    const int span_cols =
-        std::min((first_block + figure.span_blocks) * kPanel, s.cols) - first_block * kPanel;
-    const int rows = std::min(kPanel, s.rows - panel * kPanel);
-    figure.density = static_cast<double>(figure.outside_full) / (1.0 * rows * span_cols);
-  }
-  return figures;
-}
-
-/// The H100's choice for @p s at @p inner with the plan's defaults.
-course::step5::PanelPlan h100_choice(const course::CooMatrix& s, int inner) {
-  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
-  const course::step5::TileThreshold threshold =
-      course::step5::tile_threshold(course::step5::described_rates(h100), inner);
-  const course::step5::HybridOptions defaults;
-  return course::step5::choose_panels_by_cost(
-      host_figures(s, threshold.min_entries, threshold.min_run),
-      course::step5::kernel_times(h100, inner), defaults.tc_density, defaults.tc_min_nnz);
-}
-
-std::int64_t dense_count(const course::step5::PanelPlan& plan) {
-  return std::count(plan.dense.begin(), plan.dense.end(), 1);
-}
+using course::step5::testing::banded_mask;
+using course::step5::testing::block_sparse_mask;
+using course::step5::testing::dense_count;
+using course::step5::testing::h100_choice;
+using course::step5::testing::host_figures;
+using course::step5::testing::pattern_of;
+using course::step5::testing::scattered_mask;
 
 /// A panel whose block tiles are clearly cheaper on the dense-panel kernel.
 PanelFigures dense_like_panel() {
@@ -241,13 +117,20 @@ TEST_CASE("a banded FEM-like mask goes to the dense-panel kernel as a whole") {
     masked += panel.masked_tiles;
   }
   REQUIRE(masked > 100);
-  for (const int inner : {64, 128, 256}) {
+  // At inner 128 and 256 a row of Bᵀ is long enough for the block tiles to pay: every panel
+  // dense, one kernel (bcsstk16 at inner 256: 0.016 ms so, 0.037 ms split in three).
+  for (const int inner : {128, 256}) {
     INFO("inner=" << inner);
     const course::step5::PanelPlan plan = h100_choice(banded, inner);
     INFO(plan.name);
     CHECK(dense_count(plan) == static_cast<std::int64_t>(figures.size()));
     CHECK(plan.kernels == 1);
   }
+  // At 64 the rows are short enough for the lane groups to gather, but the panels are still
+  // never split between kernels: each would run mostly for its fixed cost.
+  const course::step5::PanelPlan short_rows = h100_choice(banded, 64);
+  INFO(short_rows.name);
+  CHECK(short_rows.kernels == 1);
 }
 
 TEST_CASE("a block mask keeps its masked tiles and no dense panel") {
@@ -327,6 +210,57 @@ TEST_CASE("too few entries in dense panels leave every panel to the other kernel
   CHECK(dense_count(course::step5::choose_panels_by_cost(panels, times, 0.5, 0)) == 0);
 }
 
+TEST_CASE("a scattered mask keeps no dense panel even above the density floor") {
+  // 1 % of the positions at random: each 64×64 block tile would compute about 100 times the
+  // entries it holds, and no 16×16 tile is dense enough for the masked tiles. The floor is
+  // set out of the way (0.1 %) so that the model, not the floor, decides.
+  const course::CooMatrix scattered = scattered_mask(1024, 4096, 10, 7);
+  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  for (const int inner : {64, 128, 256}) {
+    INFO("inner=" << inner);
+    const course::step5::TileThreshold threshold =
+        course::step5::tile_threshold(course::step5::described_rates(h100), inner);
+    const std::vector<PanelFigures> figures =
+        host_figures(scattered, threshold.min_entries, threshold.min_run);
+    for (const PanelFigures& panel : figures) {
+      REQUIRE(panel.density >= 0.001);  // every panel could be dense
+    }
+    const course::step5::PanelPlan plan = course::step5::choose_panels_by_cost(
+        figures, course::step5::kernel_times(h100, inner), 0.001, 0);
+    INFO(plan.name);
+    CHECK(dense_count(plan) == 0);
+    CHECK(plan.kernels == 1);  // the lane groups alone
+  }
+}
+
+TEST_CASE("dense panels only grow with the density of the mask") {
+  // Scattered masks from 0.5 % to 64 % of the positions, floors out of the way: the model
+  // must send no panel to the dense kernel at the sparsest, every panel at the densest, and
+  // never fewer panels as the density rises.
+  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  for (const int inner : {64, 256}) {
+    const course::step5::KernelTimes times = course::step5::kernel_times(h100, inner);
+    const course::step5::TileThreshold threshold =
+        course::step5::tile_threshold(course::step5::described_rates(h100), inner);
+    std::int64_t previous = 0;
+    std::int64_t last = 0;
+    for (const unsigned per_mille : {5u, 10u, 20u, 40u, 80u, 160u, 320u, 640u}) {
+      INFO("inner=" << inner << " per mille=" << per_mille);
+      const std::vector<PanelFigures> figures =
+          host_figures(scattered_mask(512, 2048, per_mille, per_mille), threshold.min_entries,
+                       threshold.min_run);
+      const course::step5::PanelPlan plan =
+          course::step5::choose_panels_by_cost(figures, times, 0.001, 0);
+      INFO(plan.name);
+      last = dense_count(plan);
+      CHECK(last >= previous);
+      CHECK((per_mille > 5 || last == 0));
+      previous = last;
+    }
+    CHECK(last == 8);  // 512 rows: eight panels, all dense at 64 %
+  }
+}
+
 TEST_CASE("masked tiles counted per 64-row panel from their keys and masks") {
   // Tile columns 10; keys = (super-panel * tile_cols + tile column) * panels + panel.
   const int tile_cols = 10;
@@ -375,10 +309,11 @@ TEST_CASE("approach 4 combined by cost: banded and block masks", "[gpu]") {
   INFO("seed " << seed);
   // A banded mask large enough for dense panels (tc_min_nnz): the plan by cost sends every
   // panel to the dense-panel kernel, which the density rule would not.
-  course::CooMatrix banded =
+  const course::CooMatrix banded =
       course::step5::testing::with_random_values(banded_mask(2048, 160, 30), seed);
-  course::CooMatrix blocks =
-      course::step5::testing::with_random_values(block_sparse_mask(1024, 48, 10), seed + 1);
+  // A block mask of 48-blocks at 10 %: masked tiles from inner 100 on the H100, no dense panel.
+  const course::CooMatrix blocks =
+      course::step5::testing::with_random_values(block_sparse_mask(2048, 48, 10), seed + 1);
   // A mixed mask: a dense first panel, whole 64-blocks, 24-blocks and scattered entries, with
   // Tensor Cores from the first entries.
   const course::CooMatrix mixed = course::step5::testing::with_random_values(
@@ -389,6 +324,9 @@ TEST_CASE("approach 4 combined by cost: banded and block masks", "[gpu]") {
                           ((row / 24 + col / 24) % 5 == 2) || (row * 13 + col * 7) % 61 == 0;
                  }),
       seed + 2);
+  // A scattered mask: the plan by cost leaves it to the lane groups alone.
+  const course::CooMatrix scattered =
+      course::step5::testing::with_random_values(scattered_mask(640, 1000, 20, seed + 3), seed + 3);
   course::step5::HybridOptions by_cost;
   REQUIRE(by_cost.panel_choice == course::step5::PanelChoice::cost);
   course::step5::HybridOptions eager = course::step5::testing::eager_combined();
@@ -397,14 +335,21 @@ TEST_CASE("approach 4 combined by cost: banded and block masks", "[gpu]") {
     course::step5::testing::check_hybrid(banded, inner, inner, seed, by_cost);
     course::step5::testing::check_hybrid(blocks, inner, inner, seed, by_cost);
     course::step5::testing::check_hybrid(mixed, inner, inner, seed, eager);
+    course::step5::testing::check_hybrid(scattered, inner, inner, seed, by_cost);
   }
   course::step5::testing::check_hybrid(banded, 40, 43, seed, by_cost);  // scalar copies
   course::step5::testing::check_hybrid(mixed, 40, 43, seed, eager);
-  // What the plan chose: the banded mask whole on the dense-panel kernel.
+  // What the plan chose: the banded mask whole on the dense-panel kernel, the block mask on
+  // none (the margins are wide on any GPU: the block tiles of a 10 % span cost ten times).
   const course::step5::DevicePattern pattern(banded);
   const course::step5::HybridPlan plan(pattern, 256, by_cost);
   INFO(plan.panel_plan().name);
   CHECK(plan.panel_plan().kernels == 1);
   CHECK(dense_count(plan.panel_plan()) == static_cast<std::int64_t>((banded.rows + 63) / 64));
   CHECK(plan.masked_figures().tiles == 0);
+  const course::step5::DevicePattern block_pattern(blocks);
+  const course::step5::HybridPlan block_plan(block_pattern, 256, by_cost);
+  INFO(block_plan.panel_plan().name);
+  CHECK(dense_count(block_plan.panel_plan()) == 0);
+  CHECK(block_plan.tensor_core_units() == block_plan.masked_figures().tiles);
 }

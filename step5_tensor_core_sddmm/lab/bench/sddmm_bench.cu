@@ -227,6 +227,12 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   } else {
     throw course::UsageError("--panel-choice must be cost or density, got '" + panel_choice + "'");
   }
+  if (parser.given("--panel-choice") && tiles != "combined") {
+    throw course::UsageError(
+        "--panel-choice chooses the combined plan's panels: it needs --tiles "
+        "combined, got --tiles " +
+        tiles);
+  }
   apply_tile_options(tiles, tile_panels, tile_group_steps, tile_min_entries, no_dense_path,
                      settings.hybrid);
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
