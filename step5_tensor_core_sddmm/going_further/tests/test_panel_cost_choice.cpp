@@ -167,8 +167,9 @@ TEST_CASE("a lone panel joins the other panels' kernel") {
   const double odd_dense = 5 * times.dense_tile;
   const double odd_masked = 10 * times.masked_step + 10 * times.masked_tile + 10 * times.lane_entry;
   REQUIRE(odd_masked < odd_dense);  // alone, it would take the masked tiles
+  // Its density (3.4 %) is above the floor given here: the model, not the floor, decides.
   const course::step5::PanelPlan plan =
-      course::step5::choose_panels_by_cost(panels, times, 0.05, 131072);
+      course::step5::choose_panels_by_cost(panels, times, 0.02, 131072);
   INFO(plan.name);
   CHECK(dense_count(plan) == 41);
   CHECK(plan.kernels == 1);
