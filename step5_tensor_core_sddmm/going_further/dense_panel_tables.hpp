@@ -65,10 +65,13 @@ struct DensePanelTables {
 /// @param counts the nonzeros of each panel still to compute (the pattern's counts less the
 /// entries of full tiles)
 /// @param options tc_density and tc_min_nnz
+/// @param selected when given, one flag per panel: the panels to take, in place of the
+/// density test (the combined plan's choice by cost); tc_min_nnz and the int limits still apply
 /// @return the chosen panels (none: every nonzero goes to the lane groups)
 DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
                                      const std::vector<std::int64_t>& counts,
-                                     const HybridOptions& options);
+                                     const HybridOptions& options,
+                                     const std::vector<char>* selected = nullptr);
 
 /// @brief Uploads @p choice and fills its table of tile starts on the GPU (asynchronous: the
 /// plan's synchronisation ends the reads of the host staging before it is written again).

@@ -21,6 +21,16 @@ enum class TensorCoreTiles {
   panels64
 };
 
+/// @brief How the combined plan chooses its dense 64-row panels.
+enum class PanelChoice {
+  /// each panel's modelled time on the dense-panel kernel against its full tiles, masked tiles
+  /// and lane groups, whole plans compared with each kernel's fixed cost
+  /// (panel_cost_choice.hpp); panels below tc_density are never dense
+  cost,
+  /// every panel from combined_tc_density (the rule of issue 31's final run)
+  density
+};
+
 /// @brief The switches of the masked-tile plan (the benchmark times variants with them).
 struct MaskedTileOptions {
   int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
@@ -51,10 +61,12 @@ struct HybridOptions {
   /// panels64 and combined: full tiles only when they hold at least this many nonzeros together
   /// (below, the lane groups compute them in the time of the search's and the tiles' launches)
   long long full_tile_min_nnz = 65536;
-  /// combined: a 64-row panel goes to the dense-panel kernel, rather than to masked tiles,
-  /// from this density over the columns it spans. NVIDIA H100 80GB HBM3, 2026-11-25 (issue
-  /// 31's round 2): 48-blocks at 10 % took 0.072 ms as masked tiles and 0.181 ms as dense
-  /// panels (inner 256); bcsstk16's panels, at 16–21 %, took 0.016 ms as dense panels and
+  /// combined: how the dense panels are chosen (cost, the default, or density)
+  PanelChoice panel_choice = PanelChoice::cost;
+  /// combined with PanelChoice::density: a 64-row panel goes to the dense-panel kernel, rather
+  /// than to masked tiles, from this density over the columns it spans. NVIDIA H100 80GB HBM3,
+  /// 2026-11-25 (issue 31's round 2): 48-blocks at 10 % took 0.072 ms as masked tiles and 0.181 ms
+  /// as dense panels (inner 256); bcsstk16's panels, at 16–21 %, took 0.016 ms as dense panels and
   /// 0.031 ms as masked tiles; rn50's, at 50 %, 0.018 against 0.037.
   double combined_tc_density = 0.15;
   int lane_iterations = 0;  ///< runs of nonzeros per lane-group block (0: automatic, 1..8 by

@@ -48,6 +48,42 @@ void check_options(const HybridOptions& options) {
   }
 }
 
+/// A threshold no masked tile reaches: the plan by cost sends their entries to the lane groups.
+constexpr int kNoMaskedTile = kMaskedTileEdge * kMaskedTileEdge + 1;
+
+/// Each 64-row panel's entries, span (as choose_dense_panels measures it) and full tiles.
+std::vector<PanelFigures> panel_figures(const DevicePattern& pattern,
+                                        const std::vector<std::int64_t>& counts,
+                                        const FullTileSearch& full) {
+  const std::vector<PanelSpan>& spans = pattern.panel_spans();
+  std::vector<PanelFigures> figures(counts.size());
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    PanelFigures& figure = figures[panel];
+    figure.entries = pattern.panel_nnz()[panel];
+    figure.outside_full = counts[panel];
+    if (figure.entries == 0) {
+      continue;  // an empty panel: nothing to run
+    }
+    const int first_block = spans[panel].first_col / kPanelTileCols;
+    figure.span_blocks = spans[panel].last_col / kPanelTileCols - first_block + 1;
+    const int span_cols =
+        std::min((first_block + figure.span_blocks) * kPanelTileCols, pattern.cols()) -
+        first_block * kPanelTileCols;
+    const int panel_rows =
+        std::min(kPanelRows, pattern.rows() - static_cast<int>(panel) * kPanelRows);
+    figure.density = static_cast<double>(counts[panel]) /
+                     (static_cast<double>(panel_rows) * static_cast<double>(span_cols));
+  }
+  if (full.tile_count > 0) {
+    std::vector<FullTile> tiles(static_cast<std::size_t>(full.tile_count));
+    full.tiles.download(tiles.data(), tiles.size());
+    for (const FullTile& tile : tiles) {
+      figures[static_cast<std::size_t>(tile.first_row / kPanelRows)].full_tiles += 1;
+    }
+  }
+  return figures;
+}
+
 }  // namespace
 
 HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOptions& options)
@@ -70,6 +106,7 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
     state_->listed = {};
     tensor_core_units_ = 0;
     full_tiles_ = 0;
+    panel_plan_ = {};  // no panel runs: the choice by cost no longer describes the plan
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -82,12 +119,27 @@ void HybridPlan::prepare() {
   for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
     counts[panel] -= state_->full.covered_per_panel[panel];
   }
-  // combined: the masked tiles take the panels below combined_tc_density.
   HybridOptions panel_options = options_;
-  if (options_.tensor_core_tiles == TensorCoreTiles::combined) {
+  MaskedTileOptions masked_options = options_.masked;
+  const bool combined = options_.tensor_core_tiles == TensorCoreTiles::combined;
+  if (combined && options_.panel_choice == PanelChoice::cost) {
+    // Each panel costed on the dense-panel kernel and on the others, whole plans compared.
+    std::vector<PanelFigures> figures = panel_figures(*pattern_, counts, state_->full);
+    const DeviceDescription& device = describe_current_device();
+    add_masked_tiles_by_panel(*pattern_, inner_, options_.masked, device,
+                              state_->full.tile_count > 0 ? state_->full.covered.data() : nullptr,
+                              figures);
+    panel_plan_ = choose_panels_by_cost(figures, kernel_times(device, std::max(inner_, 1)),
+                                        options_.tc_density, options_.tc_min_nnz);
+    if (!panel_plan_.masked_tiles && !options_.masked.eager) {
+      masked_options.min_entries = kNoMaskedTile;  // eager keeps them, as it does on its own
+    }
+  } else if (combined) {
+    // The masked tiles take the panels below combined_tc_density.
     panel_options.tc_density = std::max(options_.tc_density, options_.combined_tc_density);
   }
-  const DensePanelChoice choice = choose_dense_panels(*pattern_, counts, panel_options);
+  const DensePanelChoice choice = choose_dense_panels(
+      *pattern_, counts, panel_options, panel_plan_.dense.empty() ? nullptr : &panel_plan_.dense);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
   // What the lane groups still compute, and whether a full tile lies outside the dense
@@ -104,13 +156,13 @@ void HybridPlan::prepare() {
   }
   state_->panels.sparse_rows = remaining > 0;
   const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
-  if (options_.tensor_core_tiles == TensorCoreTiles::combined) {
+  if (combined) {
     // Masked 16×16 tiles among the entries no full tile and no dense panel computes; the
     // masked plan then lists what is left to the lane groups.
     const MaskedExclusion exclusion{
         tiles_outside_dense_panels ? state_->full.covered.data() : nullptr, panel_slot};
-    state_->masked = plan_masked_tiles(*pattern_, inner_, options_.masked,
-                                       describe_current_device(), exclusion, remaining);
+    state_->masked = plan_masked_tiles(*pattern_, inner_, masked_options, describe_current_device(),
+                                       exclusion, remaining);
     if (!tiles_outside_dense_panels) {
       state_->full = {};  // every full tile lies in a dense panel: none runs
     }

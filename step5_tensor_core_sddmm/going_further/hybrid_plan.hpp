@@ -14,6 +14,7 @@
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstddef>
@@ -94,6 +95,10 @@ class HybridPlan : public SddmmPlan {
   /// @brief The 64×64 tiles wholly in S that run as plain dense Tensor Core tiles
   /// (full_tiles.hpp; those inside dense panels included, which stay idle).
   std::int64_t full_tiles() const { return full_tiles_; }
+  /// @brief The combined plan's choice by cost (PanelChoice::cost): its dense panels, whether
+  /// the masked tiles run, its modelled time and its name; empty with the other choices and
+  /// when the dense product computes every entry.
+  const PanelPlan& panel_plan() const { return panel_plan_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const override;
 
@@ -104,6 +109,7 @@ class HybridPlan : public SddmmPlan {
   HybridOptions options_;
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
+  PanelPlan panel_plan_;
   std::unique_ptr<State> state_;
   /// The preprocessing of panels64: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.

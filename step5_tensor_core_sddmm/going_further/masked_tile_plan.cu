@@ -149,4 +149,28 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
   return plan;
 }
 
+void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,
+                               const MaskedTileOptions& options, const DeviceDescription& device,
+                               const unsigned char* full_covered,
+                               std::vector<PanelFigures>& figures) {
+  const TileThreshold threshold = threshold_for(options, described_rates(device), inner);
+  const MaskedTileShape shape =
+      choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
+  if (inner <= 0 || shape.panels == 0 || pattern.nnz() == 0) {
+    return;  // the plan can run no masked tile
+  }
+  const MaskedTiles tiles =
+      find_masked_tiles(pattern, threshold, shape.panels, MaskedExclusion{full_covered, nullptr});
+  if (tiles.tile_count == 0) {
+    return;
+  }
+  const auto count = static_cast<std::size_t>(tiles.tile_count);
+  std::vector<std::uint64_t> keys(count);
+  std::vector<std::uint16_t> masks(count * kMaskedTileEdge);
+  tiles.keys.download(keys.data(), keys.size());
+  tiles.masks.download(masks.data(), masks.size());
+  const int tile_cols = (pattern.cols() + kMaskedTileEdge - 1) / kMaskedTileEdge;
+  add_masked_panel_figures(keys, masks, tiles.panels, tile_cols, figures);
+}
+
 }  // namespace course::step5

@@ -14,12 +14,14 @@
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace course::step5 {
 
@@ -68,5 +70,20 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
                                  const MaskedTileOptions& options, const DeviceDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
+
+/// @brief The masked tiles the plan would find in each 64-row panel if no panel were dense
+/// (the combined plan's choice by cost weighs them against the dense-panel kernel): one search
+/// with @p options' threshold and the device's shape, its keys and masks read back, and
+/// add_masked_panel_figures. Adds nothing when no tile can be found (inner 0, or no shape fits).
+/// @param pattern S on the device
+/// @param inner the inner size
+/// @param options the switches (the threshold)
+/// @param device the GPU
+/// @param full_covered per entry of S: 1 inside a full tile (left out), or nullptr
+/// @param figures one per 64-row panel: the masked figures are added to
+void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,
+                               const MaskedTileOptions& options, const DeviceDescription& device,
+                               const unsigned char* full_covered,
+                               std::vector<PanelFigures>& figures);
 
 }  // namespace course::step5

@@ -30,21 +30,29 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace course::step5 {
 
-/// Picks the panels whose density over the columns they span reaches HybridOptions::tc_density.
-/// No panel is picked when they hold fewer than HybridOptions::tc_min_nnz nonzeros together, or
-/// when their entries or their table could not be indexed with int (more than 2³¹ - 1):
-/// the lane groups then compute every nonzero, which is slower but always possible.
+/// Picks the panels whose density over the columns they span reaches HybridOptions::tc_density,
+/// or those @p selected names (the combined plan's choice by cost). No panel is picked when they
+/// hold fewer than HybridOptions::tc_min_nnz nonzeros together, or when their entries or their
+/// table could not be indexed with int (more than 2³¹ - 1): the lane groups then compute every
+/// nonzero, which is slower but always possible.
 DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
                                      const std::vector<std::int64_t>& counts,
-                                     const HybridOptions& options) {
+                                     const HybridOptions& options,
+                                     const std::vector<char>* selected) {
   const std::vector<PanelSpan>& spans = pattern.panel_spans();
   DensePanelChoice choice;
   if (pattern.nnz() > INT_MAX) {
     return choice;  // the tile starts hold entries as int: lane groups only
+  }
+  if (selected != nullptr && selected->size() != counts.size()) {
+    throw std::invalid_argument("the panel selection names " + std::to_string(selected->size()) +
+                                " panels, S has " + std::to_string(counts.size()));
   }
   choice.panel_slot.assign(counts.size(), 0);
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
@@ -59,8 +67,8 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
         std::min(kPanelRows, pattern.rows() - static_cast<int>(panel) * kPanelRows);
     const double density = static_cast<double>(counts[panel]) /
                            (static_cast<double>(panel_rows) * static_cast<double>(span_cols));
-    if (density < options.tc_density) {
-      continue;  // sparse even within its span: lane groups
+    if (selected != nullptr ? (*selected)[panel] == 0 : density < options.tc_density) {
+      continue;  // not chosen, or sparse even within its span: the other kernels
     }
     const auto starts_offset = static_cast<int>(choice.starts_total);
     choice.panel_slot[panel] = static_cast<int>(choice.slots.size()) + 1;

@@ -25,7 +25,8 @@ course::step5::HybridOptions panels64();
 /// and full tiles from the first nonzero.
 course::step5::HybridOptions eager_tensor_cores();
 
-/// The combined plan with full tiles, dense panels and masked tiles from the first entries.
+/// The combined plan with full tiles, dense panels and masked tiles from the first entries
+/// (dense panels by the density rule, PanelChoice::density, so that all kernels run together).
 course::step5::HybridOptions eager_combined();
 
 /// The masked-tile plan (masked16) with every tile that has a row of two entries on Tensor

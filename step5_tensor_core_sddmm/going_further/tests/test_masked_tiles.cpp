@@ -377,6 +377,7 @@ TEST_CASE("approach 4 combined with full tiles and dense panels then masked tile
   // The combined plan finds the full tiles and the masked tiles both (no dense panel: a
   // causal panel is half full, so the panels' density is set out of reach).
   course::step5::HybridOptions no_dense_panels = eager_combined();
+  no_dense_panels.panel_choice = course::step5::PanelChoice::density;
   no_dense_panels.combined_tc_density = 1.0;
   const course::step5::DevicePattern pattern(causal);
   const course::step5::HybridPlan plan(pattern, 64, no_dense_panels);

@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <stdexcept>
 #include <utility>
 
@@ -123,11 +124,20 @@ std::vector<float> our_result(const course::step5::DevicePattern& pattern,
 }
 
 /// What approach 4's plan (with the run's options) chooses on the case: the figures the
-/// LIMIT column divides (empty when the plan is refused).
+/// LIMIT column divides (empty when the plan is refused). The combined plan's choice by cost
+/// is logged on stderr (which candidate, dense panels, modelled time) for the tuning runs.
 course::step5::MaskedPlanFigures plan_figures(const course::step5::DevicePattern& pattern,
-                                              int inner, const Settings& settings) {
+                                              int inner, const Settings& settings,
+                                              const std::string& case_name) {
   try {
     const course::step5::HybridPlan plan(pattern, inner, settings.hybrid);
+    const course::step5::PanelPlan& panels = plan.panel_plan();
+    if (!panels.name.empty()) {
+      std::cerr << case_name << " inner=" << inner << " panels by cost: " << panels.name << ", "
+                << std::count(panels.dense.begin(), panels.dense.end(), 1) << " of "
+                << panels.dense.size() << " dense, " << panels.kernels << " kernels, modelled "
+                << panels.seconds * 1e3 << " ms\n";
+    }
     return plan.masked_figures();
   } catch (const std::exception& error) {
     std::cerr << "approach 4's plan for the LIMIT column: " << error.what() << "\n";
@@ -235,8 +245,9 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     }
     inputs.dense = time_dense_then_sample(settings, libraries.cublas, pattern, operands);
   }
-  inputs.limit = case_limit(plan_figures(pattern, inner, settings), rows, cols, inner,
-                            static_cast<std::int64_t>(csr.nnz()), !all_ones, settings.limit_rates);
+  inputs.limit =
+      case_limit(plan_figures(pattern, inner, settings, bench_case.name), rows, cols, inner,
+                 static_cast<std::int64_t>(csr.nnz()), !all_ones, settings.limit_rates);
   if (settings.baseline_rows) {
     inputs.ours = our_result(pattern, operands, settings);
     add_baseline_rows(inputs, table, summary);

@@ -129,6 +129,7 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   long long dense_limit_log2 = 32;
   double tc_density = course::step5::HybridOptions{}.tc_density;
   std::string tiles = "combined";
+  std::string panel_choice = "cost";
   long long tile_panels = 0;
   long long tile_group_steps = 0;
   long long tile_min_entries = 0;
@@ -176,6 +177,9 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
                   "approach 4's Tensor Cores: combined (the default: 64x64 full tiles and dense "
                   "64-row panels, then 16x16 masked tiles by the cost model), masked16 (masked "
                   "tiles only) or panels64 (full tiles and dense panels only)");
+  parser.add_text("--panel-choice", &panel_choice,
+                  "combined: dense 64-row panels by modelled kernel times (cost, the default) or "
+                  "from 15 % of their span (density, the earlier rule)");
   parser.add_integer("--tile-panels", &tile_panels, 0, 4,
                      "masked tiles: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
   parser.add_integer("--tile-group-steps", &tile_group_steps, 0, 4,
@@ -219,6 +223,19 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   settings.hybrid.lane_iterations = static_cast<int>(lane_iterations);
   settings.hybrid.tc_min_nnz = tc_min_nnz;
   settings.hybrid.tc_density = tc_density;
+  if (panel_choice == "cost") {
+    settings.hybrid.panel_choice = course::step5::PanelChoice::cost;
+  } else if (panel_choice == "density") {
+    settings.hybrid.panel_choice = course::step5::PanelChoice::density;
+  } else {
+    throw course::UsageError("--panel-choice must be cost or density, got '" + panel_choice + "'");
+  }
+  if (parser.given("--panel-choice") && tiles != "combined") {
+    throw course::UsageError(
+        "--panel-choice chooses the combined plan's panels: it needs --tiles "
+        "combined, got --tiles " +
+        tiles);
+  }
   apply_tile_options(tiles, tile_panels, tile_group_steps, tile_min_entries, no_dense_path,
                      settings.hybrid);
   settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
