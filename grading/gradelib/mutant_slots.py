@@ -128,9 +128,7 @@ class StepRunner:
                                          self.submission, [step], self.shared.course_kernels,
                                          jobs=self.args.test_jobs,
                                          source=mutation is None or mutation.family == "cheat")
-        for problem in found.problems:
-            found.findings[self.label].append(inspection.Finding(
-                (), "inspection", "could not be inspected: " + problem))
+        found.charge_problems()
         options = argparse.Namespace(**vars(self.args))
         stop = mutation is not None and self.args.stop_at_first_loss
         context = grading.Context(self.box, self.shared.pristine / build.JUDGE, self.build,
