@@ -131,7 +131,8 @@ def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
     return runner.run_limited(
         context.box.command(argv, submission=context.submission, build=context.build_dir,
                             scratch=scratch),
-        timeout, log_path=log_path, cancel=step_cases.cancel, gpu=context.gpu,
+        timeout, log_path=log_path, cancel=step_cases.cancel,
+        gpu=context.gpu.step(step_cases.step.label) if context.gpu else None,
         preexec=context.box.preexec())
 
 

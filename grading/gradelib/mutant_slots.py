@@ -67,7 +67,9 @@ class Shared:
         self.work = work
         self.pristine = None
         self.course_kernels = []
-        self.gpu = gpu_share.GpuRecords(work / "gpu-runs")
+        # The class run's records when one shares the GPU (gpu_evidence.sh), else its own.
+        self.gpu = gpu_share.GpuRecords.from_environment() or gpu_share.GpuRecords(
+            work / "gpu-runs")
         self.has_gpu = None
         self.lock = threading.Lock()
 
@@ -90,6 +92,9 @@ class StepRunner:
         self.log_file = work / f"{step}-{slot}.log"
         self.label = next(entry.label for entry in plan.STEPS if entry.folder == step)
         self.box = None
+        # A grader of its own on the shared GPU: its second runs hold the gate against the
+        # other slots too, and a hang in another slot's mutant disturbs its runs.
+        self.gpu = shared.gpu.grader(f"{step}-{slot}")
 
     def prepare(self):
         copy_tree(REPO_ROOT, self.source)
@@ -133,7 +138,7 @@ class StepRunner:
         stop = mutation is not None and self.args.stop_at_first_loss
         context = grading.Context(self.box, self.shared.pristine / build.JUDGE, self.build,
                                   self.submission, self.out / "judge" / "inputs", self.out,
-                                  options, self.shared.gpu)
+                                  options, self.gpu)
         if not self.shared.has_gpu:
             return grading.not_run_rows([step], {self.label: None}, {}, context, found)[0]
         return grading.rows_for([step], {self.label: self.build / build.runner_program(step)},
