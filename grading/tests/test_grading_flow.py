@@ -36,6 +36,20 @@ class Verdicts(unittest.TestCase):
         case = next(case for case in row["tests"] if case["weight"])
         self.assertEqual([run["tool"] for run in case["sanitizers"]], ["memcheck", "initcheck"])
 
+    def test_an_evidence_case_runs_once_and_its_outputs_are_judged(self):
+        with tempfile.TemporaryDirectory() as folder:
+            runs = pathlib.Path(folder) / "runs"
+            row = self.grade(FAKE_RUNS=runs)
+            # The evidence case once; "small integers": plain, memcheck, initcheck; "uniform
+            # floats": plain, memcheck.
+            self.assertEqual(runs.read_text().count("run"), 6)
+            gate = row["tests"][0]
+            self.assertEqual((gate["outcome"], gate["evidence_run"]["outcome"]),
+                             ("passed", "seen"))
+        gate = self.grade(FAKE_MODE="wrong")["tests"][0]
+        self.assertEqual(gate["outcome"], "failed")
+        self.assertIn("wrong outputs", gate["message"])
+
     def test_the_runners_printout_and_status_decide_nothing(self):
         row = self.grade(FAKE_MODE="wrong")  # prints "All tests passed", exits 0
         self.assertEqual(row["points"], 0.0)
