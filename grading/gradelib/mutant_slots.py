@@ -59,12 +59,16 @@ JUDGED_COURSE_FILES = {"step2_three_approaches/step2_launchers.cu",
                        "step5_tensor_core_sddmm/tile_grouping.cu"}
 
 
+OUT_OF_TIME = "not run (time budget)"
+
+
 class Shared:
     """What every slot shares: the pristine tree (built once) and the judge's options."""
 
     def __init__(self, args, work):
         self.args = args
         self.work = work
+        self.deadline = None  # time.monotonic() past which no further mutant starts
         self.pristine = None
         self.course_kernels = []
         # The class run's records when one shares the GPU (gpu_evidence.sh), else its own.
@@ -175,7 +179,7 @@ def students_file_path(file):
 def lost_on(row):
     """Which graded cases lost points and how (runs stopped after the first loss are not
     reasons), and the findings of the inspection."""
-    reasons = [f"inspection: {', '.join(f['files'])}: {f['text'][:120]}"
+    reasons = [f"inspection: {', '.join(f['files'])}: {f['text'][:200]}"
                for f in row.get("findings", [])]
     for case in row["tests"]:
         if case["weight"] == 0 or not case.get("lost"):
@@ -209,24 +213,37 @@ def revert(originals):
             raise RuntimeError(f"could not revert {path}")
 
 
+def out_of_time(shared, mutation):
+    """Whether @p mutation may no longer start (a cheat always does)."""
+    return (mutation.family != "cheat" and shared.deadline is not None
+            and time.monotonic() > shared.deadline)
+
+
 def run_step(step, mutations, shared, dry_run, slot=1):
     """The baseline (in slot 1) and mutations of one step in one slot; returns report rows."""
+    if slot != 1 and mutations and all(out_of_time(shared, each) for each in mutations):
+        return [row(mutation, OUT_OF_TIME) for mutation in mutations]
     slot_runner = StepRunner(step, shared, slot)
     log(f"{step} (slot {slot}): preparing {slot_runner.build}")
     problem = slot_runner.prepare()
     if problem:
         return [row(mutation, f"**ERROR** unmutated {problem}") for mutation in mutations]
-    if not dry_run and slot == 1:
+    if slot == 1:  # without a GPU, the inspection of the unmutated step alone
         baseline = slot_runner.grade()
-        log(f"{step}: baseline {baseline['points']}/{baseline['max_points']}")
+        log(f"{step}: baseline {baseline['points']}/{baseline['max_points']}, "
+            f"{len(baseline['findings'])} finding(s) of the inspection")
         BASELINES[step] = baseline
-        if baseline["points"] < baseline["max_points"] and shared.has_gpu:
+        if baseline["findings"] or (baseline["points"] < baseline["max_points"]
+                                    and shared.has_gpu):
             detail = "; ".join(lost_on(baseline)) or baseline["note"]
             BASELINES[step] = detail
             return [row(mutation, f"**ERROR** baseline below full marks ({detail})")
                     for mutation in mutations]
     rows = []
     for index, mutation in enumerate(mutations):
+        if out_of_time(shared, mutation):
+            rows.append(row(mutation, OUT_OF_TIME))
+            continue
         if isinstance(BASELINES.get(step), str):
             rows.append(row(mutation, f"**ERROR** baseline below full marks "
                                       f"({BASELINES[step]})"))
@@ -327,8 +344,16 @@ def markdown(rows, title, header_note):
     stopped = sum(1 for entry in cheats
                   if entry["result"] in ("zero", "caught", "zero (inspection)"))
     course = [entry for entry in rows if entry["family"] == "course"]
-    lines += ["", f"{caught} of {len(mutants)} mutations caught ({memory_caught} of "
-              f"{len(memory)} of the memory-safety family).", ""]
+    late = [entry for entry in mutants if entry["result"] == OUT_OF_TIME]
+    ran = [entry for entry in mutants if entry["result"] != OUT_OF_TIME]
+    lines += ["", f"{caught} of {len(ran)} mutations caught ({memory_caught} of "
+              f"{sum(1 for entry in memory if entry['result'] != OUT_OF_TIME)} of the "
+              "memory-safety family).", ""]
+    if late:
+        lines += [f"{len(late)} of {len(mutants)} mutations did not start within the time "
+                  f"budget (--deadline): the run is a shard of the list, every step's "
+                  "mutants dealt to its slots in turn; the cheats and the baselines all ran.",
+                  ""]
     if cheats:
         lines += [f"{stopped} of {len(cheats)} cheats stopped (their step scored 0, or lost "
                   "the points of their hidden bug, and nothing outside their folders "
