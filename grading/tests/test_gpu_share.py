@@ -83,6 +83,14 @@ class Records(unittest.TestCase):
             self.assertEqual(len(recorded[0].read_text().splitlines()[0].split()), 3)  # ended
 
 
+    def test_a_run_under_a_short_limit_is_recorded_at_half_of_it(self):
+        with tempfile.TemporaryDirectory() as folder:
+            records = gpu_share.GpuRecords(folder, owner=os.getpid())
+            hang = runner.run_limited(["sleep", "5"], 1.0, gpu=records)  # SUSPECT_SECONDS: 45
+            self.assertTrue(hang.timed_out)
+            self.assertEqual(len(list(pathlib.Path(folder).glob("*.run"))), 1)
+
+
 class Gate(unittest.TestCase):
     """alone() holds the whole GPU: no run of another grader starts inside it, and it starts
     only once the runs in progress are over."""
