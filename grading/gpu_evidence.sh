@@ -193,7 +193,7 @@ if [ "$part" != class ]; then
       | sed 's/^/VERDICT /' >> "$log"
     grep -q "SURVIVED\|NOT ZERO\|DISTURBED\|STALE\|ERROR" "$report" && status=1
     grep "^| " "$report" | grep -v "^| mutation\|^|---" \
-      | awk -F'|' '{print "MUTANT" $2 "|" $5 "|" $7 "|" $8 " s"}' >> "$log"
+      | awk -F' *[|] *' '{print "MUTANT " $2 " | " $5 " | " $7 " | " $8 " s"}' >> "$log"
   else
     echo "VERDICT mutations: cut short ($(grep -c '| caught\|| zero' "$report" 2>/dev/null) rows done; see mutation_report.md and mutation.log)" >> "$log"
     status=1

@@ -288,7 +288,7 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     else:
         caught = graded["points"] < graded["max_points"] and (
             graded["points_at_most"] < graded["max_points"])
-        result = "caught" if caught else ("not run (no GPU)" if not_run else "**SURVIVED**")
+        result = "not run (no GPU)" if not_run else ("caught" if caught else "**SURVIVED**")
         if dry_run:
             result = "applies, builds and reverts"
     points = graded["points"] if not graded["stopped"] else f"≤ {graded['points_at_most']}"
