@@ -27,7 +27,8 @@
 # mutation list), MATCH (mutation_check.py --match), STUDENTS (the class folders to keep,
 # e.g. "01-reference 02-exercise"), WORK (scratch, default /tmp/course-evidence),
 # NO_SANDBOX=1 (grade unsandboxed: the verdict says so).
-# Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
+# Exit status 0 only when the reference scores 100 with no sanitizer error, finding or
+# course problem, the exercise 0, the class took at most 60 s per student after the first,
 # every mutant that ran is caught, every cheat scores 0 on its step (or loses its hidden
 # bug's points), no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
