@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The grader's evidence from one command on a GPU machine (meant to end within 8 minutes on
+# The grader's evidence from one command on a GPU machine (meant to end within 8.5 minutes on
 # a 16-core H100 or H200 machine): builds the course once in the sandbox (the pristine
 # tree), then side by side the example class (grading/make_class_example.py: the reference,
 # the exercise, planted bugs and a cheat) graded by run_all.sh, and the mutation and cheat
@@ -8,9 +8,11 @@
 # starts no mutant past its deadline (BUDGET less MUTATION_MARGIN): every cheat runs, the
 # mutants left are listed "not run (time budget)" and the summary says how many ran.
 #
-# Usage: grading/gpu_evidence.sh OUT_DIR [CMake arguments...]
-#   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_BUILD_TYPE=Release \
-#          -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
+# Usage: grading/gpu_evidence.sh [OUT_DIR [CMake arguments...]]
+#   e.g. OUT=/some/folder bash grading/gpu_evidence.sh   (from the repository root)
+#   OUT_DIR defaults to $OUT; without CMake arguments the build is -DCMAKE_BUILD_TYPE=Release
+#   -DCMAKE_CUDA_ARCHITECTURES=90, with -DCMAKE_PREFIX_PATH=<repository>/.deps/usr where
+#   .deps/usr exists (Catch2 staged by stage-deps.sh).
 # Needs bwrap (Debian's bubblewrap; on the GPU machine stage it with
 # stage-deps.sh bubblewrap: .deps/usr/bin is put first in PATH), compute-sanitizer, ninja,
 # Catch2 (-DCMAKE_PREFIX_PATH=.deps/usr).
@@ -20,7 +22,7 @@
 # students' reports and logs, machine.txt, evidence.log, class.log, mutation.log), and
 # copies of class_run.md, mutation_report.md and evidence.log.
 # Environment: BUDGET (seconds for the class and the mutation check together, after the
-# build; default 390), MUTATION_MARGIN (seconds before the end of BUDGET past which no
+# build; default 420), MUTATION_MARGIN (seconds before the end of BUDGET past which no
 # mutant starts; default 80), LANES (class lanes, default 4), TEST_JOBS (runs side by side
 # per lane, default 2), MUTATION_JOBS (mutation slots side by side, default 4), SLOTS (slots
 # per step, default 3), PART (all, class or mutations; default all), SHARD (K/N of the
@@ -32,9 +34,14 @@
 # every mutant that ran is caught, every cheat scores 0 on its step (or loses its hidden
 # bug's points), no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
+[ $# -eq 0 ] && [ -n "${OUT:-}" ] && set -- "$OUT"
 # shellcheck source=grading/out_dir_args.sh
 source "$(dirname "$0")/out_dir_args.sh" /tmp/course-evidence "$@"
-budget="${BUDGET:-390}"
+if [ ${#cmake_args[@]} -eq 0 ]; then
+  cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
+  [ -d "$root/.deps/usr" ] && cmake_args+=("-DCMAKE_PREFIX_PATH=$root/.deps/usr")
+fi
+budget="${BUDGET:-420}"
 margin="${MUTATION_MARGIN:-80}"
 part="${PART:-all}"
 case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
