@@ -1,54 +1,73 @@
 #!/usr/bin/env bash
-# The grader's evidence from one command on a GPU machine (meant to end within 8 minutes on
-# the 16-core H100 machine): builds the course once in the sandbox (the pristine tree), then
-# side by side the example class (grading/make_class_example.py: the reference, the
-# exercise, planted bugs and a cheat) graded by run_all.sh, and the mutation and cheat check
-# (mutation_check.py --stop-at-first-loss); then the verdicts. Everything cut short by the
-# time budget still leaves its tables (both writers rewrite them after every student or
-# mutant).
+# The grader's evidence from one command on a GPU machine (meant to end within 8.5 minutes on
+# a 16-core H100 or H200 machine): builds the course once in the sandbox (the pristine
+# tree), then side by side the example class (grading/make_class_example.py: the reference,
+# the exercise, planted bugs and a cheat) graded by run_all.sh, and the mutation and cheat
+# check (mutation_check.py --stop-at-first-loss --deadline); then the verdicts. The class
+# and the mutation check share the GPU's gate (gradelib/gpu_share.py). The mutation check
+# starts no mutant past its deadline (BUDGET less MUTATION_MARGIN): every cheat runs, the
+# mutants left are listed "not run (time budget)" and the summary says how many ran.
 #
-# Usage: grading/gpu_evidence.sh OUT_DIR [CMake arguments...]
-#   e.g. grading/gpu_evidence.sh "$OUT" -DCMAKE_BUILD_TYPE=Release \
-#          -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH=$PWD/.deps/usr
+# Usage: grading/gpu_evidence.sh [OUT_DIR [CMake arguments...]]
+#   e.g. OUT=/some/folder bash grading/gpu_evidence.sh   (from the repository root)
+#   OUT_DIR defaults to $OUT; without CMake arguments the build is -DCMAKE_BUILD_TYPE=Release
+#   -DCMAKE_CUDA_ARCHITECTURES=90, with -DCMAKE_PREFIX_PATH=<repository>/.deps/usr where
+#   .deps/usr exists (Catch2 staged by stage-deps.sh).
 # Needs bwrap (Debian's bubblewrap; on the GPU machine stage it with
 # stage-deps.sh bubblewrap: .deps/usr/bin is put first in PATH), compute-sanitizer, ninja,
 # Catch2 (-DCMAKE_PREFIX_PATH=.deps/usr).
-# Writes OUT_DIR/summary.txt (the verdicts and the time of each part), OUT_DIR/evidence.log,
-# OUT_DIR/class.log, OUT_DIR/mutation.log, OUT_DIR/results/ (laid out as grading/results/:
-# class_run.md/.csv, grades_reference.*, grades_exercise.*, class_reports.md,
-# mutation_report.md, the students' reports) and OUT_DIR/evidence.tar.gz.
+# Writes five files into OUT_DIR: summary.txt (the verdicts and the time of each part: read
+# it first), evidence.tar.gz (results/, laid out as grading/results/: class_run.md/.csv,
+# grades_reference.*, grades_exercise.*, class_reports.md, mutation_report.md, the
+# students' reports and logs, machine.txt, evidence.log, class.log, mutation.log), and
+# copies of class_run.md, mutation_report.md and evidence.log.
 # Environment: BUDGET (seconds for the class and the mutation check together, after the
-# build; default 330), LANES (class lanes, default 3), TEST_JOBS (runs side by side per
-# lane, default 3), MUTATION_JOBS (mutation slots side by side, default 5), SLOTS (slots per
-# step, default 3), PART (all, class or mutations;
-# default all), SHARD (K/N of the mutation list), MATCH (mutation_check.py --match),
-# STUDENTS (the class folders to keep, e.g. "01-reference 02-exercise"), WORK (scratch,
-# default /tmp/course-evidence), NO_SANDBOX=1 (grade unsandboxed: the verdict says so).
-# Exit status 0 only when the reference scores 100 with no sanitizer error, the exercise 0,
-# every mutant is caught, every cheat scores 0 on its step (or loses its hidden bug's
-# points), no file outside a report folder changed and no sandbox process was left.
+# build; default 420), MUTATION_MARGIN (seconds before the end of BUDGET past which no
+# mutant starts; default 80), LANES (class lanes, default 4), TEST_JOBS (runs side by side
+# per lane, default 2), MUTATION_JOBS (mutation slots side by side, default 4), SLOTS (slots
+# per step, default 3), PART (all, class or mutations; default all), SHARD (K/N of the
+# mutation list), MATCH (mutation_check.py --match), STUDENTS (the class folders to keep,
+# e.g. "01-reference 02-exercise"), WORK (scratch, default /tmp/course-evidence),
+# NO_SANDBOX=1 (grade unsandboxed: the verdict says so).
+# Exit status 0 only when the reference scores 100 with no sanitizer error, finding or
+# course problem, the exercise 0, the class took at most 60 s per student after the first,
+# every mutant that ran is caught, every cheat scores 0 on its step (or loses its hidden
+# bug's points), no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
+[ $# -eq 0 ] && [ -n "${OUT:-}" ] && set -- "$OUT"
 # shellcheck source=grading/out_dir_args.sh
 source "$(dirname "$0")/out_dir_args.sh" /tmp/course-evidence "$@"
-budget="${BUDGET:-330}"
+if [ ${#cmake_args[@]} -eq 0 ]; then
+  cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
+  [ -d "$root/.deps/usr" ] && cmake_args+=("-DCMAKE_PREFIX_PATH=$root/.deps/usr")
+fi
+budget="${BUDGET:-420}"
+margin="${MUTATION_MARGIN:-80}"
 part="${PART:-all}"
 case "$part" in all|class|mutations) ;; *) echo "PART must be all, class or mutations" >&2; exit 2;; esac
 [ -x "$root/.deps/usr/bin/bwrap" ] && export PATH="$root/.deps/usr/bin:$PATH"
-results="$out/results"
-rm -rf "$results" "$work/class" "$work/class-grades" "$work/mutants" "$work/shared"
+evidence="$work/evidence"  # what goes into the tarball
+results="$evidence/results"
+rm -rf "$evidence" "$work/class" "$work/class-grades" "$work/mutants" "$work/shared" \
+  "$work/gpu-records"
+rm -f "$out/summary.txt" "$out/evidence.tar.gz" "$out/class_run.md" "$out/mutation_report.md" \
+  "$out/evidence.log"
 mkdir -p "$results"
 cd "$root" || exit 2
-log="$out/evidence.log"
+log="$results/evidence.log"
 : > "$log"
 say() { echo "[$SECONDS s] $*" | tee -a "$log"; }
 sandbox=()
 [ "${NO_SANDBOX:-0}" = 1 ] && sandbox=(--no-sandbox)
 cmake_options=("${cmake_args[@]/#/--cmake-arg=}")
+# One gate on the GPU for the class and the mutation check (gradelib/gpu_share.py).
+export COURSE_GRADING_GPU_RECORDS="$work/gpu-records"
 
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   compute-sanitizer --version | tail -1
   nvcc --version | tail -2 | head -1
+  cmake --version | head -1
   bwrap --version
   echo "CPU cores: $(nproc)"
   date -u '+%Y-%m-%d %H:%M UTC'
@@ -76,33 +95,38 @@ fi
 
 # 2. The class and the mutation check side by side, each with part of the cores.
 class_cores=$(nproc)
-[ "$part" = all ] && class_cores=$(( $(nproc) * 2 / 3 ))  # the rest for the mutation check
+[ "$part" = all ] && class_cores=$(( $(nproc) * 5 / 8 ))  # the rest for the mutation check
 pids=()
+names=()
 run_started=$SECONDS
 if [ "$part" != mutations ]; then
-  say "class run (${LANES:-3} lanes)"
+  say "class run (${LANES:-4} lanes, ${TEST_JOBS:-2} runs each, $class_cores cores)"
   timeout -k 20 "$budget" grading/run_all.sh "$work/class" "$work/class-grades" \
-    --pristine "$pristine" --lanes "${LANES:-3}" --cores "$class_cores" \
-    --test-jobs "${TEST_JOBS:-3}" \
-    --timeout 45 --sanitizer-timeout 150 --student-timeout 360 "${sandbox[@]}" \
+    --pristine "$pristine" --lanes "${LANES:-4}" --cores "$class_cores" \
+    --test-jobs "${TEST_JOBS:-2}" \
+    --timeout 30 --sanitizer-timeout 90 --student-timeout 300 "${sandbox[@]}" \
     --title "Class run: the example class (grading/make_class_example.py)" \
-    "${cmake_options[@]}" > "$out/class.log" 2>&1 &
+    "${cmake_options[@]}" > "$results/class.log" 2>&1 &
   pids+=($!)
+  names+=(class)
 fi
 if [ "$part" != class ]; then
-  say "mutation and cheat check (stop at the first lost case)"
+  deadline=$(( budget > margin + 60 ? budget - margin : 60 ))
+  say "mutation and cheat check (stop at the first lost case; no mutant starts after ${deadline} s)"
   shard=()
   [ -n "${SHARD:-}" ] && shard=(--shard "$SHARD")
   timeout -k 20 "$budget" python3 grading/mutation_check.py "${shard[@]}" \
     --report "$results/mutation_report.md" --work-dir "$work/mutants" --pristine "$pristine" \
-    --slots "${SLOTS:-3}" --jobs "${MUTATION_JOBS:-5}" --build-jobs 2 --test-jobs 2 \
-    --stop-at-first-loss --timeout 45 --sanitizer-timeout 150 ${MATCH:+--match "$MATCH"} \
-    "${sandbox[@]}" "${cmake_options[@]}" > "$out/mutation.log" 2>&1 &
+    --slots "${SLOTS:-3}" --jobs "${MUTATION_JOBS:-4}" --build-jobs 2 --test-jobs 2 \
+    --stop-at-first-loss --deadline "$deadline" --timeout 30 --sanitizer-timeout 90 \
+    ${MATCH:+--match "$MATCH"} "${sandbox[@]}" "${cmake_options[@]}" \
+    > "$results/mutation.log" 2>&1 &
   pids+=($!)
+  names+=(mutations)
 fi
-for pid in "${pids[@]}"; do
-  wait "$pid"
-  say "process $pid ended with status $? after $((SECONDS - run_started)) s"
+for index in "${!pids[@]}"; do
+  wait "${pids[$index]}"
+  say "${names[$index]} ended with status $? after $((SECONDS - run_started)) s"
 done
 
 # 3. The tables and the verdicts.
@@ -135,10 +159,13 @@ for who, want in (("reference", 100.0), ("exercise", 0.0)):
     grade = json.load(open(path))
     errors = sum(row["sanitizer_errors"] for row in grade["steps"])
     findings = sum(len(row.get("findings", [])) for row in grade["steps"])
+    problems = sum(len(row.get("course_problems", [])) for row in grade["steps"])
     seen = sum(row.get("evidence_seen", 0) for row in grade["steps"])
     print(f"VERDICT {who} {grade['total_points']}/100, {errors} sanitizer errors, "
-          f"{findings} findings, {seen} launchers seen running on the GPU")
-    good = good and grade["total_points"] == want and (who != "reference" or errors == 0)
+          f"{findings} findings, {problems} course problems, {seen} launchers seen running "
+          "on the GPU")
+    good = good and grade["total_points"] == want and (
+        who != "reference" or (errors == 0 and findings == 0 and problems == 0))
 text = open(table).read() if os.path.exists(table) else ""
 match = re.search(r"Integrity: (\d+) file\(s\) changed.*?; (\d+) process\(es\)", text)
 if match:
@@ -148,10 +175,20 @@ if match:
 else:
     print("VERDICT integrity: not checked (the class run was cut short)")
     good = False
+timing = re.search(r"(\d+) students;.*?The run took (\d+) s.*?(\d+) s per student after the "
+                   r"first", text)
+if timing:
+    print(f"VERDICT class: {timing.group(1)} students in {timing.group(2)} s, "
+          f"{timing.group(3)} s per student after the first (target: at most 60)")
+    good = good and int(timing.group(3)) <= 60
+else:
+    print("VERDICT class: not finished")
+    good = False
 for line in text.splitlines():
     if line.startswith("| ") and not line.startswith("| student"):
-        cells = [cell.strip() for cell in line.strip("|").split("|")]
-        print("STUDENT " + " ".join(cells[:7]))
+        cells = [cell.strip() for cell in line.strip("|").split("|")] + [""] * 11
+        print(f"STUDENT {' '.join(cells[:7])} | errors {cells[7]} | findings {cells[8]} | "
+              f"{cells[9]} s | {cells[10][:100]}")
 sys.exit(0 if good else 1)
 PY
   grep -h "students;" "$results/class_run.md" >> "$log" 2>/dev/null
@@ -160,9 +197,11 @@ if [ "$part" != class ]; then
   report="$results/mutation_report.md"
   if grep -q "^[0-9]* of [0-9]* mutations caught" "$report" 2>/dev/null &&
      ! grep -q "in progress" "$report"; then
-    grep "mutations caught\|cheats stopped\|were not graded" "$report" | sed 's/^/VERDICT /' >> "$log"
+    grep "mutations caught\|cheats stopped\|were not graded\|did not start within" "$report" \
+      | sed 's/^/VERDICT /' >> "$log"
     grep -q "SURVIVED\|NOT ZERO\|DISTURBED\|STALE\|ERROR" "$report" && status=1
-    grep "^| " "$report" | grep -v "^| mutation" | awk -F'|' '{print "MUTANT" $2 "|" $5 "|" $7}' >> "$log"
+    grep "^| " "$report" | grep -v "^| mutation\|^|---" \
+      | awk -F' *[|] *' '{print "MUTANT " $2 " | " $5 " | " $7 " | " $8 " s"}' >> "$log"
   else
     echo "VERDICT mutations: cut short ($(grep -c '| caught\|| zero' "$report" 2>/dev/null) rows done; see mutation_report.md and mutation.log)" >> "$log"
     status=1
@@ -179,13 +218,14 @@ for folder in "$grades/students"/*/; do
 done
 say "done, status $status"
 {
-  grep "VERDICT\|STUDENT\|MUTANT" "$log"
+  grep "VERDICT" "$log"
   grep -h "students;" "$results/class_run.md" 2>/dev/null
   grep "pristine tree built\|ended with status\|GPU outside" "$log"
   grep -h "GPU in the sandbox" "$grades/students/01-reference/grade.log" 2>/dev/null
+  grep "STUDENT\|MUTANT" "$log"
   cat "$results/machine.txt"
   echo "status $status after $SECONDS s"
 } > "$out/summary.txt"
-cp "$out/class.log" "$out/mutation.log" "$results/" 2>/dev/null
-tar -czf "$out/evidence.tar.gz" -C "$out" results
+cp "$results/class_run.md" "$results/mutation_report.md" "$log" "$out/" 2>/dev/null
+tar -czf "$out/evidence.tar.gz" -C "$evidence" results
 exit "$status"

@@ -239,11 +239,7 @@ def inspect(args, box, build_dir, pristine, submission, built):
     found = inspection.inspect_build(box, build_dir, pristine, submission, built,
                                      inspection.course_kernel_names(pristine),
                                      jobs=args.test_jobs)
-    for problem in found.problems:
-        label = problem.split(":", 1)[0]
-        if label in found.findings:
-            found.findings[label].append(inspection.Finding(
-                (), "inspection", "could not be inspected: " + problem))
+    found.charge_problems()
     found.charge_all = args.all_kernels
     return found
 

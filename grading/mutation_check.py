@@ -20,6 +20,7 @@ sandbox user is left.
     grading/mutation_check.py --report mutation_report.md --jobs 4 \\
         --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90
     grading/mutation_check.py --dry-run     # no GPU: apply/revert all, build, inspect
+    grading/mutation_check.py --deadline 300 ...   # no mutant starts after 300 s
 """
 import argparse
 import concurrent.futures
@@ -34,7 +35,7 @@ import time
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, inspection, integrity, plan, sandbox  # noqa: E402
+from gradelib import build, inspection, integrity, mutant_slots, plan, sandbox  # noqa: E402
 from gradelib.mutant_slots import (Shared, judged, log, markdown, row,  # noqa: E402
                                    run_step)
 from gradelib.mutant_slots import mutate, revert  # noqa: E402,F401 -- the tests use them
@@ -109,6 +110,11 @@ def make_parser():
     parser.add_argument("--stop-at-first-loss", action="store_true",
                         help="stop grading a mutant once one graded case has lost its points "
                              "(the report then shows the points as an upper bound)")
+    parser.add_argument("--deadline", type=positive(float), default=None,
+                        help="seconds after the start past which no further mutant starts "
+                             "(the cheats and the baselines always run): the mutants left are "
+                             "reported 'not run (time budget)' and the report says how many "
+                             "ran, so a run with a time budget still finishes with a table")
     parser.add_argument("--include-pending", action="store_true",
                         help="also run the PENDING mutations")
     parser.add_argument("--only-pending", action="store_true",
@@ -248,7 +254,11 @@ def main():
             units += [(step, slot, ours[slot - 2::count]) for slot in range(2, count + 2)]
         if cheats:
             units.append((step, len(units) + 100, cheats))
-    units.sort(key=lambda unit: (unit[1] != 1, unit[1] < 100))  # baselines, cheats, the rest
+    # Baselines first, then the cheats, then each step's second slot before any third, so
+    # that a deadline leaves every step some of its mutants (dealt to its slots in turn).
+    units.sort(key=lambda unit: (unit[1] != 1, unit[1] < 100, unit[1]))
+    if args.deadline:
+        shared.deadline = time.monotonic() + args.deadline - (time.time() - started)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_step, step, mine, shared, args.dry_run, slot)
                    for step, slot, mine in units if mine or slot == 1]
@@ -257,7 +267,8 @@ def main():
     left = integrity.processes_of(args.sandbox_uid) if os.geteuid() == 0 else []
     order = {mutation.name: index for index, mutation in enumerate(mutations)}
     rows.sort(key=lambda entry: order[entry["mutation"]])
-    gpu = "dry run (no baseline, first mutant of each step and the cheats built)" \
+    gpu = ("dry run (each unmutated step inspected, which must find nothing; the first "
+           "mutant of each step and the cheats built)") \
         if args.dry_run else "GPU: " + gpu_name()
     note = (f"{gpu}; {time.strftime('%Y-%m-%d')}; {round(time.time() - started)} s. Each "
             "mutation or cheat is planted alone in a copy of the reference and its step "
@@ -273,7 +284,7 @@ def main():
     report_text = markdown(rows, title, note)
     pathlib.Path(args.report).write_text(report_text)
     print(report_text)
-    good = {"caught", "zero", "not graded (course code)"}
+    good = {"caught", "zero", "not graded (course code)", mutant_slots.OUT_OF_TIME}
     if args.dry_run:
         good |= {"applies and reverts", "applies, builds and reverts", "not run (no GPU)",
                  "zero (inspection)"}

@@ -214,13 +214,16 @@ S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 S5_TILES = "step5_tensor_core_sddmm/sddmm_tile_grouped.cuh"
 S5_SHAPES = "step5 approach 1 with sides not multiples of 16"
 MUTATIONS += [
-    Mutation("step5: lane-to-element map of the 16x16 accumulator transposed", S5,
+    # The element-to-slot map that approach 3's write-back reads its results through (the
+    # lane-to-element map beside it serves the fragment_layout lab and the course tests only:
+    # transposing that one changes nothing a case of the judge runs).
+    Mutation("step5: element-to-slot map of the 16x16 accumulator transposed", S5,
              "step5_tensor_core_sddmm/fragment_map.cuh",
-             "  return {(lane >> 2) + 8 * ((index >> 1) & 1), 2 * (lane & 3) + (index & 1) + "
-             "8 * (index >> 2)};",
-             "  return {2 * (lane & 3) + (index & 1) + 8 * (index >> 2), (lane >> 2) + 8 * "
-             "((index >> 1) & 1)};",
-             (Check("fragment map equals the hardware layout"),)),
+             "  return {(row & 7) * 4 + ((col & 7) >> 1), (col & 1) + 2 * (row >> 3) + "
+             "4 * (col >> 3)};",
+             "  return {(col & 7) * 4 + ((row & 7) >> 1), (row & 1) + 2 * (col >> 3) + "
+             "4 * (row >> 3)};",
+             (Check("step5 approach 3 with sides not multiples of 16"),)),
     # A mask that leaves out calling lanes is undefined behaviour that gave the right sums on
     # an H200 with synccheck silent; the shuffles check their masks (warp_shuffle_check.cuh,
     # STEP5_CHECK_WARP_MASKS), so the kernel traps and the test fails with a CUDA error.

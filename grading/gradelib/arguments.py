@@ -42,7 +42,7 @@ def add_cmake_arg(parser):
 def add_time_limits(parser, timeout, sanitizer_timeout):
     """--timeout and --sanitizer-timeout: seconds per plain and per compute-sanitizer run."""
     parser.add_argument("--timeout", type=positive(float), default=timeout,
-                        help="seconds per plain test run")
+                        help="seconds per plain run (and per evidence run: one small product)")
     parser.add_argument("--sanitizer-timeout", type=positive(float), default=sanitizer_timeout,
                         help="seconds per compute-sanitizer run")
 

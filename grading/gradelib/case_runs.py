@@ -131,7 +131,8 @@ def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
     return runner.run_limited(
         context.box.command(argv, submission=context.submission, build=context.build_dir,
                             scratch=scratch),
-        timeout, log_path=log_path, cancel=step_cases.cancel, gpu=context.gpu,
+        timeout, log_path=log_path, cancel=step_cases.cancel,
+        gpu=context.gpu.step(step_cases.step.label) if context.gpu else None,
         preexec=context.box.preexec())
 
 
@@ -166,8 +167,10 @@ def run_sanitizer(step_cases, case, tool):
     return entry
 
 
-def run_evidence(step_cases, case):
-    """The evidence run of an evidence case (evidence.py)."""
+def run_evidence(step_cases, case, timeout):
+    """The one run of an evidence case (evidence.py): initcheck restricted to the student's
+    kernels, whose outputs the judge checks as a plain run's. Returns (outcome, message,
+    seconds, evidence verdict)."""
     context = step_cases.context
     scratch = new_scratch(context, step_cases, case, "evidence")
     names = step_cases.evidence_kernels
@@ -175,16 +178,20 @@ def run_evidence(step_cases, case):
                *runner_command(step_cases.step)]
     log = step_cases.folder(stem(case["name"]), "evidence.log")
     try:
-        result = sandboxed(context, command, scratch, context.options.sanitizer_timeout,
-                           step_cases, log)
+        result = sandboxed(context, command, scratch, timeout, step_cases, log)
     except runner.Cancelled:
-        return {"outcome": "stopped", "kernels": [], "message": ""}
+        return ("stopped", "stopped: an earlier graded case of the step lost its points", 0.0,
+                {"outcome": "stopped", "kernels": [], "message": ""})
     verdict = evidence.judge(result, names)
-    if verdict["outcome"] == "seen":
-        passed, message = judge_outputs(context, case, scratch, "evidence")
-        if not passed:
-            verdict.update(outcome="not seen", message="the outputs of the evidence run are "
-                           "wrong:\n" + runner.first_lines(message, 6))
     if result.disturbed:
         verdict["disturbed"] = True
-    return verdict
+        return "failed", f"{runner.DISTURBED} (after {timeout} s)", result.seconds, verdict
+    if result.timed_out:
+        with step_cases.lock:
+            step_cases.timed_out += 1
+        return ("failed", f"timed out after {timeout} s (a kernel that never finishes?)",
+                result.seconds, verdict)
+    if verdict["outcome"] == "not run":
+        return "not run", verdict["message"], result.seconds, verdict
+    passed, message = judge_outputs(context, case, scratch, "evidence")
+    return ("passed" if passed else "failed"), message, result.seconds, verdict

@@ -13,8 +13,10 @@ step-4 test down until it times out, and step 4 would lose points it earned.
 So every GPU test run (plain or under a sanitizer) that lasts longer than SUSPECT_SECONDS leaves
 a record in a folder that all the graders of the class share (the environment variable
 ENVIRONMENT names it; grade_class.py sets it, grade.py makes one of its own otherwise): who ran
-it (the grader's process id), when it started and, once it is over, when it ended. A run that
-times out while another long run overlapped it is "disturbed": grading.py runs it again, alone
+it (the grader's process id and the step), when it started and, once it is over, when it
+ended. A run that times out while another long run overlapped it (of another grader, or of
+another step of its own grader: the runs of one step hang together) is "disturbed":
+grading.py runs it again, alone
 on the GPU, with at most RETRY_TIMEOUT seconds, and only that second run counts. A run that
 times out with no other long run beside it is a hang of its own and is not run again; a
 hanging kernel also times out alone.
@@ -60,13 +62,33 @@ def _alive(process_id):
 
 
 class GpuRecords:
-    """The shared folder of long-run records; @p owner is this grader (its process id)."""
+    """The shared folder of long-run records; @p owner is this grader's process (its id);
+    @p tag names whose runs these are (default: the owner).
 
-    def __init__(self, folder, owner=None):
+    Runs of the same tag never disturb each other: the runs of one step of one grader share
+    its kernels, so when one hangs the others hang with it, and they are not run again
+    (the first class run of 2026-11-25 ran a hanging step's three runs again, alone, one
+    after another: 135 s of the whole GPU). grading.py tags each step's runs
+    (step(label)); the mutation check gives each slot a grader of its own (grader(name)),
+    whose second runs then hold the gate against the other slots too."""
+
+    def __init__(self, folder, owner=None, tag=None, _state=None):
         self.folder = pathlib.Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.owner = str(owner if owner is not None else os.getpid())
-        self._alone = False  # inside alone(): this grader's (second) runs hold the whole gate
+        self.tag = tag or self.owner
+        # "alone": inside alone(), this grader's (second) runs hold the whole gate. Shared by
+        # the views of one grader (step()), not by other graders (grader()).
+        self._state = _state if _state is not None else {"alone": False}
+
+    def grader(self, name):
+        """Another grader of this process (a slot of the mutation check): its own tag and
+        its own alone()."""
+        return GpuRecords(self.folder, self.owner, f"{self.tag}.{name}")
+
+    def step(self, label):
+        """This grader's runs of one step: their own tag, this grader's alone()."""
+        return GpuRecords(self.folder, self.owner, f"{self.tag}.{label}", self._state)
 
     @classmethod
     def from_environment(cls):
@@ -79,44 +101,48 @@ class GpuRecords:
         going; returns the record's path for end_long_run."""
         path = self.folder / f"{self.owner}-{uuid.uuid4().hex}.run"
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(f"{self.owner} {started_at:.3f}\n", encoding="utf-8")
+        temporary.write_text(f"{self.owner} {started_at:.3f}\n{self.tag}\n", encoding="utf-8")
         temporary.rename(path)  # whole records only: readers never see half a line
         return path
 
     @staticmethod
     def end_long_run(path, ended_at=None):
         """Marks the run recorded at @p path as ended (at @p ended_at, default now)."""
-        owner, started = path.read_text(encoding="utf-8").split()[:2]
+        lines = path.read_text(encoding="utf-8").splitlines()
+        owner, started = lines[0].split()[:2]
         ended = time.time() if ended_at is None else ended_at
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(f"{owner} {started} {ended:.3f}\n", encoding="utf-8")
+        temporary.write_text(f"{owner} {started} {ended:.3f}\n" + "".join(
+            line + "\n" for line in lines[1:2]), encoding="utf-8")
         temporary.rename(path)
 
     def _runs(self, leave_out=None):
-        """(start, end or None) of every long run recorded so far but @p leave_out (a path)."""
+        """(start, end or None, tag) of every long run recorded so far but @p leave_out (a
+        path)."""
         runs = []
         for path in self.folder.glob("*.run"):
             try:
-                fields = path.read_text(encoding="utf-8").split()
+                lines = path.read_text(encoding="utf-8").splitlines()
             except OSError:
                 continue
+            fields = lines[0].split() if lines else []
             if len(fields) < 2 or path == leave_out:
                 continue
             end = float(fields[2]) if len(fields) > 2 else None
             if end is None and not _alive(fields[0]):
                 end = path.stat().st_mtime  # its grader was killed before it could say so
-            runs.append((float(fields[1]), end))
+            runs.append((float(fields[1]), end, lines[1] if len(lines) > 1 else fields[0]))
         return runs
 
     def disturbed(self, started_at, ended_at, own_record=None):
-        """Whether a long run other than @p own_record (this run's record, if it has one)
-        overlapped [@p started_at, @p ended_at]."""
-        return any(start <= ended_at and (end is None or end >= started_at)
-                   for start, end in self._runs(leave_out=own_record))
+        """Whether a long run other than @p own_record (this run's record, if it has one) and
+        of another tag than this one overlapped [@p started_at, @p ended_at]."""
+        return any(start <= ended_at and (end is None or end >= started_at) and tag != self.tag
+                   for start, end, tag in self._runs(leave_out=own_record))
 
     def running(self):
         """Whether a long run is going now."""
-        return any(end is None for _, end in self._runs())
+        return any(end is None for _, end, _ in self._runs())
 
     def _lock_files(self):
         """The turnstile and the gate, opened for flock (one open file each: flock locks
@@ -129,7 +155,7 @@ class GpuRecords:
         """Held around every run on the GPU: a share of the gate, taken through the turnstile
         (so no new run starts while a grader waits for alone()). Inside alone() the runs
         already hold the whole gate."""
-        if self._alone:
+        if self._state["alone"]:
             yield
             return
         turnstile, gate = self._lock_files()
@@ -148,8 +174,8 @@ class GpuRecords:
         with turnstile, gate:
             fcntl.flock(turnstile, fcntl.LOCK_EX)
             fcntl.flock(gate, fcntl.LOCK_EX)
-            self._alone = True
+            self._state["alone"] = True
             try:
                 yield
             finally:
-                self._alone = False
+                self._state["alone"] = False

@@ -1,6 +1,6 @@
 """Grades a built submission with the judge: every case of the plan runs in the sandbox
-(plain, then under each compute-sanitizer tool of the plan), every evidence case once more
-under the evidence run, and the judge checks every run's outputs. Runs go side by side in a
+(plain, then under each compute-sanitizer tool of the plan), every evidence case once, as
+the evidence run, and the judge checks every run's outputs. Runs go side by side in a
 pool; a case's sanitizer runs start as soon as its plain run has passed.
 
 The verdict is the judge's: a run counts only through the outputs it wrote, read by the
@@ -140,6 +140,21 @@ def lost_points(step_cases, case):
                                    or bool(scoring.sanitizer_failures(case)))
 
 
+def evidence_timeout(step_cases, options):
+    """The limit of an evidence run: a plain run's (one small product, a few kernels
+    instrumented), shortened as a plain run's once the step has hung."""
+    timeout = min(options.timeout, options.sanitizer_timeout)
+    if step_cases.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
+        timeout = min(timeout, HANG_TIMEOUT)
+    return timeout
+
+
+def first_run(case, options):
+    """The run a case starts with: an evidence case's evidence run is its only run (its
+    outputs are judged as a plain run's), unless the sanitizers are off."""
+    return "evidence" if case["evidence"] and not options.no_sanitizers else None
+
+
 def plain_priority(case, label, stop_mode):
     """The order plain runs start in (smaller first): the evidence cases, then the slow cases
     (the longest chains; last when stopping at a mutant's first loss), the cases with
@@ -164,7 +179,8 @@ def run_queue(queue, sequence, options, stop_mode):
                 if tool is None:
                     future = pool.submit(run_plain, step_cases, case, options.timeout)
                 elif tool == "evidence":
-                    future = pool.submit(run_evidence, step_cases, case)
+                    future = pool.submit(run_evidence, step_cases, case,
+                                         evidence_timeout(step_cases, options))
                 else:
                     future = pool.submit(run_sanitizer, step_cases, case, tool)
                 pending[future] = (step_cases, case, tool)
@@ -183,12 +199,14 @@ def run_queue(queue, sequence, options, stop_mode):
                     if case["outcome"] == "passed" and options.no_sanitizers:
                         case["evidence_skipped"] = case["evidence"]
                     if case["outcome"] == "passed" and not options.no_sanitizers:
-                        for each in case["tools"] + (["evidence"] if case["evidence"] else []):
+                        for each in case["tools"]:
                             heapq.heappush(queue, ((0,), next(sequence), step_cases, case, each))
                 elif tool == "evidence":
-                    case["evidence_run"] = future.result()
+                    case["outcome"], case["message"], seconds, case["evidence_run"] = \
+                        future.result()
+                    case["seconds"] = round(seconds, 1)
                     print(f"  {label}: evidence  {case['evidence_run']['outcome']:9s} "
-                          f"{case['name']}", file=sys.stderr)
+                          f"{case['name']} (outputs {case['outcome']})", file=sys.stderr)
                 else:
                     result = future.result()
                     case["sanitizers"].append(result)
@@ -206,15 +224,13 @@ def disturbed_runs(steps, sequence):
     for step_cases in steps:
         for case in step_cases.cases:
             if case["message"].startswith(runner.DISTURBED):
-                case.update(outcome="not run", message="", seconds=0.0)
-                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, None))
+                again = "evidence" if (case["evidence_run"] or {}).get("disturbed") else None
+                case.update(outcome="not run", message="", seconds=0.0, evidence_run=None)
+                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, again))
                 continue
             for run in [run for run in case["sanitizers"] if run.get("disturbed")]:
                 case["sanitizers"].remove(run)
                 heapq.heappush(queue, ((0,), next(sequence), step_cases, case, run["tool"]))
-            if (case["evidence_run"] or {}).get("disturbed"):
-                case["evidence_run"] = None
-                heapq.heappush(queue, ((0,), next(sequence), step_cases, case, "evidence"))
     return queue
 
 
@@ -259,7 +275,8 @@ def grade_steps(context, programs, inspection, seed, stop_mode=False):
             continue
         for case in step_cases.cases:
             heapq.heappush(queue, (plain_priority(case, step_cases.step.label, stop_mode),
-                                   next(sequence), step_cases, case, None))
+                                   next(sequence), step_cases, case,
+                                   first_run(case, context.options)))
     run_queue(queue, sequence, context.options, stop_mode)
     run_again_alone(context.gpu, steps, sequence, context.options, stop_mode)
     graded = {}

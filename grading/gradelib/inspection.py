@@ -28,6 +28,7 @@ import concurrent.futures
 import dataclasses
 import json
 import pathlib
+import posixpath
 import re
 import subprocess
 
@@ -263,13 +264,63 @@ def host_findings(student_obj, baseline_obj, files):
     return findings
 
 
+def object_key(output, directory, build_dir=sandbox_module.BUILD):
+    """The path of an object as ninja names it (relative to the build folder) from a
+    compile_commands.json "output": CMake before 4 writes it relative to "directory" (the
+    build folder), CMake 4 absolute (where the build was configured: the sandbox's fixed
+    path, or the host's without a sandbox)."""
+    path = posixpath.normpath(output)
+    if posixpath.isabs(path):
+        for root in (directory, build_dir):
+            if root and (path + "/").startswith(posixpath.normpath(root) + "/"):
+                return posixpath.relpath(path, posixpath.normpath(root))
+    return path
+
+
+def compile_commands(build_dir):
+    """{object path relative to the build: compile_commands.json entry} of @p build_dir (host
+    path); {} when it has none."""
+    database = pathlib.Path(build_dir) / "compile_commands.json"
+    entries = {}
+    if not database.is_file():
+        return entries
+    for entry in json.loads(database.read_text(encoding="utf-8")):
+        output = entry.get("output")
+        if not output:
+            match = re.search(r"(?:^|\s)-o\s+(\S+)", entry.get("command", ""))
+            output = match.group(1) if match else ""
+        if output:
+            key = object_key(output, entry.get("directory", ""), str(build_dir))
+            entries[key] = entry
+    return entries
+
+
+def ninja_command(build_dir, obj):
+    """The command ninja runs to build @p obj, as a compile_commands.json entry, or None."""
+    result = runner.run_limited(["ninja", "-C", str(build_dir), "-t", "commands", "-s", obj],
+                                120)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    if result.status != 0 or not lines or " -c " not in f" {lines[-1]} ":
+        return None
+    return {"command": lines[-1], "output": obj}
+
+
 @dataclasses.dataclass
 class Inspection:
     """What the inspection of one submission's build found."""
     student_kernels: dict  # step label: [base names]
     findings: dict  # step label: [Finding]
     objects: dict  # object: [student files]
-    problems: list  # what could not be inspected (reported; costs the step)
+    problems: list  # what could not be inspected, "<step label>: ..." (costs the step)
+
+    def charge_problems(self):
+        """Turns every problem into a finding of its step (rule "inspection": it costs every
+        case of the step); a problem that names no step costs every step."""
+        for problem in self.problems:
+            label = problem.split(":", 1)[0]
+            for step in ([label] if label in self.findings else list(self.findings)):
+                self.findings[step].append(Finding((), "inspection",
+                                                   "could not be inspected: " + problem))
 
 
 def inspect_build(box, build_dir, pristine, submission, steps, course_kernel_names, jobs=4,
@@ -280,12 +331,7 @@ def inspect_build(box, build_dir, pristine, submission, steps, course_kernel_nam
     build_dir, pristine = pathlib.Path(build_dir), pathlib.Path(pristine)
     objects = student_objects(build_dir, box.seen_as(sandbox_module.SUBMISSION, submission))
     by_folder = {step.folder: step for step in steps}
-    entries = {}
-    database = build_dir / "compile_commands.json"
-    if database.is_file():
-        for entry in json.loads(database.read_text(encoding="utf-8")):
-            output = entry.get("output") or re.search(r"-o (\S+)", entry["command"]).group(1)
-            entries[output] = entry
+    entries = compile_commands(build_dir)
     result = Inspection({step.label: [] for step in steps}, {step.label: [] for step in steps},
                         objects, [])
     work = []
@@ -301,11 +347,12 @@ def inspect_build(box, build_dir, pristine, submission, steps, course_kernel_nam
         for step, obj, names in work:
             futures.append((step, pool.submit(host_findings, build_dir / obj, pristine / obj,
                                               names)))
-            entry = entries.get(obj)
             if not source:
                 continue
+            entry = entries.get(obj) or ninja_command(build_dir, obj)
             if entry is None:
-                result.problems.append(f"{obj}: no compile command recorded")
+                result.problems.append(f"{step.label}: {obj}: no compile command recorded (in "
+                                       "compile_commands.json or build.ninja)")
                 continue
             for pass_name, command in preprocess_commands(entry):
                 futures.append((step, pool.submit(_preprocess_findings, box, build_dir,

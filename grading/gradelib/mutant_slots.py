@@ -59,15 +59,21 @@ JUDGED_COURSE_FILES = {"step2_three_approaches/step2_launchers.cu",
                        "step5_tensor_core_sddmm/tile_grouping.cu"}
 
 
+OUT_OF_TIME = "not run (time budget)"
+
+
 class Shared:
     """What every slot shares: the pristine tree (built once) and the judge's options."""
 
     def __init__(self, args, work):
         self.args = args
         self.work = work
+        self.deadline = None  # time.monotonic() past which no further mutant starts
         self.pristine = None
         self.course_kernels = []
-        self.gpu = gpu_share.GpuRecords(work / "gpu-runs")
+        # The class run's records when one shares the GPU (gpu_evidence.sh), else its own.
+        self.gpu = gpu_share.GpuRecords.from_environment() or gpu_share.GpuRecords(
+            work / "gpu-runs")
         self.has_gpu = None
         self.lock = threading.Lock()
 
@@ -90,6 +96,9 @@ class StepRunner:
         self.log_file = work / f"{step}-{slot}.log"
         self.label = next(entry.label for entry in plan.STEPS if entry.folder == step)
         self.box = None
+        # A grader of its own on the shared GPU: its second runs hold the gate against the
+        # other slots too, and a hang in another slot's mutant disturbs its runs.
+        self.gpu = shared.gpu.grader(f"{step}-{slot}")
 
     def prepare(self):
         copy_tree(REPO_ROOT, self.source)
@@ -128,14 +137,12 @@ class StepRunner:
                                          self.submission, [step], self.shared.course_kernels,
                                          jobs=self.args.test_jobs,
                                          source=mutation is None or mutation.family == "cheat")
-        for problem in found.problems:
-            found.findings[self.label].append(inspection.Finding(
-                (), "inspection", "could not be inspected: " + problem))
+        found.charge_problems()
         options = argparse.Namespace(**vars(self.args))
         stop = mutation is not None and self.args.stop_at_first_loss
         context = grading.Context(self.box, self.shared.pristine / build.JUDGE, self.build,
                                   self.submission, self.out / "judge" / "inputs", self.out,
-                                  options, self.shared.gpu)
+                                  options, self.gpu)
         if not self.shared.has_gpu:
             return grading.not_run_rows([step], {self.label: None}, {}, context, found)[0]
         return grading.rows_for([step], {self.label: self.build / build.runner_program(step)},
@@ -172,7 +179,7 @@ def students_file_path(file):
 def lost_on(row):
     """Which graded cases lost points and how (runs stopped after the first loss are not
     reasons), and the findings of the inspection."""
-    reasons = [f"inspection: {', '.join(f['files'])}: {f['text'][:120]}"
+    reasons = [f"inspection: {', '.join(f['files'])}: {f['text'][:200]}"
                for f in row.get("findings", [])]
     for case in row["tests"]:
         if case["weight"] == 0 or not case.get("lost"):
@@ -206,24 +213,37 @@ def revert(originals):
             raise RuntimeError(f"could not revert {path}")
 
 
+def out_of_time(shared, mutation):
+    """Whether @p mutation may no longer start (a cheat always does)."""
+    return (mutation.family != "cheat" and shared.deadline is not None
+            and time.monotonic() > shared.deadline)
+
+
 def run_step(step, mutations, shared, dry_run, slot=1):
     """The baseline (in slot 1) and mutations of one step in one slot; returns report rows."""
+    if slot != 1 and mutations and all(out_of_time(shared, each) for each in mutations):
+        return [row(mutation, OUT_OF_TIME) for mutation in mutations]
     slot_runner = StepRunner(step, shared, slot)
     log(f"{step} (slot {slot}): preparing {slot_runner.build}")
     problem = slot_runner.prepare()
     if problem:
         return [row(mutation, f"**ERROR** unmutated {problem}") for mutation in mutations]
-    if not dry_run and slot == 1:
+    if slot == 1:  # without a GPU, the inspection of the unmutated step alone
         baseline = slot_runner.grade()
-        log(f"{step}: baseline {baseline['points']}/{baseline['max_points']}")
+        log(f"{step}: baseline {baseline['points']}/{baseline['max_points']}, "
+            f"{len(baseline['findings'])} finding(s) of the inspection")
         BASELINES[step] = baseline
-        if baseline["points"] < baseline["max_points"] and shared.has_gpu:
+        if baseline["findings"] or (baseline["points"] < baseline["max_points"]
+                                    and shared.has_gpu):
             detail = "; ".join(lost_on(baseline)) or baseline["note"]
             BASELINES[step] = detail
             return [row(mutation, f"**ERROR** baseline below full marks ({detail})")
                     for mutation in mutations]
     rows = []
     for index, mutation in enumerate(mutations):
+        if out_of_time(shared, mutation):
+            rows.append(row(mutation, OUT_OF_TIME))
+            continue
         if isinstance(BASELINES.get(step), str):
             rows.append(row(mutation, f"**ERROR** baseline below full marks "
                                       f"({BASELINES[step]})"))
@@ -268,7 +288,7 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     else:
         caught = graded["points"] < graded["max_points"] and (
             graded["points_at_most"] < graded["max_points"])
-        result = "caught" if caught else ("not run (no GPU)" if not_run else "**SURVIVED**")
+        result = "not run (no GPU)" if not_run else ("caught" if caught else "**SURVIVED**")
         if dry_run:
             result = "applies, builds and reverts"
     points = graded["points"] if not graded["stopped"] else f"≤ {graded['points_at_most']}"
@@ -324,8 +344,16 @@ def markdown(rows, title, header_note):
     stopped = sum(1 for entry in cheats
                   if entry["result"] in ("zero", "caught", "zero (inspection)"))
     course = [entry for entry in rows if entry["family"] == "course"]
-    lines += ["", f"{caught} of {len(mutants)} mutations caught ({memory_caught} of "
-              f"{len(memory)} of the memory-safety family).", ""]
+    late = [entry for entry in mutants if entry["result"] == OUT_OF_TIME]
+    ran = [entry for entry in mutants if entry["result"] != OUT_OF_TIME]
+    lines += ["", f"{caught} of {len(ran)} mutations caught ({memory_caught} of "
+              f"{sum(1 for entry in memory if entry['result'] != OUT_OF_TIME)} of the "
+              "memory-safety family).", ""]
+    if late:
+        lines += [f"{len(late)} of {len(mutants)} mutations did not start within the time "
+                  f"budget (--deadline): the run is a shard of the list, every step's "
+                  "mutants dealt to its slots in turn; the cheats and the baselines all ran.",
+                  ""]
     if cheats:
         lines += [f"{stopped} of {len(cheats)} cheats stopped (their step scored 0, or lost "
                   "the points of their hidden bug, and nothing outside their folders "

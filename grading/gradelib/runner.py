@@ -76,7 +76,7 @@ def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None
 def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None):
     """run_limited's run, from the moment it may use the GPU."""
     started = time.monotonic()
-    watch = _LongRunWatch(gpu)
+    watch = _LongRunWatch(gpu, timeout)
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as log:
             log.write("$ " + " ".join(str(part) for part in command) + "\n")
@@ -110,17 +110,19 @@ def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None
 
 class _LongRunWatch:
     """Records a GPU run in the class run's shared records once it has lasted
-    gpu_share.SUSPECT_SECONDS, and says afterwards whether another grader's long run overlapped
-    it. Does nothing without records."""
+    gpu_share.SUSPECT_SECONDS, or half its time limit when that is shorter (so that a run
+    under a short limit that hangs is still seen by the others), and says afterwards whether
+    another grader's long run overlapped it. Does nothing without records."""
 
-    def __init__(self, records):
+    def __init__(self, records, timeout=None):
         self.records = records
         self.started_at = time.time()
         self.record = None
+        self.suspect = gpu_share.SUSPECT_SECONDS if timeout is None else min(
+            gpu_share.SUSPECT_SECONDS, timeout / 2)
 
     def look(self, elapsed):
-        if self.records is not None and self.record is None \
-                and elapsed >= gpu_share.SUSPECT_SECONDS:
+        if self.records is not None and self.record is None and elapsed >= self.suspect:
             self.record = self.records.start_long_run(self.started_at)
 
     def finish(self):

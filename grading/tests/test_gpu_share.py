@@ -31,6 +31,37 @@ class Records(unittest.TestCase):
             # A run is not disturbed by itself.
             self.assertFalse(other.disturbed(150.0, 300.0, own_record=record))
 
+    def test_the_runs_of_one_step_of_one_grader_do_not_disturb_each_other(self):
+        with tempfile.TemporaryDirectory() as folder:
+            grader = gpu_share.GpuRecords(folder, owner=os.getpid())
+            step1, step4 = grader.step("step1"), grader.step("step4")
+            hang = step1.start_long_run(100.0)  # a step-1 kernel that never ends
+            step1.end_long_run(hang, 145.0)
+            # Another run of step 1 that timed out beside it hung on its own kernel ...
+            self.assertFalse(step1.disturbed(100.0, 145.0))
+            # ... step 4's sweep that timed out beside it was slowed down by it ...
+            self.assertTrue(step4.disturbed(110.0, 150.0))
+            # ... and so was another grader's step 1 (a slot of the mutation check).
+            self.assertTrue(grader.grader("slot-2").step("step1").disturbed(110.0, 150.0))
+
+    def test_a_step_shares_its_graders_alone_but_another_grader_does_not(self):
+        with tempfile.TemporaryDirectory() as folder:
+            slot = gpu_share.GpuRecords(folder, owner=1).grader("slot-1")
+            other_slot = gpu_share.GpuRecords(folder, owner=1).grader("slot-2")
+            started = threading.Event()
+
+            def other_run():
+                with other_slot.step("step4").sharing():
+                    started.set()
+            with slot.alone():
+                with slot.step("step4").sharing():  # its own second runs pass
+                    pass
+                thread = threading.Thread(target=other_run, daemon=True)
+                thread.start()
+                self.assertFalse(started.wait(0.5))
+            self.assertTrue(started.wait(5))
+            thread.join(5)
+
     def test_a_killed_graders_open_record_counts_as_ended(self):
         with tempfile.TemporaryDirectory() as folder:
             dead = subprocess.Popen(["true"])
@@ -49,7 +80,15 @@ class Records(unittest.TestCase):
             self.assertEqual((quick.status, slow.status), (0, 0))
             recorded = list(pathlib.Path(folder).glob("*.run"))
             self.assertEqual(len(recorded), 1)
-            self.assertEqual(len(recorded[0].read_text().split()), 3)  # ended
+            self.assertEqual(len(recorded[0].read_text().splitlines()[0].split()), 3)  # ended
+
+
+    def test_a_run_under_a_short_limit_is_recorded_at_half_of_it(self):
+        with tempfile.TemporaryDirectory() as folder:
+            records = gpu_share.GpuRecords(folder, owner=os.getpid())
+            hang = runner.run_limited(["sleep", "5"], 1.0, gpu=records)  # SUSPECT_SECONDS: 45
+            self.assertTrue(hang.timed_out)
+            self.assertEqual(len(list(pathlib.Path(folder).glob("*.run"))), 1)
 
 
 class Gate(unittest.TestCase):

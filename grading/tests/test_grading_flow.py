@@ -36,6 +36,20 @@ class Verdicts(unittest.TestCase):
         case = next(case for case in row["tests"] if case["weight"])
         self.assertEqual([run["tool"] for run in case["sanitizers"]], ["memcheck", "initcheck"])
 
+    def test_an_evidence_case_runs_once_and_its_outputs_are_judged(self):
+        with tempfile.TemporaryDirectory() as folder:
+            runs = pathlib.Path(folder) / "runs"
+            row = self.grade(FAKE_RUNS=runs)
+            # The evidence case once; "small integers": plain, memcheck, initcheck; "uniform
+            # floats": plain, memcheck.
+            self.assertEqual(runs.read_text().count("run"), 6)
+            gate = row["tests"][0]
+            self.assertEqual((gate["outcome"], gate["evidence_run"]["outcome"]),
+                             ("passed", "seen"))
+        gate = self.grade(FAKE_MODE="wrong")["tests"][0]
+        self.assertEqual(gate["outcome"], "failed")
+        self.assertIn("wrong outputs", gate["message"])
+
     def test_the_runners_printout_and_status_decide_nothing(self):
         row = self.grade(FAKE_MODE="wrong")  # prints "All tests passed", exits 0
         self.assertEqual(row["points"], 0.0)
@@ -138,6 +152,27 @@ class Hangs(unittest.TestCase):
             self.assertEqual(case["outcome"], "failed")
             self.assertTrue(case["message"].startswith("timed out after 1.0 s"))
             self.assertEqual(runs, 1)
+
+    def test_the_hanging_runs_of_one_step_are_not_run_again_for_each_other(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            names = ["hanging case 1", "hanging case 2"]
+            context, program = fake_world.make_world(root, names)
+            (root / "hang").write_text("")
+            restore = fake_world.environment(FAKE_MODE="hang", FAKE_HANG_FLAG=root / "hang",
+                                             FAKE_RUNS=root / "runs")
+            graded = [plan.Graded(name, 1) for name in names]
+            try:
+                with mock.patch.object(gpu_share, "SUSPECT_SECONDS", 0.2), \
+                        mock.patch.dict(plan.GRADED, {"step1": graded}), \
+                        mock.patch.dict(plan.EVIDENCE, {"step1": ()}):
+                    ctx = context(timeout=1.0, test_jobs=2, no_sanitizers=True)
+                    ctx.gpu = gpu_share.GpuRecords(root / "records")
+                    cases = grading.grade_steps(ctx, {STEP1: program}, None, 1)["step1"][0]
+            finally:
+                restore()
+            self.assertEqual([case["outcome"] for case in cases], ["failed"] * 2)
+            self.assertEqual((root / "runs").read_text().count("run"), 2)
 
     def test_later_cases_of_a_hanging_step_get_a_short_limit(self):
         with tempfile.TemporaryDirectory() as folder:

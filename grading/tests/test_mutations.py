@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import types
 import unittest
 
@@ -16,6 +17,20 @@ from cheats import CHEATS
 from mutations import MUTATIONS, PENDING_MUTATIONS
 
 ROOT = GRADING.parent
+
+
+class TimeBudget(unittest.TestCase):
+    def test_past_the_deadline_no_mutant_starts_but_every_cheat_does(self):
+        from gradelib import mutant_slots
+        shared = types.SimpleNamespace(deadline=time.monotonic() - 1)
+        mutants = [m for m in MUTATIONS if m.step == "step2_three_approaches"][:2]
+        rows = mutant_slots.run_step("step2_three_approaches", mutants, shared, False, slot=2)
+        self.assertEqual([entry["result"] for entry in rows], [mutant_slots.OUT_OF_TIME] * 2)
+        self.assertFalse(any(mutant_slots.out_of_time(shared, cheat) for cheat in CHEATS))
+        caught = dict(rows[0], mutation="another", result="caught")
+        text = mutant_slots.markdown(rows + [caught], "Mutation check", "")
+        self.assertIn("1 of 1 mutations caught", text)
+        self.assertIn("2 of 3 mutations did not start within the time budget", text)
 
 
 class MutationList(unittest.TestCase):
