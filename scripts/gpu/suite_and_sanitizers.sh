@@ -23,10 +23,10 @@ for t in memcheck racecheck synccheck; do
   run 60 $C compute-sanitizer --tool $t --error-exitcode 9 $T4 "the lesson's kernels are right one below and at and one above each tile edge,the fast kernel is right one below and at and one above each tile edge"
 done
 run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T4 "split-K is right when the split does not divide the inner tiles,the fast kernel falls back to scalar loads for misaligned matrices,the thin paths are right when C has at most 8 rows or 8 columns"
-run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles on causal masks and their diagonal tiles,approach 4 masked tiles with empty rows and a pattern S from CSR,dense path GEMM and gather match the reference"
-run 60 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles with empty rows and empty tiles and partial tiles and lone entries"
-run 40 $C compute-sanitizer --tool synccheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles"
-run 40 $C compute-sanitizer --tool initcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles"
+run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 combined by cost on banded and block masks,approach 4 combined with full tiles and dense panels then masked tiles,masked tiles on causal masks and their diagonal tiles,approach 4 masked tiles with empty rows and a pattern S from CSR,dense path GEMM and gather match the reference"
+run 60 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles with empty rows and empty tiles and partial tiles and lone entries,approach 4 combined by cost on banded and block masks"
+run 40 $C compute-sanitizer --tool synccheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,approach 4 combined by cost on banded and block masks"
+run 40 $C compute-sanitizer --tool initcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,approach 4 combined by cost on banded and block masks"
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|All tests passed|test cases" $C | tee -a $S
 wait $PB; tail -1 $X | tee -a $S
 run 240 $X ctest --test-dir build-ptx75 --output-on-failure -j 8 -LE grading

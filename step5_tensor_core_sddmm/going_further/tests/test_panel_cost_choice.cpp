@@ -305,7 +305,7 @@ TEST_CASE("masked tiles counted per 64-row panel from their keys and masks") {
                   std::invalid_argument);
 }
 
-TEST_CASE("approach 4 combined by cost: banded and block masks", "[gpu]") {
+TEST_CASE("approach 4 combined by cost on banded and block masks", "[gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
   // A banded mask large enough for dense panels (tc_min_nnz): the plan by cost sends every
