@@ -5,8 +5,8 @@ committed cell (or log line) it comes from, and that it equals that cell with it
     python3 scripts/check_numbers.py [--strict] [--self-test] [--quoted] [FILE.md ...]
 
 Without files it checks README.md, every README.md one folder down (the lessons, the grading
-guide), the READMEs of the step folders' sub-folders (going_further/, lab/, exercise/, ...)
-and docs/*.md. Given files, it checks those only (and reports each of them). Paths are taken
+guide), the READMEs of the step folders' sub-folders (going_further/, lab/, exercise/, ...),
+the labs' notebooks (step*/lab/NOTEBOOK.md: they quote measured figures too) and docs/*.md. Given files, it checks those only (and reports each of them). Paths are taken
 relative to the repository; run it from anywhere.
 
 The convention (docs/results.md, "How a quoted number is bound to its source"):
@@ -366,9 +366,11 @@ def self_test(results):
 
 
 def default_files(repo=REPO):
-    # The step folders' own rooms (going_further/, lab/, exercise/) have READMEs too.
+    # The step folders' own rooms (going_further/, lab/, exercise/) have READMEs too, and a
+    # lab's notebook quotes the figures of its measurements.
     files = [repo / "README.md"] + sorted(repo.glob("*/README.md")) + sorted(
-        repo.glob("step*/*/README.md")) + sorted((repo / "docs").glob("*.md"))
+        repo.glob("step*/*/README.md")) + sorted(repo.glob("step*/lab/NOTEBOOK.md")) + sorted(
+        (repo / "docs").glob("*.md"))
     return [path for path in files if path.is_file() and not path.parent.name.startswith(
         ("build", ".")) and path.parent.name != "data"]
 

@@ -39,8 +39,8 @@ import uuid
 
 # The slowest graded run, step 4's tile-edge test under racecheck, takes about 30 s on the GPU
 # machine and took 29.8 to 49.5 s beside the other lane in the class run of 2026-11-24
-# (results/class_reports.md): a run past this is slowed down or hanging. A record only matters
-# for a run that then times out (see disturbed).
+# (results/previous_grader_2026-11-24/class_reports.md): a run past this is slowed down or
+# hanging. A record only matters for a run that then times out (see disturbed).
 SUSPECT_SECONDS = 45.0
 ENVIRONMENT = "COURSE_GRADING_GPU_RECORDS"
 # The limit of a disturbed run's second run, alone on the GPU: twice the slowest graded run's

@@ -264,6 +264,20 @@ class Checker(unittest.TestCase):
         self.assertEqual(status, 0, out.getvalue())
         self.assertIn("1 of 1 perturbed figures caught (100.0 %)", out.getvalue())
 
+    def test_default_files_include_the_labs_notebooks(self):
+        for name in ("README.md", "step4_x/README.md", "step4_x/lab/README.md",
+                     "step4_x/lab/NOTEBOOK.md", "step4_x/going_further/NOTES.md",
+                     "docs/page.md", "build/README.md"):
+            (self.repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.repo / name).write_text("no figures\n")
+        found = [str(path.relative_to(self.repo))
+                 for path in check_numbers.default_files(self.repo)]
+        self.assertIn("step4_x/lab/NOTEBOOK.md", found)
+        self.assertIn("step4_x/lab/README.md", found)
+        self.assertIn("docs/page.md", found)
+        self.assertNotIn("step4_x/going_further/NOTES.md", found)
+        self.assertNotIn("build/README.md", found)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
