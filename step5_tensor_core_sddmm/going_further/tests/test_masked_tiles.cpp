@@ -17,6 +17,7 @@
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
@@ -57,19 +58,7 @@ struct Operands {
 /// The mask of the positions @p keep accepts, sorted row-major, values random.
 course::CooMatrix mask_of(int rows, int cols, const std::function<bool(int, int)>& keep,
                           std::uint64_t seed) {
-  course::CooMatrix s;
-  s.rows = rows;
-  s.cols = cols;
-  for (int row = 0; row < rows; ++row) {
-    for (int col = 0; col < cols; ++col) {
-      if (keep(row, col)) {
-        s.row_indices.push_back(row);
-        s.col_indices.push_back(col);
-        s.values.push_back(1.0f);
-      }
-    }
-  }
-  return with_random_values(s, seed);
+  return with_random_values(course::step5::testing::pattern_of(rows, cols, keep), seed);
 }
 
 /// The tiles a host count keeps: at least @p min_entries entries and a row of at least
