@@ -117,6 +117,10 @@ class SddmmPlan {
   virtual std::int64_t tensor_core_units() const = 0;
   /// @brief Device bytes the plan holds beyond S.
   virtual std::size_t workspace_bytes() const = 0;
+  /// @brief What the plan does with S, in one line for a program's output (approach 4: the
+  /// entries each of its paths computes); empty when there is nothing to add.
+  /// @return the line
+  virtual std::string describe() const { return {}; }
 };
 
 /// @brief The preprocessing of S for approach 1, 2 or 3, done once, reused by every run.

@@ -55,6 +55,10 @@ void check_sizes(const course::ProductSizes& sizes, long long nnz, course::Sampl
   estimate.host("A or B drawn as floats before rounding",
                 course::array_bytes(count(std::max(sizes.rows, sizes.cols)), count(sizes.inner),
                                     sizeof(float)));
+  // HostSampling: S in CSR (4 B per entry, 4 per row) and the sorted copy coo_to_csr makes
+  // on the way (12 B per entry).
+  estimate.host("S in CSR for the upload, and its sorted copy (16 B per entry)",
+                course::array_bytes(count(nnz), 1, 16));
   // DevicePattern's counts and column spans of every 64-row panel, on the host and the device.
   const std::uint64_t panels = count(panels_covering(sizes.rows));
   estimate.host("S's panel counts and spans (16 B per 64 rows)",
@@ -211,8 +215,24 @@ HostOperands draw_operands(const course::ProductSizes& sizes, std::uint64_t seed
 
 }  // namespace
 
+course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
+                                       int inner, int warmups, int repeats) {
+  return course::time_host(
+      [&] {
+        const DevicePattern pattern = sampling.upload();
+        const std::unique_ptr<SddmmPlan> plan = approach.make_plan(pattern, inner);
+      },
+      warmups, repeats);
+}
+
+course::TimingStats time_sddmm(const SddmmPlan& plan, const DenseOperands& operands, float* output,
+                               int repeats) {
+  return course::time_gpu([&] { plan.run(operands, output); }, 1, repeats);
+}
+
 int run_step5_program(const ProgramSetup& setup, int argc, char** argv) {
   return course::run_program(setup.name, [&] {
+    give_large_vectors_their_own_pages();  // before S is made, as the benchmark does
     Request request;
     long long approach_number = setup.default_approach;
     if (!parse_request(setup, argc, argv, request, approach_number)) {
@@ -239,28 +259,38 @@ int run_step5_program(const ProgramSetup& setup, int argc, char** argv) {
     course::DeviceBuffer<float> output(sampling.nnz(), "C");
     output.poison();
 
+    // S as every program and the benchmark upload it: CSR, pinned, a pattern when every value
+    // is one (then no values are uploaded or read).
+    const HostSampling host_sampling(sampling);
+    std::cout << "S: " << pattern_values_name(host_sampling.values())
+              << (host_sampling.pattern() ? " (every value one: none uploaded, none read)"
+                                          : " (each product times its value)")
+              << "\n";
     // "other" = the upload of S and its preprocessing. The first one in a process also pays
     // one-time set-up (the lazy loading of the kernels it launches, the stream-ordered pool's
     // first allocations); a second pattern of the same size shows what every later one costs.
-    const auto preprocess = [&](const course::CooMatrix& mask) {
-      const DevicePattern pattern(mask);
-      const std::unique_ptr<SddmmPlan> plan = approach.make_plan(pattern, sizes.inner);
-    };
     if (say) {
       std::cerr << setup.name << ": preprocessing S 4 times (first call, then 3 steady)...\n";
     }
-    const course::TimingStats first_other = course::time_host([&] { preprocess(sampling); }, 0, 1);
+    const course::TimingStats first_other =
+        time_preprocessing(host_sampling, approach, sizes.inner, 0, 1);
     // A random S gets a second draw of the same size; a file has one pattern, so it is used
     // again.
-    const course::CooMatrix second =
-        from_file ? course::CooMatrix{} : random_sampling(request, setup, seed + 1);
-    const course::CooMatrix& steady_mask = from_file ? sampling : second;
+    std::unique_ptr<HostSampling> second;
+    if (!from_file) {
+      second = std::make_unique<HostSampling>(random_sampling(request, setup, seed + 1));
+    }
     const course::TimingStats steady_other =
-        course::time_host([&] { preprocess(steady_mask); }, 0, 3);
-    const DevicePattern pattern(sampling);
+        time_preprocessing(from_file ? host_sampling : *second, approach, sizes.inner, 0, 3);
+    second.reset();
+    const DevicePattern pattern = host_sampling.upload();
     const std::unique_ptr<SddmmPlan> plan = approach.make_plan(pattern, sizes.inner);
-    const course::TimingStats kernel = course::time_gpu([&] { plan->run(operands, output.data()); },
-                                                        1, static_cast<int>(request.repeats));
+    const std::string plan_line = plan->describe();
+    if (!plan_line.empty()) {
+      std::cout << plan_line << "\n";
+    }
+    const course::TimingStats kernel =
+        time_sddmm(*plan, operands, output.data(), static_cast<int>(request.repeats));
     std::cout << "sddmm " << kernel.median_ms << " ms (median of " << request.repeats << ", min "
               << kernel.min_ms << ")\n"
               << "other (upload + preprocessing), first call: " << first_other.median_ms

@@ -25,6 +25,8 @@ done
 run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T4 "split-K is right when the split does not divide the inner tiles,the fast kernel falls back to scalar loads for misaligned matrices,the thin paths are right when C has at most 8 rows or 8 columns"
 run 60 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 combined by cost on banded and block masks,approach 4 combined with full tiles and dense panels then masked tiles,masked tiles on causal masks and their diagonal tiles,approach 4 masked tiles with empty rows and a pattern S from CSR,dense path GEMM and gather match the reference"
 run 60 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,masked tiles with empty rows and empty tiles and partial tiles and lone entries,approach 4 combined by cost on banded and block masks"
+run 90 $C compute-sanitizer --tool memcheck --error-exitcode 9 $T5 "approach 4 multiplies by S's values on every path and reads none for a pattern"
+run 90 $C compute-sanitizer --tool racecheck --error-exitcode 9 $T5 "approach 4 multiplies by S's values on every path and reads none for a pattern"
 run 40 $C compute-sanitizer --tool synccheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,approach 4 combined by cost on banded and block masks"
 run 40 $C compute-sanitizer --tool initcheck --error-exitcode 9 $T5 "approach 4 combined with full tiles and dense panels then masked tiles,approach 4 combined by cost on banded and block masks"
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|All tests passed|test cases" $C | tee -a $S

@@ -20,6 +20,13 @@
 
 namespace course::step5 {
 
+/// @brief What BlockTileProduct::compute runs after staging its first chunk when the kernel
+/// asks for nothing: nothing.
+struct NoStagedHook {
+  /// @brief Does nothing.
+  __device__ void operator()() const {}
+};
+
 /// @brief A 64×64 tile of A·B computed by one block of 8 warps with WMMA.
 /// @tparam kChunk values of the inner dimension staged per step (a multiple of 16)
 template <int kChunk>
@@ -50,15 +57,21 @@ struct BlockTileProduct {
   /// floats with leading dimension kResultLd. Positions past the matrices' edges hold zeros.
   /// Preconditions: every thread of a block of kThreads calls it; @p shared holds
   /// kSharedBytes, 32-byte aligned.
+  /// @tparam StagedHook a callable run by every thread once, right after its part of the first
+  /// chunk is staged: the loads the thread issued before compute() have arrived by then, so a
+  /// kernel can start work on them (the full tiles' value prefetch) behind the product
   /// @param operands A and b_transposed
   /// @param first_row first row of the tile
   /// @param first_col first column of the tile
   /// @param vector_a A allows 16-byte loads
   /// @param vector_b b_transposed allows 16-byte loads
   /// @param shared the block's shared buffer
+  /// @param after_first_stage the hook (NoStagedHook: nothing)
   /// @return the finished tile in @p shared
+  template <typename StagedHook = NoStagedHook>
   __device__ static float* compute(const DenseOperands& operands, int first_row, int first_col,
-                                   bool vector_a, bool vector_b, unsigned char* shared) {
+                                   bool vector_a, bool vector_b, unsigned char* shared,
+                                   const StagedHook& after_first_stage = {}) {
     using namespace nvcuda;
     __half* stage_a = reinterpret_cast<__half*>(shared);
     __half* stage_b = stage_a + kRows * kStageLd;
@@ -83,6 +96,9 @@ struct BlockTileProduct {
       stage_slice<kCols, kChunk>(stage_b, kStageLd, operands.b_transposed, operands.ldb,
                                  operands.cols, operands.inner, first_col, k0, vector_b, thread,
                                  kThreads);
+      if (k0 == 0) {
+        after_first_stage();
+      }
       __syncthreads();  // the whole chunk of A and b_transposed is staged before any warp loads
 #pragma unroll
       for (int step = 0; step < kChunk; step += kFragment) {

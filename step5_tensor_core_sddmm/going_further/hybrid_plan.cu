@@ -7,6 +7,7 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 
 #include "common/cuda_check.hpp"
+#include "common/device.hpp"
 #include "common/matrix.hpp"
 
 #include <algorithm>
@@ -95,11 +96,18 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
   if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
     state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_device());
     tensor_core_units_ = state_->masked.figures.tiles;
+    entries_.masked_tiles = state_->masked.figures.covered;
+    entries_.lane_groups = pattern.nnz() - entries_.masked_tiles;
   } else {
     prepare();
+    if (options.tensor_core_tiles == TensorCoreTiles::combined && options.masked.dense_path) {
+      choose_dense_path();
+    }
   }
   add_block_tile_figures();
   if (state_->masked.dense) {
+    entries_ = PlanEntries{};
+    entries_.dense_path = pattern.nnz();
     // The dense product computes every entry: nothing else runs.
     state_->panels = {};
     state_->full = {};
@@ -148,6 +156,7 @@ void HybridPlan::prepare() {
   bool tiles_outside_dense_panels = false;
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
+      entries_.dense_panels += pattern_->panel_nnz()[panel];
       continue;  // a dense panel
     }
     remaining += counts[panel];
@@ -155,12 +164,17 @@ void HybridPlan::prepare() {
         tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
   }
   state_->panels.sparse_rows = remaining > 0;
+  entries_.full_tiles = pattern_->nnz() - entries_.dense_panels - remaining;
+  entries_.lane_groups = remaining;  // combined: less the masked tiles' entries, below
   const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
   if (combined) {
     // Masked 16×16 tiles among the entries no full tile and no dense panel computes; the
     // masked plan then lists what is left to the lane groups.
     const MaskedExclusion exclusion{
         tiles_outside_dense_panels ? state_->full.covered.data() : nullptr, panel_slot};
+    // The dense product is weighed against the whole plan (choose_dense_path), not against
+    // the masked tiles' and lane groups' share alone.
+    masked_options.dense_path = false;
     state_->masked = plan_masked_tiles(*pattern_, inner_, masked_options, describe_current_device(),
                                        exclusion, remaining);
     if (!tiles_outside_dense_panels) {
@@ -168,6 +182,8 @@ void HybridPlan::prepare() {
     }
     state_->full.covered = {};  // only the lists needed it (freed in stream order)
     tensor_core_units_ += state_->masked.figures.tiles;
+    entries_.masked_tiles = state_->masked.figures.covered;
+    entries_.lane_groups = remaining - entries_.masked_tiles;
     return;
   }
   if (!tiles_outside_dense_panels) {
@@ -179,6 +195,39 @@ void HybridPlan::prepare() {
   // The lane groups take a list: the entries in no full tile and in no dense panel.
   state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
   state_->full.covered = {};  // only the list needed it (freed in stream order)
+}
+
+void HybridPlan::choose_dense_path() {
+  const std::int64_t nnz = pattern_->nnz();
+  if (nnz == 0 || inner_ <= 0) {
+    return;  // nothing to compute, or nothing to multiply
+  }
+  // The whole plan found, kernel by kernel, with the times calibrated per kernel
+  // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
+  const DeviceDescription& device = describe_current_device();
+  const KernelTimes times = kernel_times(device, inner_);
+  const MaskedPlanFigures& masked = state_->masked.figures;
+  const auto work = [](std::int64_t count, double each, double floor) {
+    return count > 0 ? static_cast<double>(count) * each + floor : 0.0;
+  };
+  const double sparse_seconds =
+      work(state_->panels.tile_count, times.dense_tile, times.dense_floor) +
+      work(state_->full.tile_count, times.full_tile, times.full_floor) +
+      work(masked.steps, times.masked_step, times.masked_floor) +
+      static_cast<double>(masked.tiles) * times.masked_tile +
+      work(entries_.lane_groups, times.lane_entry, times.lane_floor);
+  const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
+                                                     pattern_->cols(), inner_, nnz);
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  course::device_memory(free_bytes, total_bytes);
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern_->rows(), pattern_->cols());
+  if (!dense_product_pays(dense_seconds, sparse_seconds, buffer, free_bytes)) {
+    return;
+  }
+  take_dense_path(state_->masked, *pattern_, inner_);
+  state_->masked.figures.model_sparse_seconds = sparse_seconds;
+  state_->masked.figures.model_dense_seconds = dense_seconds;
 }
 
 void HybridPlan::add_block_tile_figures() {
@@ -196,7 +245,8 @@ void HybridPlan::add_block_tile_figures() {
   if (options_.tensor_core_tiles != TensorCoreTiles::masked16 && pattern_->nnz() > 0) {
     // panels64 and combined: what the lane groups compute and the launches, from the plan
     figures.launches = (state_->panels.tile_count > 0 ? 1 : 0) +
-                       (state_->full.tile_count > 0 ? 1 : 0) + (figures.tiles > 0 ? 1 : 0) + 1;
+                       (state_->full.tile_count > 0 ? 1 : 0) + (figures.tiles > 0 ? 1 : 0) +
+                       (entries_.lane_groups > 0 ? 1 : 0);
   }
 }
 
@@ -207,6 +257,16 @@ std::size_t HybridPlan::workspace_bytes() const {
   return state_->panels.storage.bytes() + state_->full.tiles.bytes() +
          state_->full.row_starts.bytes() + state_->listed.bytes() + masked.tiles.bytes() +
          masked.listed.bytes() + (masked.dense ? masked.dense->bytes() : 0);
+}
+
+std::string HybridPlan::describe() const {
+  const int kernels = state_->masked.figures.launches;
+  return "plan: " + std::to_string(entries_.full_tiles) + " entries on full tiles, " +
+         std::to_string(entries_.dense_panels) + " on dense panels, " +
+         std::to_string(entries_.masked_tiles) + " on masked tiles, " +
+         std::to_string(entries_.lane_groups) + " on lane groups, " +
+         std::to_string(entries_.dense_path) + " on the dense path (" + std::to_string(kernels) +
+         (kernels == 1 ? " kernel)" : " kernels)");
 }
 
 const MaskedPlanFigures& HybridPlan::masked_figures() const {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace course::step5 {
 
@@ -36,6 +37,22 @@ struct FullTileWork {
   std::int64_t listed_count = 0;    ///< their number
   /// the lane groups take the list even without full tiles (the masked tiles' plan made it)
   bool list_always = false;
+};
+
+/// @brief How many of S's entries each path of approach 4's plan computes (they add up to
+/// S's entries): what the program prints and the test of the program's plan compares.
+struct PlanEntries {
+  std::int64_t full_tiles = 0;    ///< on the full tiles (outside dense panels)
+  std::int64_t dense_panels = 0;  ///< on the dense panels
+  std::int64_t masked_tiles = 0;  ///< on the masked 16×16 tiles
+  std::int64_t lane_groups = 0;   ///< on the lane groups
+  std::int64_t dense_path = 0;    ///< on the dense product (then every entry)
+  /// @brief Whether two plans give every path the same entries.
+  bool operator==(const PlanEntries& other) const {
+    return full_tiles == other.full_tiles && dense_panels == other.dense_panels &&
+           masked_tiles == other.masked_tiles && lane_groups == other.lane_groups &&
+           dense_path == other.dense_path;
+  }
 };
 
 /// @brief Approach 4 (sddmm_hybrid_launch.cu): the Tensor Core block tiles of the dense
@@ -101,6 +118,12 @@ class HybridPlan : public SddmmPlan {
   const PanelPlan& panel_plan() const { return panel_plan_; }
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const override;
+  /// @brief The entries each path computes.
+  const PlanEntries& entries() const { return entries_; }
+  /// @brief The plan in one line: S's entries on each path and the kernels launched, e.g.
+  /// "plan: 0 entries on full tiles, 0 on dense panels, 8052736 on masked tiles, 0 on lane
+  /// groups, 0 on the dense path (1 kernel)".
+  std::string describe() const override;
 
  private:
   struct State;
@@ -110,6 +133,7 @@ class HybridPlan : public SddmmPlan {
   std::int64_t tensor_core_units_ = 0;
   std::int64_t full_tiles_ = 0;
   PanelPlan panel_plan_;
+  PlanEntries entries_;
   std::unique_ptr<State> state_;
   /// The preprocessing of panels64: the full tiles, the dense panels among the rest, and the
   /// list of the entries left to the lane groups.
@@ -118,6 +142,9 @@ class HybridPlan : public SddmmPlan {
   void add_block_tile_figures();
   /// masked16's run: the dense path, or the masked tiles then the lane groups' list.
   void run_masked(const DenseOperands& operands, float* output) const;
+  /// The combined plan's last choice: the dense product instead of the whole plan found, when
+  /// the model says it is faster and its buffer fits (dense_path_wins).
+  void choose_dense_path();
 };
 
 /// @brief Convenience: preprocess and run approach 4 once (tests).

@@ -124,17 +124,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
   const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
   if (options.dense_path && dense_product_pays(figures.model_dense_seconds,
                                                figures.model_sparse_seconds, buffer, free_bytes)) {
-    plan.tiles = {};
-    plan.listed = {};
-    plan.dense = std::make_unique<DenseProductPath>(pattern.rows(), pattern.cols());
-    figures.dense_path = true;
-    figures.tiles = figures.steps = figures.items = figures.covered = 0;
-    figures.lane_entries = 0;
-    figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;
-    figures.extra_dram_bytes =
-        static_cast<double>(buffer) +
-        std::min(32.0 * static_cast<double>(nnz), static_cast<double>(buffer));
-    figures.launches = 2;
+    take_dense_path(plan, pattern, inner);
     return plan;
   }
   const double inner16 = (inner + 15) / 16 * 16;
@@ -147,6 +137,23 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
        kMaskedTileEdge * static_cast<double>(figures.items) * std::max(figures.shape.panels, 1));
   figures.launches = (figures.tiles > 0 ? 1 : 0) + (figures.lane_entries > 0 ? 1 : 0);
   return plan;
+}
+
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner) {
+  MaskedPlanFigures& figures = plan.figures;
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
+  plan.tiles = {};
+  plan.listed = {};
+  plan.dense = std::make_unique<DenseProductPath>(pattern.rows(), pattern.cols());
+  figures.dense_path = true;
+  figures.tiles = figures.steps = figures.items = figures.covered = 0;
+  figures.lane_entries = 0;
+  figures.gathered_bytes = 0.0;
+  figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;
+  figures.extra_dram_bytes =
+      static_cast<double>(buffer) +
+      std::min(32.0 * static_cast<double>(pattern.nnz()), static_cast<double>(buffer));
+  figures.launches = 2;
 }
 
 void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,

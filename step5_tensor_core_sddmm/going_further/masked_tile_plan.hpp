@@ -71,6 +71,14 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
 
+/// @brief Turns @p plan into the dense path for @p pattern: the product's buffer and cuBLAS
+/// handle, no tile and no list, and the figures the LIMIT column reads (the whole product's
+/// FLOPs, its buffer written and gathered, two launches).
+/// @param plan the plan (its tiles and list are dropped)
+/// @param pattern S on the device
+/// @param inner the inner size
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner);
+
 /// @brief The masked tiles the plan would find in each 64-row panel if no panel were dense
 /// (the combined plan's choice by cost weighs them against the dense-panel kernel): one search
 /// with @p options' threshold and the device's shape, its keys and masks read back, and

@@ -10,6 +10,7 @@
 #include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
+#include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cstdint>
@@ -18,9 +19,13 @@ namespace course::step5 {
 
 /// @brief One full tile per block: C = (S's values ·) A·B at every position of the tile.
 ///
+/// With values (value_prefetch.cuh), each warp asks L2 for its rows' values as soon as the
+/// first chunk of the product is staged (the row starts have arrived by then), and loads all
+/// of its values before it multiplies and stores; a pattern S stores the products as they are.
 /// Preconditions: blockDim.x = 256 (8 warps); one block per tile (blockIdx.x); @p tiles
 /// and @p row_starts from find_full_tiles for this S.
 /// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// @tparam kValues S has values (@p values); false: a pattern, @p values ignored
 /// @param operands A and b_transposed
 /// @param tiles the full tiles
 /// @param row_starts the first entry of each row of each tile
@@ -29,9 +34,9 @@ namespace course::step5 {
 /// idle
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
-/// @param values values of the nonzeros, or nullptr when every value is one
+/// @param values values of the nonzeros (kValues)
 /// @param output one float per nonzero
-template <int kChunk>
+template <int kChunk, bool kValues>
 __global__ void __launch_bounds__(256)
     sddmm_full_tiles_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
                             const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
@@ -43,6 +48,7 @@ __global__ void __launch_bounds__(256)
   static_assert(Product::kRows == kFullTileEdge && Product::kCols == kFullTileEdge,
                 "a full tile is one block tile");
   static_assert(kRowsPerWarp <= 32, "one lane holds each of a warp's row starts");
+  static_assert(kFullTileEdge % 32 == 0, "whole warps of columns in a tile row");
   __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
 
   const FullTile tile = tiles[blockIdx.x];
@@ -57,20 +63,54 @@ __global__ void __launch_bounds__(256)
   if (lane < kRowsPerWarp) {
     start = row_starts[tile.starts + warp + Product::kWarps * lane];
   }
-  const float* result =
-      Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
-
   const int tile_rows = min(kFullTileEdge, operands.rows - tile.first_row);
-  for (int index = 0; index < kRowsPerWarp; ++index) {
-    const int row = warp + Product::kWarps * index;
-    const int first = __shfl_sync(kAllLanes, start, index);
-    if (row >= tile_rows) {
-      break;  // rows past the matrix's last (a tile cut by the bottom edge); warp-uniform
+  if constexpr (!kValues) {
+    const float* result =
+        Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
+    for (int index = 0; index < kRowsPerWarp; ++index) {
+      const int row = warp + Product::kWarps * index;
+      const int first = __shfl_sync(kAllLanes, start, index);
+      if (row >= tile_rows) {
+        break;  // rows past the matrix's last (a tile cut by the bottom edge); warp-uniform
+      }
+      // Columns past the matrix's last (a tile cut by the right edge) are not S's: width stops.
+      for (int col = lane; col < tile.width; col += 32) {
+        output[first + col] = result[row * Product::kResultLd + col];
+      }
     }
-    // Columns past the matrix's last (a tile cut by the right edge) are not S's: width stops.
-    for (int col = lane; col < tile.width; col += 32) {
-      const float product = result[row * Product::kResultLd + col];
-      output[first + col] = values == nullptr ? product : __ldg(values + first + col) * product;
+  } else {
+    // Lane r < 8 asks L2 for the values of its row (at most 64 consecutive floats) behind the
+    // product; rows past the matrix's last have no entries.
+    const bool row_inside = lane < kRowsPerWarp && warp + Product::kWarps * lane < tile_rows;
+    const float* result =
+        Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared,
+                         [&] { prefetch_value_run(values + start, row_inside ? tile.width : 0); });
+    constexpr int kColsPerLane = kFullTileEdge / 32;  // 2: columns lane and lane + 32
+    float scales[kRowsPerWarp][kColsPerLane];
+    int firsts[kRowsPerWarp];
+#pragma unroll
+    for (int index = 0; index < kRowsPerWarp; ++index) {
+      firsts[index] = __shfl_sync(kAllLanes, start, index);
+      const bool inside = warp + Product::kWarps * index < tile_rows;
+#pragma unroll
+      for (int part = 0; part < kColsPerLane; ++part) {
+        const int col = lane + 32 * part;
+        // Rows past the bottom edge and columns past the right edge hold no entry of S.
+        scales[index][part] =
+            inside && col < tile.width ? __ldg(values + firsts[index] + col) : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int index = 0; index < kRowsPerWarp; ++index) {
+      const int row = warp + Product::kWarps * index;
+#pragma unroll
+      for (int part = 0; part < kColsPerLane; ++part) {
+        const int col = lane + 32 * part;
+        if (row < tile_rows && col < tile.width) {  // the same edges as the loads above
+          output[firsts[index] + col] =
+              scales[index][part] * result[row * Product::kResultLd + col];
+        }
+      }
     }
   }
 }

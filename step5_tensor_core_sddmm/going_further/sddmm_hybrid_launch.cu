@@ -196,11 +196,17 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
                    options.lane_iterations,
                    output};
   if (full.tile_count > 0) {
+    // A valued S takes the kernel that prefetches its values (value_prefetch.cuh).
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      sddmm_full_tiles_kernel<decltype(chunk)::value>
-          <<<blocks_for(full.tile_count, 1), kBlockTileThreads>>>(
-              operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values,
-              output);
+      constexpr int kChunk = decltype(chunk)::value;
+      const unsigned blocks = blocks_for(full.tile_count, 1);
+      if (values != nullptr) {
+        sddmm_full_tiles_kernel<kChunk, true><<<blocks, kBlockTileThreads>>>(
+            operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values, output);
+      } else {
+        sddmm_full_tiles_kernel<kChunk, false><<<blocks, kBlockTileThreads>>>(
+            operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values, output);
+      }
     });
     CUDA_CHECK_LAUNCH(sddmm_full_tiles_kernel);
   }

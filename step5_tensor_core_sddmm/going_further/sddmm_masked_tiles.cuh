@@ -14,6 +14,7 @@
 
 #include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cuda_fp16.h>
@@ -40,39 +41,6 @@ struct MaskedTileArgs {
 
 /// @brief The most steps one stage holds (masked_tile_kernel's registers of descriptors).
 constexpr int kMaxGroupSteps = 4;
-
-/// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
-/// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
-/// writing column c when the row's mask holds it, at start + (entries of the row before c).
-/// A row's entries are consecutive in S, so each half-warp's stores are one run.
-/// @param accumulator the tile's product
-/// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
-/// @param tile_start lane r < 16: the row's first position in S
-/// @param tile_mask lane r < 16: the row's columns
-/// @param values S's values, or nullptr
-/// @param output one float per entry of S
-__device__ inline void store_masked_tile(
-    const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
-    float* result, int tile_start, unsigned tile_mask, const float* __restrict__ values,
-    float* __restrict__ output) {
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
-                                  nvcuda::wmma::mem_row_major);
-  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
-  const int col = lane % kMaskedTileEdge;
-  // Both half-warps make 8 passes, so every lane joins every shuffle.
-  for (int row = lane / kMaskedTileEdge; row < kMaskedTileEdge; row += 2) {
-    const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
-    const int row_start = __shfl_sync(kAllLanes, tile_start, row);
-    if ((row_mask >> col) & 1u) {
-      const int position = row_start + __popc(row_mask & ((1u << col) - 1u));
-      const float product = result[row * kMaskedTileEdge + col];
-      output[position] = values == nullptr ? product : __ldg(values + position) * product;
-    }
-  }
-  __syncwarp();  // every lane has read the tile before the warp's next tile overwrites it
-}
 
 /// @brief The item's table of steps in shared memory: each step's tile column and, for each
 /// panel, its tile (-1: none).
@@ -117,6 +85,80 @@ __device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& 
   return loaded;
 }
 
+/// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
+/// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
+/// writing column c when the row's mask holds it, at start + (entries of the row before c).
+/// A row's entries are consecutive in S, so each half-warp's stores are one run.
+/// With values, every row's position and value are found first and the products multiplied
+/// and stored after: the 8 loads of a lane are then in flight together (one trip to memory
+/// per tile, not 8 one after the other), and prefetch_tile_values has asked L2 for them
+/// already.
+/// @tparam kValues S has values (else @p values is ignored: a pattern)
+/// @param accumulator the tile's product
+/// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
+/// @param tile_start lane r < 16: the row's first position in S
+/// @param tile_mask lane r < 16: the row's columns
+/// @param values S's values (kValues), or nullptr
+/// @param output one float per entry of S
+template <bool kValues>
+__device__ inline void store_masked_tile(
+    const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
+    float* result, int tile_start, unsigned tile_mask, const float* __restrict__ values,
+    float* __restrict__ output) {
+  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
+  constexpr int kRowsPerLane = kMaskedTileEdge / 2;  // the two half-warps take every other row
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
+                                  nvcuda::wmma::mem_row_major);
+  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
+  const int col = lane % kMaskedTileEdge;
+  const int first_row = lane / kMaskedTileEdge;
+  if constexpr (kValues) {
+    int positions[kRowsPerLane];
+    float scales[kRowsPerLane];
+#pragma unroll
+    for (int index = 0; index < kRowsPerLane; ++index) {
+      const int row = first_row + 2 * index;
+      const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
+      const int row_start = __shfl_sync(kAllLanes, tile_start, row);
+      const bool held = ((row_mask >> col) & 1u) != 0;
+      // -1: the row's mask does not hold this column (nothing loaded, nothing stored)
+      positions[index] = held ? row_start + __popc(row_mask & ((1u << col) - 1u)) : -1;
+      scales[index] = held ? __ldg(values + positions[index]) : 0.0f;
+    }
+#pragma unroll
+    for (int index = 0; index < kRowsPerLane; ++index) {
+      if (positions[index] >= 0) {
+        const int row = first_row + 2 * index;
+        output[positions[index]] = scales[index] * result[row * kMaskedTileEdge + col];
+      }
+    }
+  } else {
+    // Both half-warps make 8 passes, so every lane joins every shuffle.
+    for (int row = first_row; row < kMaskedTileEdge; row += 2) {
+      const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
+      const int row_start = __shfl_sync(kAllLanes, tile_start, row);
+      if ((row_mask >> col) & 1u) {
+        const int position = row_start + __popc(row_mask & ((1u << col) - 1u));
+        output[position] = result[row * kMaskedTileEdge + col];
+      }
+    }
+  }
+  __syncwarp();  // every lane has read the tile before the warp's next tile overwrites it
+}
+
+/// @brief Asks L2 for the values of the warp's tiles in one group of steps: lane r < 16 the
+/// run of row r of each tile (its start and the popcount of its mask), so that they have
+/// arrived when store_masked_tile reads them after the group's products.
+/// @param values S's values
+/// @param group the warp's descriptors of the group (masks 0 where it has no tile)
+__device__ inline void prefetch_tile_values(const float* values, const GroupDescriptors& group) {
+#pragma unroll
+  for (int slot = 0; slot < kMaxGroupSteps; ++slot) {
+    prefetch_value_run(values + group.start[slot], __popc(group.mask[slot]));
+  }
+}
+
 /// @brief Tensor Cores on the masked tiles: one block per item (blockIdx.x).
 ///
 /// The item's steps are taken args.group_steps at a time, and inner args.chunk values at a
@@ -135,10 +177,12 @@ __device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& 
 /// args.chunk >= inner rounded up to 16.
 /// @tparam kPanels 16-row panels per block, one warp each (1, 2 or 4)
 /// @tparam kVector 16-byte copies (else one half at a time: odd leading dimensions)
+/// @tparam kValues S has values (args.values), read through value_prefetch.cuh; false: a
+/// pattern, args.values ignored
 /// @param operands A and Bᵀ
 /// @param args the tiles' tables
 /// @param output one float per entry of S
-template <int kPanels, bool kVector>
+template <int kPanels, bool kVector, bool kValues>
 __global__ void __launch_bounds__(32 * kPanels)
     masked_tile_kernel(DenseOperands operands, MaskedTileArgs args, float* __restrict__ output) {
   static_assert(kPanels == 1 || kPanels == 2 || kPanels == 4, "1, 2 or 4 panels per block");
@@ -255,6 +299,11 @@ __global__ void __launch_bounds__(32 * kPanels)
       current = next;
       next = load_group_descriptors<kPanels>(args, table, group + 1, args.group_steps, step_count,
                                              warp, lane);
+      if constexpr (kValues) {
+        // The group's descriptors arrived a group ago: its values can be on their way to L2
+        // while its stages are multiplied.
+        prefetch_tile_values(args.values, current);
+      }
     }
     const int k0 = chunk * args.chunk;
     const int depth_steps = min(args.chunk, inner16 - k0) / 16;
@@ -277,8 +326,8 @@ __global__ void __launch_bounds__(32 * kPanels)
         wmma::mma_sync(accumulator, a_part, b_part, accumulator);
       }
       if (chunk == chunks - 1) {
-        store_masked_tile(accumulator, results + warp * kEdge * kEdge, current.start[slot],
-                          current.mask[slot], args.values, output);
+        store_masked_tile<kValues>(accumulator, results + warp * kEdge * kEdge, current.start[slot],
+                                   current.mask[slot], args.values, output);
       }
     }
     slot_in_ring = slot_in_ring + 1 == args.stages ? 0 : slot_in_ring + 1;

@@ -25,10 +25,10 @@ void allow_shared_bytes(Kernel kernel, int bytes) {
   }
 }
 
-template <int kPanels, bool kVector>
+template <int kPanels, bool kVector, bool kValues>
 void launch_with(const MaskedTiles& tiles, const MaskedTileShape& shape,
                  const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
-  auto kernel = masked_tile_kernel<kPanels, kVector>;
+  auto kernel = masked_tile_kernel<kPanels, kVector, kValues>;
   allow_shared_bytes(kernel, shape.shared_bytes);
   kernel<<<static_cast<unsigned>(tiles.item_count), 32 * kPanels, shape.shared_bytes>>>(
       operands, args, output);
@@ -39,10 +39,16 @@ void launch_panels(const MaskedTiles& tiles, const MaskedTileShape& shape,
                    const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
                       allows_vector_loads(operands.b_transposed, operands.ldb);
-  if (vector) {
-    launch_with<kPanels, true>(tiles, shape, operands, args, output);
+  // A pattern S runs the kernel without values; a valued one the kernel that prefetches them.
+  const bool valued = args.values != nullptr;
+  if (vector && valued) {
+    launch_with<kPanels, true, true>(tiles, shape, operands, args, output);
+  } else if (vector) {
+    launch_with<kPanels, true, false>(tiles, shape, operands, args, output);
+  } else if (valued) {
+    launch_with<kPanels, false, true>(tiles, shape, operands, args, output);
   } else {
-    launch_with<kPanels, false>(tiles, shape, operands, args, output);
+    launch_with<kPanels, false, false>(tiles, shape, operands, args, output);
   }
 }
 
@@ -98,7 +104,7 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
 
 bool masked_tiles_compiled_with_async_copy() {
   cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, masked_tile_kernel<1, true>));
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, masked_tile_kernel<1, true, false>));
   // ptxVersion is the virtual architecture the kernel's code was compiled for (75 for a
   // compute_75 PTX, even when the driver compiled it for an sm_90 GPU).
   return attributes.ptxVersion >= 80;

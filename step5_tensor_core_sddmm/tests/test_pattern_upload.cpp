@@ -9,11 +9,13 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -135,4 +137,17 @@ TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]"
     too_few_offsets.row_offsets.pop_back();
     CHECK_THROWS_WITH(course::step5::DevicePattern(too_few_offsets), Catch::Contains("rows + 1"));
   }
+}
+
+TEST_CASE("S is a pattern exactly when every value is one", "[step5]") {
+  using course::step5::pattern_values_of;
+  using course::step5::PatternValues;
+  CHECK(pattern_values_of({}) == PatternValues::all_ones);  // no entry: nothing to read
+  CHECK(pattern_values_of({1.0f, 1.0f, 1.0f}) == PatternValues::all_ones);
+  CHECK(pattern_values_of({1.0f, 0.5f, 1.0f}) == PatternValues::upload);
+  CHECK(pattern_values_of({1.0f, 1.0f, 2.0f}) == PatternValues::upload);  // a summed duplicate
+  CHECK(pattern_values_of({-1.0f}) == PatternValues::upload);
+  CHECK(pattern_values_of({std::nextafter(1.0f, 2.0f)}) == PatternValues::upload);
+  CHECK(std::string(course::step5::pattern_values_name(PatternValues::all_ones)) == "pattern");
+  CHECK(std::string(course::step5::pattern_values_name(PatternValues::upload)) == "values");
 }

@@ -47,6 +47,9 @@ struct BenchCase {
   std::string problem;           ///< why the case cannot run (a malformed file); empty when it can
   std::string set = "matrices";  ///< the set it comes from: the summary's groups
   bool attention = false;        ///< an attention mask (its ratios get a table of their own)
+  /// the name of S's structure: the same for a mask as a pattern and with values (its seeds
+  /// and the summary's valued / pattern ratio go by it); empty: the name
+  std::string structure = {};
 };
 
 /// @brief The seed of a case's random inputs (and of its mask when random and not seeded by
@@ -78,14 +81,17 @@ std::vector<BenchCase> mask_set_cases(const std::vector<MaskSetEntry>& masks,
 /// @return the cases
 std::vector<BenchCase> k_sweep_cases(std::uint64_t seed);
 
-/// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, inner = 256; throws
+/// @brief The .mtx and .mtx.gz files of @p directory, sorted by name, each at the inner sizes
+/// @p inners (the benchmark's `--matrix-inner`, 256 by default); throws
 /// course::UsageError when it is not a directory.
 /// Each file's header and size line are read here (not its entries), so that a case knows
 /// its sizes and nonzeros before it runs (for --max-nnz and the memory check); a file whose
 /// first lines are malformed becomes a case with a problem, shown as a row saying why.
 /// @param directory the folder of Matrix Market files
+/// @param inners the inner sizes, each file at each in turn
 /// @return the cases
-std::vector<BenchCase> matrix_cases(const std::string& directory);
+std::vector<BenchCase> matrix_cases(const std::string& directory,
+                                    const std::vector<int>& inners = {256});
 
 struct Settings;
 
@@ -136,6 +142,9 @@ struct CaseRatios {
   double limit_ms = 0.0;           ///< the LIMIT time
   double limit_multiple = 0.0;     ///< our time / the LIMIT time
   std::string limit_bound;         ///< the bound that sets the LIMIT (dram, gather, ...)
+  /// its structure's name and inner: a valued case and its pattern twin share it
+  std::string structure_label;
+  bool valued = false;  ///< S has values (not a pattern)
 };
 
 /// @brief Accumulates the figures the summary needs.

@@ -77,7 +77,7 @@ std::vector<BenchCase> k_sweep_cases(std::uint64_t seed) {
   return cases;
 }
 
-std::vector<BenchCase> matrix_cases(const std::string& directory) {
+std::vector<BenchCase> matrix_cases(const std::string& directory, const std::vector<int>& inners) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(directory)) {
     throw course::UsageError("--matrices " + directory + " is not a directory");
@@ -108,7 +108,10 @@ std::vector<BenchCase> matrix_cases(const std::string& directory) {
     } catch (const course::MatrixMarketError& error) {
       bench_case.problem = error.what();
     }
-    cases.push_back(bench_case);
+    for (const int inner : inners) {
+      bench_case.inner = inner;
+      cases.push_back(bench_case);
+    }
   }
   return cases;
 }

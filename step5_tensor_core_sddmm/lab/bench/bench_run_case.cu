@@ -5,6 +5,7 @@
 /// and their rows (baseline_rows.cu), then for each approach its "other", "prep" and kernel
 /// times and a check of its result against cuSPARSE fp16's.
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
+#include "step5_tensor_core_sddmm/step5_program.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
@@ -25,11 +26,6 @@
 namespace course::step5::bench {
 namespace {
 
-template <typename T>
-std::size_t vector_bytes(const std::vector<T>& values) {
-  return values.size() * sizeof(T);
-}
-
 /// Times @p approach on the case and checks its result; returns the row's cells after the
 /// approach's name (a refusal or a CUDA error fills them with "-" and a note).
 std::vector<std::string> time_approach(const CaseInputs& inputs,
@@ -47,22 +43,26 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
     return cells;
   };
   try {
-    const course::TimingStats other = course::time_host(
-        [&] {
-          const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
-          const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
-        },
-        1, settings.other_repeats);
+    // "other" and the kernel are timed by the program's own functions (step5_program.hpp):
+    // the figures of a row are what step5_going_further measures on the same S.
+    const course::TimingStats other = course::step5::time_preprocessing(
+        inputs.sampling, approach, inner, 1, settings.other_repeats);
     std::cerr << bench_case.name << " inner=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
-    const course::step5::DevicePattern pattern(csr, inputs.pattern_values);
+    const course::step5::DevicePattern pattern = inputs.sampling.upload();
     const course::TimingStats prep = course::time_host(
         [&] {
           const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
         },
         1, settings.other_repeats);
     const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+    const std::string plan_line = plan->describe();
+    if (!plan_line.empty()) {
+      std::cerr << bench_case.name << " inner=" << inner << " approach " << number << " ("
+                << course::step5::pattern_values_name(inputs.sampling.values())
+                << "): " << plan_line << "\n";
+    }
     output.poison();
     plan->run(inputs.operands, output.data());
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -78,7 +78,7 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
       }
     }
     const course::TimingStats kernel =
-        course::time_gpu([&] { plan->run(inputs.operands, output.data()); }, 1, settings.repeats);
+        course::step5::time_sddmm(*plan, inputs.operands, output.data(), settings.repeats);
     const double ms = kernel.median_ms;
     const CaseRatios ratios = ratios_of(inputs, ms);
     summary.add(number, ratios, ms, prep.median_ms, other.median_ms);
@@ -198,25 +198,19 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     }
     return;
   }
-  const course::CooMatrix sampling = std::move(*made);
-  const course::CsrMatrix csr = course::coo_to_csr(sampling);
-  const int rows = sampling.rows;
-  const int cols = sampling.cols;
+  // Amortised, not timed (see sddmm_bench.cu's file comment): S converted to CSR and pinned
+  // once, and whether it is a pattern, by the class every program uses (host_sampling.hpp).
+  const course::step5::HostSampling host_sampling(*made);
+  made.reset();
+  const course::CsrMatrix& csr = host_sampling.csr();
+  const int rows = csr.rows;
+  const int cols = csr.cols;
   const int inner = bench_case.inner;
-  const std::uint64_t seed = case_seed(bench_case.name, settings.seed);
-  // Amortised, not timed: S's host arrays are pinned once (see sddmm_bench.cu's file comment).
-  const HostRegistration pin_rows(sampling.row_indices.data(), vector_bytes(sampling.row_indices));
-  const HostRegistration pin_cols(sampling.col_indices.data(), vector_bytes(sampling.col_indices));
-  const HostRegistration pin_values(sampling.values.data(), vector_bytes(sampling.values));
-  const HostRegistration pin_offsets(csr.row_offsets.data(), vector_bytes(csr.row_offsets));
-  const HostRegistration pin_csr_cols(csr.col_indices.data(), vector_bytes(csr.col_indices));
-  const HostRegistration pin_csr_values(csr.values.data(), vector_bytes(csr.values));
-  // Also amortised, like the CSR conversion: whether S is a pattern matrix (all values one,
-  // as a Matrix Market "pattern" file says in its header); then its values are not uploaded.
-  const bool all_ones =
-      std::all_of(csr.values.begin(), csr.values.end(), [](float value) { return value == 1.0f; });
-  const course::step5::PatternValues pattern_values =
-      all_ones ? course::step5::PatternValues::all_ones : course::step5::PatternValues::upload;
+  // A and Bᵀ from the structure's name: a mask with values gets its pattern twin's operands.
+  const std::uint64_t seed = case_seed(
+      bench_case.structure.empty() ? bench_case.name : bench_case.structure, settings.seed);
+  const course::step5::PatternValues pattern_values = host_sampling.values();
+  const bool all_ones = host_sampling.pattern();
 
   // Dense operands in half: the same bytes for our kernels, cuSPARSE fp16 and cuBLAS.
   course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
@@ -226,14 +220,15 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   const course::step5::DenseOperands operands(course::ProductSizes{rows, inner, cols}, a.data(),
                                               inner, b_transposed.data(), inner);
 
-  const course::step5::DevicePattern pattern(csr, pattern_values);
+  const course::step5::DevicePattern pattern = host_sampling.upload();
   std::vector<float> magnitude;
   {
     course::DeviceBuffer<float> device_magnitude(csr.nnz(), "magnitudes");
     course::step5::sampled_magnitude(pattern, operands, device_magnitude.data());
     magnitude = device_magnitude.to_vector();
   }
-  CaseInputs inputs{bench_case, csr, pattern_values, operands, magnitude, {}, {}, {}, {}, {}};
+  CaseInputs inputs{
+      bench_case, host_sampling, csr, pattern_values, operands, magnitude, {}, {}, {}, {}, {}};
   inputs.fp16 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
                               inner, CusparseInputs::fp16);
   if (settings.baseline_rows) {  // the second pass needs only the reference

@@ -4,12 +4,14 @@
 /// @brief The summary: per approach the geometric mean of its speedups over cuSPARSE fp16,
 /// its slowest case and its worst prep/sddmm and other/sddmm ratios (the table the results
 /// pages read); then, set by set, its geometric means and smallest ratios against every
-/// baseline and its multiple of the LIMIT; then every case.
+/// baseline and its multiple of the LIMIT; then every case; then each valued case over its
+/// pattern twin.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 namespace course::step5::bench {
 namespace {
@@ -70,6 +72,57 @@ std::vector<std::string> sets_of(const std::vector<CaseRatios>& all) {
     }
   }
   return sets;
+}
+
+/// Each valued case of @p all with its pattern twin (same structure and inner) in @p all.
+std::vector<std::pair<const CaseRatios*, const CaseRatios*>> valued_pairs(
+    const std::vector<CaseRatios>& all) {
+  std::vector<std::pair<const CaseRatios*, const CaseRatios*>> pairs;
+  for (const CaseRatios& valued : all) {
+    if (!valued.valued) {
+      continue;
+    }
+    const auto twin = std::find_if(all.begin(), all.end(), [&](const CaseRatios& pattern) {
+      return !pattern.valued && pattern.structure_label == valued.structure_label;
+    });
+    if (twin != all.end()) {
+      pairs.emplace_back(&valued, &*twin);
+    }
+  }
+  return pairs;
+}
+
+/// The valued cases against their pattern twins: time over time, the largest named.
+void print_valued_pairs(const Summary& summary, std::ostream& out) {
+  bool header = false;
+  for (const auto& [number, all] : summary.ratios) {
+    const auto pairs = valued_pairs(all);
+    if (pairs.empty()) {
+      continue;
+    }
+    if (!header) {
+      out << "\n## Valued S against the same structure as a pattern\n\nEach mask with values "
+             "(`_v<value>`, `_vrand`) against its pattern twin in the same run: same structure, "
+             "A and B; valued / pattern = the valued case's median time over the pattern's.\n\n"
+             "| approach | set | case, inner | pattern ms | valued ms | valued / pattern |\n"
+             "|---|---|---|---:|---:|---:|\n";
+      header = true;
+    }
+    const std::pair<const CaseRatios*, const CaseRatios*>* largest = nullptr;
+    for (const auto& pair : pairs) {
+      const double ratio = pair.first->ms / pair.second->ms;
+      out << "| " << approach_label(number) << " | " << pair.first->set << " | "
+          << pair.first->case_label << " | " << course::format_fixed(pair.second->ms, 4) << " | "
+          << course::format_fixed(pair.first->ms, 4) << " | " << course::format_fixed(ratio, 2)
+          << " |\n";
+      if (largest == nullptr || ratio > largest->first->ms / largest->second->ms) {
+        largest = &pair;
+      }
+    }
+    out << "\nLargest valued / pattern of " << approach_label(number) << ": "
+        << course::format_fixed(largest->first->ms / largest->second->ms, 2) << " ("
+        << largest->first->case_label << ", " << pairs.size() << " pairs).\n";
+  }
 }
 
 }  // namespace
@@ -138,6 +191,7 @@ void print_summary(const Summary& summary, std::ostream& out) {
           << " |\n";
     }
   }
+  print_valued_pairs(summary, out);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -5,8 +5,11 @@
 /// with limits on the line length and the number of lines, every error naming its line.
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
 
+#include "common/random_sampling.hpp"
+
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -113,8 +116,43 @@ std::vector<int> inner_list(const std::string& text) {
   return inners;
 }
 
-/// The spec of one mask line (kind first, then key=value words and flags).
-MaskSetEntry mask_line(const std::vector<std::string>& words) {
+/// The `values=` word: ones, random, or a finite number (1 is ones).
+MaskValues values_word(const std::string& text) {
+  MaskValues values;
+  if (text == "ones") {
+    return values;
+  }
+  if (text == "random") {
+    values.kind = MaskValues::Kind::random;
+    return values;
+  }
+  const double constant = real_number("values", text);
+  if (!std::isfinite(constant) || std::fabs(constant) > 3.0e38) {
+    throw std::runtime_error("values must be ones, random or a finite float, got '" + text + "'");
+  }
+  if (constant != 1.0) {
+    values.kind = MaskValues::Kind::constant;
+    values.constant = constant;
+  }
+  return values;
+}
+
+/// The name's suffix for @p values: none for ones, `_v<value>` or `_vrand`.
+std::string values_suffix(const MaskValues& values, const std::string& text) {
+  switch (values.kind) {
+    case MaskValues::Kind::ones:
+      return "";
+    case MaskValues::Kind::constant:
+      return "_v" + text;
+    case MaskValues::Kind::random:
+      return "_vrand";
+  }
+  return "";
+}
+
+/// The masks of one line (kind first, then key=value words and flags): one per word of its
+/// `values` list (one mask when it has none).
+std::vector<MaskSetEntry> mask_line(const std::vector<std::string>& words) {
   MaskSetEntry entry;
   const bool causal_kind = words[0] == "causal";
   course::AttentionMaskSpec& spec = entry.spec;
@@ -157,10 +195,12 @@ MaskSetEntry mask_line(const std::vector<std::string>& words) {
       entry.seeded = true;
     } else if (key == "inner") {
       entry.inners = inner_list(text);
+    } else if (key == "values") {
+      continue;  // one mask per listed word, below, once the structure is known
     } else {
       throw std::runtime_error("unknown key '" + key +
                                "' (rows, cols, block, density, window, global, random, seed, "
-                               "inner, and the flag causal)");
+                               "values, inner, and the flag causal)");
     }
   }
   if (spec.rows == 0) {
@@ -177,9 +217,30 @@ MaskSetEntry mask_line(const std::vector<std::string>& words) {
     spec.global = 0;
   }
   course::check_attention_mask(spec);
-  entry.name = course::attention_mask_name(spec) +
-               (entry.seeded ? "_s" + std::to_string(spec.seed) : std::string());
-  return entry;
+  entry.structure = course::attention_mask_name(spec) +
+                    (entry.seeded ? "_s" + std::to_string(spec.seed) : std::string());
+  const auto given = values.find("values");
+  std::vector<std::string> words_of_values;
+  std::istringstream list(given == values.end() ? std::string("ones") : given->second);
+  for (std::string word; std::getline(list, word, ',');) {
+    words_of_values.push_back(word);
+  }
+  if (words_of_values.empty()) {
+    throw std::runtime_error("values needs at least one of ones, random or a number");
+  }
+  std::vector<MaskSetEntry> entries;
+  for (const std::string& word : words_of_values) {
+    MaskSetEntry valued = entry;
+    valued.values = values_word(word);
+    valued.name = entry.structure + values_suffix(valued.values, word);
+    for (const MaskSetEntry& earlier : entries) {
+      if (earlier.name == valued.name) {
+        throw std::runtime_error("values lists " + word + " twice");
+      }
+    }
+    entries.push_back(valued);
+  }
+  return entries;
 }
 
 template <typename Entry>
@@ -194,10 +255,31 @@ std::vector<Entry> read_set(const std::string& path,
 
 }  // namespace
 
+void apply_mask_values(course::CooMatrix& mask, const MaskValues& values, std::uint64_t seed) {
+  switch (values.kind) {
+    case MaskValues::Kind::ones:
+      return;  // attention_mask writes ones
+    case MaskValues::Kind::constant:
+      std::fill(mask.values.begin(), mask.values.end(), static_cast<float>(values.constant));
+      return;
+    case MaskValues::Kind::random: {
+      // Another stream than the mask's own draws: the seed is mixed first.
+      course::Random random(seed ^ 0x5DEECE66DULL);
+      constexpr std::uint64_t kSteps = std::uint64_t{1} << 24;  // exact in a float
+      for (float& value : mask.values) {
+        value = static_cast<float>(random.below(kSteps)) / static_cast<float>(kSteps / 2) - 1.0f;
+      }
+      return;
+    }
+  }
+}
+
 std::vector<MaskSetEntry> parse_mask_set(std::istream& input, const std::string& source) {
   std::vector<MaskSetEntry> entries;
-  for_each_line(input, source,
-                [&](std::vector<std::string>& words) { entries.push_back(mask_line(words)); });
+  for_each_line(input, source, [&](std::vector<std::string>& words) {
+    const std::vector<MaskSetEntry> masks = mask_line(words);
+    entries.insert(entries.end(), masks.begin(), masks.end());
+  });
   if (entries.empty()) {
     throw std::runtime_error(source + ": no mask (each line: a kind and key=value words)");
   }

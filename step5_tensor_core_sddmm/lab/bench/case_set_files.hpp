@@ -11,14 +11,20 @@
 ///     sliding-window rows=16384 window=128 global=16 inner=64,128,256
 ///     bigbird        rows=16384 window=64 global=32 random=64 inner=256
 ///     causal         rows=4096 inner=64,128,256
+///     causal         rows=4096 values=random inner=64,256
 ///
 /// `cols` defaults to `rows`; `window` is the half-width; `causal` alone (the kind) is every
 /// (row, col) with col <= row, a sliding window as wide as the matrix with the causal flag;
 /// `seed` (default: drawn from the mask's name) makes the random choice of blocks or
-/// columns. A shape line is four whole numbers, `rows cols nnz inner`.
+/// columns; `values` gives S's values: `ones` (the default, a pattern), a number (every
+/// value that number), or `random` (uniform in [-1, 1), drawn from the mask's seed), or a
+/// list of them (`values=ones,random`: the line's mask once per word), so that the same
+/// structure is measured as a pattern and with values. A shape line is four whole numbers,
+/// `rows cols nnz inner`.
 #pragma once
 
 #include "common/attention_masks.hpp"
+#include "common/sparse_matrix.hpp"
 
 #include <cstdint>
 #include <istream>
@@ -27,13 +33,35 @@
 
 namespace course::step5::bench {
 
+/// @brief What a mask line gives S as values (`values=`).
+struct MaskValues {
+  /// the three forms of `values=`
+  enum class Kind {
+    ones,      ///< every value one: a pattern matrix (the default)
+    constant,  ///< every value `constant`
+    random     ///< uniform in [-1, 1), drawn from the mask's seed
+  };
+  Kind kind = Kind::ones;  ///< which form
+  double constant = 1.0;   ///< Kind::constant: the value
+};
+
 /// @brief One line of a mask set.
 struct MaskSetEntry {
   course::AttentionMaskSpec spec;  ///< the mask
   bool seeded = false;             ///< the line gave `seed` (else the name's seed is used)
   std::vector<int> inners;         ///< the inner sizes to run it at
-  std::string name;                ///< attention_mask_name, with `_s<seed>` when seeded
+  MaskValues values;               ///< S's values (`values=`; ones by default)
+  /// attention_mask_name, with `_s<seed>` when seeded: the structure, the same with any values
+  std::string structure;
+  /// the structure's name, with `_v<value>` or `_vrand` when valued
+  std::string name;
 };
+
+/// @brief Gives @p mask the values @p values asks for (ones leave it as it is).
+/// @param mask S, as attention_mask made it
+/// @param values the line's values
+/// @param seed the mask's seed (Kind::random draws from it)
+void apply_mask_values(course::CooMatrix& mask, const MaskValues& values, std::uint64_t seed);
 
 /// @brief One line of a shape set: a uniform random mask of exactly nnz entries.
 struct ShapeSetEntry {

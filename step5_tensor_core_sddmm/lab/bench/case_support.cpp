@@ -1,9 +1,8 @@
 // Step 5, the benchmark (the lab): what one case's rows share.
 // Read first: case_support.hpp.
 /// @file case_support.cpp
-/// @brief The check of one result against another, the ratios of a row, the pinning of S's
-/// host vectors, the echoing table (see case_support.hpp), and the approaches by number
-/// (bench.hpp).
+/// @brief The check of one result against another, the ratios of a row, the echoing table (see
+/// case_support.hpp), and the approaches by number (bench.hpp).
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
 
 #include <cuda_runtime_api.h>
@@ -60,7 +59,12 @@ course::CompareResult verify(const std::vector<float>& got, const std::vector<fl
 
 CaseRatios ratios_of(const CaseInputs& inputs, double ms) {
   CaseRatios ratios;
-  ratios.case_label = inputs.bench_case.name + " inner=" + std::to_string(inputs.bench_case.inner);
+  const BenchCase& bench_case = inputs.bench_case;
+  const std::string inner = " inner=" + std::to_string(bench_case.inner);
+  ratios.case_label = bench_case.name + inner;
+  ratios.structure_label =
+      (bench_case.structure.empty() ? bench_case.name : bench_case.structure) + inner;
+  ratios.valued = !inputs.sampling.pattern();
   ratios.set = inputs.bench_case.set;
   ratios.attention = inputs.bench_case.attention;
   const auto over = [ms](const BaselineRun& baseline) -> std::optional<double> {
@@ -84,22 +88,6 @@ std::vector<std::string> ratio_cells(const CaseRatios& ratios) {
 
 double gflops(std::size_t nnz, int inner, double ms) {
   return 2.0 * static_cast<double>(nnz) * inner / (ms * 1e6);
-}
-
-HostRegistration::HostRegistration(const void* data, std::size_t bytes) {
-  if (bytes > 0 &&
-      cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterDefault) == cudaSuccess) {
-    data_ = const_cast<void*>(data);
-  } else if (bytes > 0) {
-    cudaGetLastError();  // not pinned: uploads still work, only slower; say so
-    std::cerr << "note: could not pin " << bytes << " bytes of S; its upload is pageable\n";
-  }
-}
-
-HostRegistration::~HostRegistration() {
-  if (data_ != nullptr) {
-    cudaHostUnregister(data_);
-  }
 }
 
 void ProgressTable::add_row(const std::vector<std::string>& cells) {

@@ -3,13 +3,14 @@
 /// @file case_support.hpp
 /// @brief The parts of one case's run that the baselines' rows (baseline_rows.cu) and our
 /// rows (bench_run_case.cu) share: the inputs and figures of the case, the check of one
-/// result against another, the pinning of S's host vectors and the table that echoes rows.
+/// result against another and the table that echoes rows.
 #pragma once
 
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/compare.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 
 #include <cstddef>
 #include <string>
@@ -20,7 +21,8 @@ namespace course::step5::bench {
 /// @brief What every row of one case shares: S, its operands, the baselines and the checks.
 struct CaseInputs {
   const BenchCase& bench_case;                   ///< the matrix and inner
-  const course::CsrMatrix& csr;                  ///< S in CSR
+  const course::step5::HostSampling& sampling;   ///< S as the programs upload it
+  const course::CsrMatrix& csr;                  ///< S in CSR (sampling's)
   course::step5::PatternValues pattern_values;   ///< whether S is a pattern (all ones)
   const course::step5::DenseOperands& operands;  ///< A and Bᵀ on the device
   const std::vector<float>& magnitude;           ///< Σ|a||b||s| per nonzero, for the tolerance
@@ -64,22 +66,6 @@ std::vector<std::string> ratio_cells(const CaseRatios& ratios);
 /// @param ms kernel time
 /// @return GFLOP/s
 double gflops(std::size_t nnz, int inner, double ms);
-
-/// @brief Pins a host vector's memory for the lifetime of the object (cudaHostRegister):
-/// uploads from it then run at full bus speed, without a staging copy.
-class HostRegistration {
- public:
-  /// @brief Pins @p bytes at @p data (a note on stderr when it cannot: uploads still work).
-  /// @param data the memory
-  /// @param bytes its size
-  HostRegistration(const void* data, std::size_t bytes);
-  ~HostRegistration();
-  HostRegistration(const HostRegistration&) = delete;
-  HostRegistration& operator=(const HostRegistration&) = delete;
-
- private:
-  void* data_ = nullptr;
-};
 
 /// @brief Adds a row to the table and echoes it on stderr at once, so a run cut short by a
 /// time limit still shows the rows it finished.

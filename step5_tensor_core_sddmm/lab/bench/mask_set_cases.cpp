@@ -17,12 +17,17 @@ std::vector<BenchCase> mask_set_cases(const std::vector<MaskSetEntry>& masks,
   for (const MaskSetEntry& entry : masks) {
     course::AttentionMaskSpec spec = entry.spec;
     if (!entry.seeded) {
-      spec.seed = case_seed(entry.name, seed);
+      spec.seed = case_seed(entry.structure, seed);  // the same mask with any values
     }
     for (const int inner : entry.inners) {
       BenchCase bench_case;
       bench_case.name = entry.name;
-      bench_case.make = [spec] { return course::attention_mask(spec); };
+      bench_case.structure = entry.structure;
+      bench_case.make = [spec, values = entry.values] {
+        course::CooMatrix mask = course::attention_mask(spec);
+        apply_mask_values(mask, values, spec.seed);
+        return mask;
+      };
       bench_case.inner = inner;
       bench_case.expected_nnz = course::attention_mask_max_nnz(spec);
       bench_case.rows = spec.rows;

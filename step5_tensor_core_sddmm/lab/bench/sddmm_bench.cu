@@ -51,8 +51,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/table.hpp"
-
-#include <malloc.h>
+#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -81,6 +80,7 @@ struct Request {
   std::string csv_path;
   std::string markdown_path;
   std::string filter;
+  std::vector<int> matrix_inners = {256};
   bool k_sweep = false;
   bool experiments = false;
 };
@@ -154,6 +154,9 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
                   "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
   parser.add_input_folder("--matrices", &request.matrices,
                           "directory of .mtx/.mtx.gz files to add");
+  std::vector<long long> matrix_inners = {256};
+  parser.add_integer_list("--matrix-inner", &matrix_inners, 1, 1 << 16,
+                          "inner sizes of the --matrices files, e.g. 64,256 (default 256)");
   parser.add_output_file("--csv", &request.csv_path, "also write the table as CSV to this file");
   parser.add_output_file(
       "--markdown", &request.markdown_path,
@@ -214,6 +217,7 @@ bool parse_command_line(int argc, char** argv, Settings& settings, Request& requ
   for (const long long number : approach_numbers) {
     settings.approaches.push_back(static_cast<int>(number));
   }
+  request.matrix_inners.assign(matrix_inners.begin(), matrix_inners.end());
   settings.repeats = static_cast<int>(repeats);
   settings.other_repeats = static_cast<int>(other_repeats);
   settings.max_nnz = max_nnz;
@@ -258,7 +262,7 @@ std::vector<BenchCase> list_cases(const Request& request, const Settings& settin
     add(bench::k_sweep_cases(settings.seed));
   }
   if (!request.matrices.empty()) {
-    add(bench::matrix_cases(request.matrices));
+    add(bench::matrix_cases(request.matrices, request.matrix_inners));
   }
   if (!request.masks.empty()) {
     add(bench::mask_set_cases(bench::read_mask_set(request.masks), set_name(request.masks),
@@ -330,11 +334,9 @@ int run(int argc, char** argv) {
   }
   const std::vector<BenchCase> cases = list_cases(request, settings);
   course::require_cuda_device(7, 5, "Tensor Cores (WMMA) with CUDA 13");
-  // Every vector of 64 KiB or more gets its own pages (mmap), so that pinning one vector's
-  // pages (HostRegistration) never overlaps another's: glibc would otherwise raise this
-  // threshold after frees and pack big vectors side by side, and a second cudaHostRegister
-  // of a shared page fails, leaving that upload on the slow pageable path.
-  mallopt(M_MMAP_THRESHOLD, 1 << 16);
+  // Every vector of 64 KiB or more gets its own pages, so that pinning S's vectors
+  // (HostSampling) never fails on a page another pinned vector shares, as in the program.
+  course::step5::give_large_vectors_their_own_pages();
   Libraries libraries;
   CUSPARSE_CHECK(cusparseCreate(&libraries.cusparse));
   CUBLAS_CHECK(cublasCreate(&libraries.cublas));

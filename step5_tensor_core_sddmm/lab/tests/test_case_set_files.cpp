@@ -8,6 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
+
+#include <algorithm>
 
 #include <sstream>
 #include <stdexcept>
@@ -63,6 +66,54 @@ TEST_CASE("mask sets read every kind and key") {
   CHECK(masks[3].spec.causal);
   CHECK(masks[3].spec.half_width == 299);
   CHECK(course::attention_mask_max_nnz(masks[3].spec) == 300u * 301u / 2u);
+}
+
+TEST_CASE("mask sets give the same structure as a pattern and with values") {
+  const auto masks = masks_of(
+      "block-sparse rows=500 block=16 density=0.2 inner=64\n"
+      "block-sparse rows=500 block=16 density=0.2 values=0.5 inner=64\n"
+      "block-sparse rows=500 block=16 density=0.2 values=random inner=64\n"
+      "block-sparse rows=500 block=16 density=0.2 values=1 inner=64\n");
+  REQUIRE(masks.size() == 4);
+  using Kind = course::step5::bench::MaskValues::Kind;
+  CHECK(masks[0].values.kind == Kind::ones);
+  CHECK(masks[1].values.kind == Kind::constant);
+  CHECK(masks[1].values.constant == 0.5);
+  CHECK(masks[2].values.kind == Kind::random);
+  CHECK(masks[3].values.kind == Kind::ones);  // values=1 is a pattern
+  CHECK(masks[1].name == masks[0].name + "_v0.5");
+  CHECK(masks[2].name == masks[0].name + "_vrand");
+  CHECK(masks[3].name == masks[0].name);
+  for (const auto& mask : masks) {
+    CHECK(mask.structure == masks[0].name);
+  }
+  // The cases draw the same mask for each (the seed comes from the structure's name).
+  const auto cases = course::step5::bench::mask_set_cases(masks, "set", 3);
+  REQUIRE(cases.size() == 4);
+  const course::CooMatrix pattern = cases[0].make();
+  const course::CooMatrix half = cases[1].make();
+  const course::CooMatrix random = cases[2].make();
+  REQUIRE(pattern.nnz() > 0);
+  CHECK(half.row_indices == pattern.row_indices);
+  CHECK(half.col_indices == pattern.col_indices);
+  CHECK(random.col_indices == pattern.col_indices);
+  CHECK(
+      std::all_of(pattern.values.begin(), pattern.values.end(), [](float v) { return v == 1.0f; }));
+  CHECK(std::all_of(half.values.begin(), half.values.end(), [](float v) { return v == 0.5f; }));
+  CHECK(std::all_of(random.values.begin(), random.values.end(),
+                    [](float v) { return v >= -1.0f && v < 1.0f; }));
+  CHECK(std::any_of(random.values.begin(), random.values.end(), [](float v) { return v < 0.0f; }));
+  CHECK(std::any_of(random.values.begin(), random.values.end(), [](float v) { return v > 0.0f; }));
+  // A list: the line's mask once per word, in order.
+  const auto listed = masks_of("causal rows=100 values=ones,random,0.25 inner=64\n");
+  REQUIRE(listed.size() == 3);
+  CHECK(listed[0].values.kind == Kind::ones);
+  CHECK(listed[1].values.kind == Kind::random);
+  CHECK(listed[2].values.constant == 0.25);
+  CHECK(listed[2].name == listed[0].name + "_v0.25");
+  CHECK(mask_error("causal rows=100 values=ones,1 inner=64\n").find("twice") != std::string::npos);
+  CHECK(mask_error("causal rows=100 values=many inner=64\n").find("values") != std::string::npos);
+  CHECK(mask_error("causal rows=100 values=inf inner=64\n").find("values") != std::string::npos);
 }
 
 TEST_CASE("mask sets refuse bad lines naming the line") {

@@ -1,0 +1,130 @@
+// Step 5, going further, tests (lesson "Tests"): approach 4 with a valued S and with a pattern S on
+// every path, uploaded as the programs upload S.
+// Read first: ../../device_pattern/host_sampling.hpp, ../value_prefetch.cuh, hybrid_checks.hpp.
+/// @file test_valued_paths.cpp
+/// @brief GPU tests: each path of approach 4 (full tiles, dense panels, masked tiles, lane
+/// groups, the dense product) with random values, with one constant value and as a pattern,
+/// S uploaded through HostSampling, against the CPU reference in double with the output
+/// poisoned. (The program's plan against the benchmark's: lab/tests/test_program_plan.cpp.)
+#include <catch2/catch.hpp>
+
+#include "common/cuda_check.hpp"
+#include "common/matrix.hpp"
+#include "common/random_fill.hpp"
+#include "common/sparse_matrix.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
+#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using course::step5::HybridOptions;
+using course::step5::PlanEntries;
+
+/// Runs approach 4 with @p options on @p s uploaded through HostSampling (a pattern when every
+/// value is one) and compares with the CPU reference; returns the plan's entries per path.
+PlanEntries check_uploaded(const course::CooMatrix& s, int inner, std::uint64_t seed,
+                           const HybridOptions& options) {
+  const bool ones =
+      std::all_of(s.values.begin(), s.values.end(), [](float v) { return v == 1.0f; });
+  INFO("rows=" << s.rows << " cols=" << s.cols << " nnz=" << s.nnz() << " inner=" << inner
+               << " pattern=" << ones << " seed " << seed);
+  const course::step5::HostSampling sampling(s);
+  CHECK(sampling.pattern() == ones);
+  const course::step5::DevicePattern pattern = sampling.upload();
+  CHECK(pattern.unit_values() == ones);  // a pattern's kernels read no values
+  const course::HostMatrix<__half> a =
+      course::step5::random_half_matrix(s.rows, inner, inner, seed);
+  const course::HostMatrix<__half> bt =
+      course::step5::random_half_matrix(s.cols, inner, inner, seed + 1);
+  const course::DeviceMatrix<__half> device_a(a);
+  const course::DeviceMatrix<__half> device_bt(bt);
+  const course::step5::DenseOperands operands(course::ProductSizes{s.rows, inner, s.cols},
+                                              device_a.data(), inner, device_bt.data(), inner);
+  course::DeviceBuffer<float> output(s.nnz(), "C");
+  output.poison();
+  const course::step5::HybridPlan plan(pattern, inner, options);
+  plan.run(operands, output.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto result =
+      course::step5::compare_sampled(output.to_vector(), course::step5::sddmm_reference(a, bt, s),
+                                     s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+  INFO(plan.describe() << "; " << result.summary());
+  CHECK(result.ok());
+  const PlanEntries& entries = plan.entries();
+  CHECK(entries.full_tiles + entries.dense_panels + entries.masked_tiles + entries.lane_groups +
+            entries.dense_path ==
+        static_cast<std::int64_t>(s.nnz()));
+  return entries;
+}
+
+/// @p s with every value @p value.
+course::CooMatrix with_value(course::CooMatrix s, float value) {
+  std::fill(s.values.begin(), s.values.end(), value);
+  return s;
+}
+
+/// The entries of each path, over the three forms of S (random values, 0.5, ones), which
+/// must agree: the plan does not look at the values.
+PlanEntries check_three_ways(const course::CooMatrix& pattern, int inner, std::uint64_t seed,
+                             const HybridOptions& options) {
+  const PlanEntries as_pattern = check_uploaded(pattern, inner, seed, options);
+  const course::CooMatrix random = course::step5::testing::with_random_values(pattern, seed);
+  CHECK(check_uploaded(random, inner, seed, options) == as_pattern);
+  CHECK(check_uploaded(with_value(pattern, 0.5f), inner, seed, options) == as_pattern);
+  return as_pattern;
+}
+
+}  // namespace
+
+TEST_CASE("approach 4 multiplies by S's values on every path and reads none for a pattern",
+          "[step5][gpu]") {
+  using course::step5::testing::pattern_of;
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // 128-blocks (full tiles), 24-blocks (masked tiles), scattered entries (lane groups) and a
+  // dense first panel (the dense-panel kernel), cut by ragged edges (330 columns).
+  const course::CooMatrix mixed = pattern_of(330, 330, [](int row, int col) {
+    return (row < 64 && (row + col) % 3 != 0) ||
+           (row >= 128 && row < 256 && col >= 128 && col < 256) ||
+           ((row / 24 + col / 24) % 5 == 2) || (row * 13 + col * 7) % 61 == 0;
+  });
+  for (const int inner : {16, 64, 100, 256}) {
+    const PlanEntries entries =
+        check_three_ways(mixed, inner, seed, course::step5::testing::eager_combined());
+    CHECK(entries.full_tiles > 0);
+    CHECK(entries.dense_panels > 0);
+    CHECK(entries.masked_tiles > 0);
+    CHECK(entries.lane_groups > 0);
+  }
+  // Full tiles only, of a causal mask cut by the bottom edge (a tile of 44 rows): the full-tile
+  // kernel's rows past the edge load and store nothing.
+  const course::CooMatrix causal =
+      pattern_of(300, 300, [](int row, int col) { return col <= row; });
+  HybridOptions full_only = course::step5::testing::eager_tensor_cores();
+  full_only.tc_density = 1.0;  // no dense panel: the full tiles and the lane groups
+  CHECK(check_three_ways(causal, 64, seed, full_only).full_tiles > 0);
+  // Masked tiles alone (masked16), 16-blocks whose tiles are whole.
+  const course::CooMatrix blocks =
+      pattern_of(256, 272, [](int row, int col) { return (row / 16 * 7 + col / 16) % 4 == 1; });
+  CHECK(check_three_ways(blocks, 64, seed, course::step5::testing::eager_masked_tiles())
+            .masked_tiles == static_cast<std::int64_t>(blocks.nnz()));
+  // The dense product (every position of 512 x 512, no tile allowed).
+  const course::CooMatrix full = pattern_of(512, 512, [](int, int) { return true; });
+  HybridOptions dense;
+  dense.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
+  dense.masked.min_entries = 257;
+  CHECK(check_three_ways(full, 128, seed, dense).dense_path ==
+        static_cast<std::int64_t>(full.nnz()));
+  // The defaults on each (whatever they choose, the answer and the sum of entries hold).
+  for (const course::CooMatrix* s : {&mixed, &causal, &blocks}) {
+    check_three_ways(*s, 64, seed, HybridOptions{});
+  }
+}
