@@ -95,9 +95,10 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
       for (int part = 0; part < kColsPerLane; ++part) {
         const int col = lane + 32 * part;
-        // Rows past the bottom edge and columns past the right edge hold no entry of S.
-        scales[index][part] =
-            inside && col < tile.width ? __ldg(values + firsts[index] + col) : 0.0f;
+        // Rows past the bottom edge and columns past the right edge hold no entry of S: their
+        // loads read values[0], unused.
+        const bool held = inside && col < tile.width;
+        scales[index][part] = load_value_in_order(values + (held ? firsts[index] + col : 0));
       }
     }
 #pragma unroll

@@ -89,10 +89,10 @@ __device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& 
 /// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
 /// writing column c when the row's mask holds it, at start + (entries of the row before c).
 /// A row's entries are consecutive in S, so each half-warp's stores are one run.
-/// With values, every row's position and value are found first and the products multiplied
-/// and stored after: the 8 loads of a lane are then in flight together (one trip to memory
-/// per tile, not 8 one after the other), and prefetch_tile_values has asked L2 for them
-/// already.
+/// With values, every row's position is found and its value loaded (load_value_in_order)
+/// before the tile goes to shared memory, and the products are multiplied and stored after:
+/// the 8 loads of a lane are then in flight together (one trip to memory per tile, not 8 one
+/// after the other), and prefetch_tile_values has asked L2 for them already.
 /// @tparam kValues S has values (else @p values is ignored: a pattern)
 /// @param accumulator the tile's product
 /// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
@@ -108,24 +108,31 @@ __device__ inline void store_masked_tile(
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   constexpr int kRowsPerLane = kMaskedTileEdge / 2;  // the two half-warps take every other row
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
-                                  nvcuda::wmma::mem_row_major);
-  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
   const int col = lane % kMaskedTileEdge;
   const int first_row = lane / kMaskedTileEdge;
+  int positions[kRowsPerLane];
+  float scales[kRowsPerLane];
   if constexpr (kValues) {
-    int positions[kRowsPerLane];
-    float scales[kRowsPerLane];
+    // The positions come from the descriptors alone: the values' loads leave before the tile
+    // is even stored to shared memory.
 #pragma unroll
     for (int index = 0; index < kRowsPerLane; ++index) {
       const int row = first_row + 2 * index;
       const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
       const int row_start = __shfl_sync(kAllLanes, tile_start, row);
       const bool held = ((row_mask >> col) & 1u) != 0;
-      // -1: the row's mask does not hold this column (nothing loaded, nothing stored)
+      // -1: the row's mask does not hold this column (its load reads values[0], unused)
       positions[index] = held ? row_start + __popc(row_mask & ((1u << col) - 1u)) : -1;
-      scales[index] = held ? __ldg(values + positions[index]) : 0.0f;
     }
+#pragma unroll
+    for (int index = 0; index < kRowsPerLane; ++index) {
+      scales[index] = load_value_in_order(values + max(positions[index], 0));
+    }
+  }
+  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
+                                  nvcuda::wmma::mem_row_major);
+  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
+  if constexpr (kValues) {
 #pragma unroll
     for (int index = 0; index < kRowsPerLane; ++index) {
       if (positions[index] >= 0) {

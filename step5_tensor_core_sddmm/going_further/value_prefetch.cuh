@@ -48,4 +48,18 @@ __device__ inline void prefetch_value_run(const float* first, int count) {
   }
 }
 
+/// @brief Loads one of S's values through the read-only path, kept in program order with
+/// the other loads of this kind and ahead of every later memory operation (volatile asm with a
+/// memory clobber). Plain loads let the compiler slip each product's store in after its own
+/// value's load, so the second row's load waited for the first's (the sm_90 build of
+/// 2026-11-28 did so even with all loads written first); in order, a tile's loads all leave
+/// before its first store waits for one.
+/// @param address the value (any of S's values: a lane with no entry loads values[0])
+/// @return the value
+__device__ inline float load_value_in_order(const float* address) {
+  float value;
+  asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(value) : "l"(address) : "memory");
+  return value;
+}
+
 }  // namespace course::step5
