@@ -205,17 +205,14 @@ void HybridPlan::choose_dense_path() {
   // The whole plan found, kernel by kernel, with the times calibrated per kernel
   // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
   const DeviceDescription& device = describe_current_device();
-  const KernelTimes times = kernel_times(device, inner_);
   const MaskedPlanFigures& masked = state_->masked.figures;
-  const auto work = [](std::int64_t count, double each, double floor) {
-    return count > 0 ? static_cast<double>(count) * each + floor : 0.0;
-  };
-  const double sparse_seconds =
-      work(state_->panels.tile_count, times.dense_tile, times.dense_floor) +
-      work(state_->full.tile_count, times.full_tile, times.full_floor) +
-      work(masked.steps, times.masked_step, times.masked_floor) +
-      static_cast<double>(masked.tiles) * times.masked_tile +
-      work(entries_.lane_groups, times.lane_entry, times.lane_floor);
+  SparsePlanWork work;
+  work.dense_panel_tiles = state_->panels.tile_count;
+  work.full_tiles = state_->full.tile_count;
+  work.masked_steps = masked.steps;
+  work.masked_tiles = masked.tiles;
+  work.lane_entries = entries_.lane_groups;
+  const double sparse_seconds = sparse_plan_seconds(work, kernel_times(device, inner_));
   const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
                                                      pattern_->cols(), inner_, nnz);
   std::size_t free_bytes = 0;

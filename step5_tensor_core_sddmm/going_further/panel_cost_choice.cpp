@@ -203,6 +203,41 @@ PanelPlan choose_panels_by_cost(const std::vector<PanelFigures>& panels, const K
   return *best;
 }
 
+SparsePlanWork plan_work(const std::vector<PanelFigures>& panels, const PanelPlan& plan) {
+  if (plan.dense.size() != panels.size()) {
+    throw std::invalid_argument(
+        "a plan names each panel once: " + std::to_string(plan.dense.size()) + " flags for " +
+        std::to_string(panels.size()) + " panels");
+  }
+  SparsePlanWork work;
+  for (std::size_t index = 0; index < panels.size(); ++index) {
+    const PanelFigures& panel = panels[index];
+    if (plan.dense[index] != 0) {
+      work.dense_panel_tiles += panel.span_blocks;
+      continue;
+    }
+    work.full_tiles += panel.full_tiles;
+    const std::int64_t covered = plan.masked_tiles ? panel.masked_covered : 0;
+    work.lane_entries += panel.outside_full - covered;
+    if (plan.masked_tiles) {
+      work.masked_steps += panel.masked_steps;
+      work.masked_tiles += panel.masked_tiles;
+    }
+  }
+  return work;
+}
+
+double sparse_plan_seconds(const SparsePlanWork& work, const KernelTimes& times) {
+  const auto kernel = [](std::int64_t count, double each, double floor) {
+    return count > 0 ? static_cast<double>(count) * each + floor : 0.0;
+  };
+  return kernel(work.dense_panel_tiles, times.dense_tile, times.dense_floor) +
+         kernel(work.full_tiles, times.full_tile, times.full_floor) +
+         kernel(work.masked_steps, times.masked_step, times.masked_floor) +
+         static_cast<double>(work.masked_tiles) * times.masked_tile +
+         kernel(work.lane_entries, times.lane_entry, times.lane_floor);
+}
+
 void add_masked_panel_figures(const std::vector<std::uint64_t>& keys,
                               const std::vector<std::uint16_t>& masks, int panels, int tile_cols,
                               std::vector<PanelFigures>& figures) {

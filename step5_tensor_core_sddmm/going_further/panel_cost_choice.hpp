@@ -96,6 +96,29 @@ void plan_seconds(const std::vector<PanelFigures>& panels, PanelPlan& plan,
 PanelPlan choose_panels_by_cost(const std::vector<PanelFigures>& panels, const KernelTimes& times,
                                 double min_density, long long min_dense_entries);
 
+/// @brief What a whole sparse plan runs, kernel by kernel: the work the dense path is weighed
+/// against (HybridPlan's last choice).
+struct SparsePlanWork {
+  std::int64_t dense_panel_tiles = 0;  ///< 64×64 block tiles of the dense panels
+  std::int64_t full_tiles = 0;         ///< 64×64 full tiles that run
+  std::int64_t masked_steps = 0;       ///< tile columns the masked tiles copy
+  std::int64_t masked_tiles = 0;       ///< masked 16×16 tiles
+  std::int64_t lane_entries = 0;       ///< entries on the lane groups
+};
+
+/// @brief The work of @p plan (a choice of choose_panels_by_cost) on @p panels.
+/// @param panels the figures
+/// @param plan the dense panels and whether the masked tiles run
+/// @return the work
+SparsePlanWork plan_work(const std::vector<PanelFigures>& panels, const PanelPlan& plan);
+
+/// @brief The modelled seconds of @p work at @p times, each kernel that has work paying its
+/// floor once (as plan_seconds counts a panel plan).
+/// @param work the work
+/// @param times the kernel times
+/// @return seconds
+double sparse_plan_seconds(const SparsePlanWork& work, const KernelTimes& times);
+
 /// @brief Per 64-row panel: the masked tiles, their steps and the entries they hold, from the
 /// search's keys and masks (masked_tiles.hpp: key = (super-panel · tile_cols + tile column) ·
 /// panels + panel within the super-panel).

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -259,6 +260,71 @@ TEST_CASE("dense panels only grow with the density of the mask") {
       previous = last;
     }
     CHECK(last == 8);  // 512 rows: eight panels, all dense at 64 %
+  }
+}
+
+namespace {
+
+/// The H100's modelled seconds of the sparse plan by cost and of the dense product, for @p s.
+std::pair<double, double> h100_sparse_and_dense(const course::CooMatrix& s, int inner) {
+  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  const course::step5::TileThreshold threshold =
+      course::step5::tile_threshold(course::step5::described_rates(h100), inner);
+  const std::vector<PanelFigures> figures =
+      host_figures(s, threshold.min_entries, threshold.min_run);
+  const course::step5::PanelPlan plan = h100_choice(s, inner);
+  const double sparse = course::step5::sparse_plan_seconds(
+      course::step5::plan_work(figures, plan), course::step5::kernel_times(h100, inner));
+  const double dense =
+      course::step5::dense_product_seconds(course::step5::described_rates(h100), s.rows, s.cols,
+                                           inner, static_cast<std::int64_t>(s.nnz()));
+  return {sparse, dense};
+}
+
+}  // namespace
+
+TEST_CASE("the whole sparse plan's work and seconds count each kernel once") {
+  std::vector<PanelFigures> panels(3, dense_like_panel());
+  panels[2].full_tiles = 2;
+  course::step5::PanelPlan plan;
+  plan.dense = {1, 0, 0};
+  plan.masked_tiles = true;
+  const course::step5::SparsePlanWork work = course::step5::plan_work(panels, plan);
+  CHECK(work.dense_panel_tiles == 6);
+  CHECK(work.full_tiles == 2);
+  CHECK(work.masked_steps == 48);
+  CHECK(work.masked_tiles == 120);
+  CHECK(work.lane_entries == 2 * (4000 - 3600));
+  const course::step5::KernelTimes times =
+      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+  // plan_seconds of the same plan is the same figure.
+  course::step5::plan_seconds(panels, plan, times);
+  CHECK(course::step5::sparse_plan_seconds(work, times) == Approx(plan.seconds));
+  // No work: no kernel, no floor.
+  CHECK(course::step5::sparse_plan_seconds({}, times) == 0.0);
+  plan.dense = {0, 0};
+  CHECK_THROWS_AS(course::step5::plan_work(panels, plan), std::invalid_argument);
+}
+
+TEST_CASE("the dense product wins against the whole plan on dense masks only") {
+  // 16-blocks at 40 % of 4096²: every panel spans every column, and at inner 256 the whole
+  // product (written and gathered once) costs less than the tiles' copies of Bᵀ.
+  const course::CooMatrix dense_blocks = block_sparse_mask(4096, 16, 40);
+  const auto [sparse_256, dense_256] = h100_sparse_and_dense(dense_blocks, 256);
+  INFO("16-blocks at 40 %, inner 256: sparse " << sparse_256 << " s, dense " << dense_256);
+  CHECK(dense_256 < sparse_256);
+  // The same blocks at 3 %: the dense product computes thirty times what S keeps.
+  const auto [sparse_sparse, dense_sparse] =
+      h100_sparse_and_dense(block_sparse_mask(4096, 16, 3), 256);
+  INFO("16-blocks at 3 %: sparse " << sparse_sparse << " s, dense " << dense_sparse);
+  CHECK(sparse_sparse < dense_sparse);
+  // A full causal mask is half the product: full tiles do it without writing the other half.
+  const course::CooMatrix causal =
+      pattern_of(2048, 2048, [](int row, int col) { return col <= row; });
+  for (const int inner : {64, 256}) {
+    const auto [sparse, dense] = h100_sparse_and_dense(causal, inner);
+    INFO("causal 2048, inner " << inner << ": sparse " << sparse << " s, dense " << dense);
+    CHECK(sparse < dense);
   }
 }
 
