@@ -48,7 +48,7 @@ done; done; done
 grep -E "^plan: " $P | sort | uniq -c | tee -a $S
 
 # 4. Nsight Compute: the masked-tile kernel (16-blocks) and the full-tile kernel (128-blocks), pattern and 0.5.
-K='regex:masked_tile_kernel|sddmm_full_tiles_kernel'
+K='regex:masked_tile_kernel|sddmm_full_tiles'
 grep -E "block=(16|128) " $SETS/valued_kernels.txt | grep -vE '^\s*#' > $T/kernels.txt
 while read -r line; do
   echo "$line" > $T/one.txt; echo "##### $line" >> $N

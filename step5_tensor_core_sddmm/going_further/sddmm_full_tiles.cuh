@@ -17,11 +17,13 @@
 
 namespace course::step5 {
 
-/// @brief One full tile per block: C = (S's values ·) A·B at every position of the tile.
+/// @brief One full tile per block: C = (S's values ·) A·B at every position of the tile; the
+/// body of the two kernels below.
 ///
-/// With values (value_prefetch.cuh), each warp asks L2 for its rows' values as soon as the
-/// first chunk of the product is staged (the row starts have arrived by then), and loads all
-/// of its values before it multiplies and stores; a pattern S stores the products as they are.
+/// With values (value_prefetch.cuh), every lane loads its 16 values as soon as the first chunk
+/// of the product is staged (the row starts have arrived by then), so that they arrive while
+/// the products run (one chunk of inner), or L2 is asked for them then and they are loaded
+/// after the products (several chunks); a pattern S stores the products as they are.
 /// Preconditions: blockDim.x = 256 (8 warps); one block per tile (blockIdx.x); @p tiles
 /// and @p row_starts from find_full_tiles for this S.
 /// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
@@ -37,11 +39,12 @@ namespace course::step5 {
 /// @param values values of the nonzeros (kValues)
 /// @param output one float per nonzero
 template <int kChunk, bool kValues>
-__global__ void __launch_bounds__(256)
-    sddmm_full_tiles_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
-                            const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
-                            bool vector_a, bool vector_b, const float* __restrict__ values,
-                            float* __restrict__ output) {
+__device__ inline void full_tile_block(const DenseOperands& operands,
+                                       const FullTile* __restrict__ tiles,
+                                       const int* __restrict__ row_starts,
+                                       const int* __restrict__ panel_slot, bool vector_a,
+                                       bool vector_b, const float* __restrict__ values,
+                                       float* __restrict__ output) {
   using Product = BlockTileProduct<kChunk>;
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  // 8 rows each
@@ -79,27 +82,40 @@ __global__ void __launch_bounds__(256)
       }
     }
   } else {
-    // Lane r < 8 asks L2 for the values of its row (at most 64 consecutive floats) behind the
-    // product; rows past the matrix's last have no entries.
-    const bool row_inside = lane < kRowsPerWarp && warp + Product::kWarps * lane < tile_rows;
-    const float* result =
-        Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared,
-                         [&] { prefetch_value_run(values + start, row_inside ? tile.width : 0); });
+    // Lane l of warp w stores rows w, w + 8, ... at columns l and l + 32: 16 values. Rows past
+    // the bottom edge and columns past the right edge hold no entry of S: their loads read
+    // values[0], unused.
     constexpr int kColsPerLane = kFullTileEdge / 32;  // 2: columns lane and lane + 32
     float scales[kRowsPerWarp][kColsPerLane];
     int firsts[kRowsPerWarp];
+    const auto load_values = [&] {
 #pragma unroll
-    for (int index = 0; index < kRowsPerWarp; ++index) {
-      firsts[index] = __shfl_sync(kAllLanes, start, index);
-      const bool inside = warp + Product::kWarps * index < tile_rows;
+      for (int index = 0; index < kRowsPerWarp; ++index) {
+        firsts[index] = __shfl_sync(kAllLanes, start, index);
+        const bool inside = warp + Product::kWarps * index < tile_rows;
 #pragma unroll
-      for (int part = 0; part < kColsPerLane; ++part) {
-        const int col = lane + 32 * part;
-        // Rows past the bottom edge and columns past the right edge hold no entry of S: their
-        // loads read values[0], unused.
-        const bool held = inside && col < tile.width;
-        scales[index][part] = load_value_in_order(values + (held ? firsts[index] + col : 0));
+        for (int part = 0; part < kColsPerLane; ++part) {
+          const int col = lane + 32 * part;
+          const bool held = inside && col < tile.width;
+          scales[index][part] = load_value_in_order(values + (held ? firsts[index] + col : 0));
+        }
       }
+    };
+    const float* result = nullptr;
+    if constexpr (kChunk <= 64) {
+      // One chunk of inner: the loads leave as soon as it is staged (the row starts have
+      // arrived by then) and arrive while its products run, in 64 registers.
+      result = Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b,
+                                shared, load_values);
+    } else {
+      // Several chunks: holding 16 values through them would spill (sm_90 build,
+      // 2026-11-28), so L2 is asked for the rows' values after the first chunk, and the
+      // loads, after the products, find them there. Lane r < 8 holds row w + 8·r's start.
+      const bool row_inside = lane < kRowsPerWarp && warp + Product::kWarps * lane < tile_rows;
+      result = Product::compute(
+          operands, tile.first_row, tile.first_col, vector_a, vector_b, shared,
+          [&] { prefetch_value_run(values + start, row_inside ? tile.width : 0); });
+      load_values();
     }
 #pragma unroll
     for (int index = 0; index < kRowsPerWarp; ++index) {
@@ -114,6 +130,47 @@ __global__ void __launch_bounds__(256)
       }
     }
   }
+}
+
+/// @brief A pattern S's full tiles, one per block (full_tile_block without values).
+/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// @param operands A and b_transposed
+/// @param tiles the full tiles
+/// @param row_starts the first entry of each row of each tile
+/// @param panel_slot the dense panels' slots, or nullptr (full_tile_block)
+/// @param vector_a A allows 16-byte loads
+/// @param vector_b b_transposed allows 16-byte loads
+/// @param output one float per nonzero
+template <int kChunk>
+__global__ void __launch_bounds__(256)
+    sddmm_full_tiles_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
+                            const int* __restrict__ row_starts, const int* __restrict__ panel_slot,
+                            bool vector_a, bool vector_b, float* __restrict__ output) {
+  full_tile_block<kChunk, false>(operands, tiles, row_starts, panel_slot, vector_a, vector_b,
+                                 nullptr, output);
+}
+
+/// @brief A valued S's full tiles, one per block (full_tile_block with values). Its 16 values
+/// per lane live through the product: the bound of 4 blocks per SM keeps its registers
+/// within the 64 that let as many blocks in as the pattern's kernel has (sm_90 build,
+/// 2026-11-28: 76 registers without it, 3 blocks per SM).
+/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// @param operands A and b_transposed
+/// @param tiles the full tiles
+/// @param row_starts the first entry of each row of each tile
+/// @param panel_slot the dense panels' slots, or nullptr (full_tile_block)
+/// @param vector_a A allows 16-byte loads
+/// @param vector_b b_transposed allows 16-byte loads
+/// @param values values of the nonzeros
+/// @param output one float per nonzero
+template <int kChunk>
+__global__ void __launch_bounds__(256, 4)
+    sddmm_full_tiles_valued_kernel(DenseOperands operands, const FullTile* __restrict__ tiles,
+                                   const int* __restrict__ row_starts,
+                                   const int* __restrict__ panel_slot, bool vector_a, bool vector_b,
+                                   const float* __restrict__ values, float* __restrict__ output) {
+  full_tile_block<kChunk, true>(operands, tiles, row_starts, panel_slot, vector_a, vector_b, values,
+                                output);
 }
 
 }  // namespace course::step5

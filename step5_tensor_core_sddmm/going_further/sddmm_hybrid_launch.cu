@@ -201,11 +201,11 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
       constexpr int kChunk = decltype(chunk)::value;
       const unsigned blocks = blocks_for(full.tile_count, 1);
       if (values != nullptr) {
-        sddmm_full_tiles_kernel<kChunk, true><<<blocks, kBlockTileThreads>>>(
+        sddmm_full_tiles_valued_kernel<kChunk><<<blocks, kBlockTileThreads>>>(
             operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values, output);
       } else {
-        sddmm_full_tiles_kernel<kChunk, false><<<blocks, kBlockTileThreads>>>(
-            operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values, output);
+        sddmm_full_tiles_kernel<kChunk><<<blocks, kBlockTileThreads>>>(
+            operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, output);
       }
     });
     CUDA_CHECK_LAUNCH(sddmm_full_tiles_kernel);

@@ -85,59 +85,75 @@ __device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& 
   return loaded;
 }
 
+/// @brief A lane's share of one tile's entries: the positions in S of its 8 (rows lane / 16,
+/// + 2, ...; column lane % 16), -1 where the row's mask does not hold the column, and their
+/// values (valued S only).
+struct TileValues {
+  int positions[kMaskedTileEdge / 2];  ///< position in S, or -1
+  float scales[kMaskedTileEdge / 2];   ///< S's value there (0 where none)
+};
+
+/// @brief Finds a lane's positions in a tile from its descriptor and loads their values
+/// (load_value_in_order): called before the tile's products, so that the loads, which
+/// prefetch_tile_values has asked L2 for a group earlier, arrive while the products run.
+/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
+/// @param tile_start lane r < 16: row r's first position in S
+/// @param tile_mask lane r < 16: row r's columns
+/// @param values S's values
+/// @return the lane's positions and values
+__device__ inline TileValues load_tile_values(int tile_start, unsigned tile_mask,
+                                              const float* __restrict__ values) {
+  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int col = lane % kMaskedTileEdge;
+  TileValues found;
+#pragma unroll
+  for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
+    const int row = lane / kMaskedTileEdge + 2 * index;
+    const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
+    const int row_start = __shfl_sync(kAllLanes, tile_start, row);
+    const bool held = ((row_mask >> col) & 1u) != 0;
+    found.positions[index] = held ? row_start + __popc(row_mask & ((1u << col) - 1u)) : -1;
+  }
+#pragma unroll
+  for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
+    // A column the row does not hold loads values[0], unused.
+    found.scales[index] = load_value_in_order(values + max(found.positions[index], 0));
+  }
+  return found;
+}
+
 /// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
 /// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
 /// writing column c when the row's mask holds it, at start + (entries of the row before c).
-/// A row's entries are consecutive in S, so each half-warp's stores are one run.
-/// With values, every row's position is found and its value loaded (load_value_in_order)
-/// before the tile goes to shared memory, and the products are multiplied and stored after:
-/// the 8 loads of a lane are then in flight together (one trip to memory per tile, not 8 one
-/// after the other), and prefetch_tile_values has asked L2 for them already.
-/// @tparam kValues S has values (else @p values is ignored: a pattern)
+/// A row's entries are consecutive in S, so each half-warp's stores are one run. A valued S
+/// found its positions and loaded its values before the products (load_tile_values): the
+/// stores then multiply and wait for nothing.
+/// @tparam kValues S has values (@p found), else a pattern
 /// @param accumulator the tile's product
 /// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
 /// @param tile_start lane r < 16: the row's first position in S
 /// @param tile_mask lane r < 16: the row's columns
-/// @param values S's values (kValues), or nullptr
+/// @param found kValues: the lane's positions and values (load_tile_values)
 /// @param output one float per entry of S
 template <bool kValues>
 __device__ inline void store_masked_tile(
     const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
-    float* result, int tile_start, unsigned tile_mask, const float* __restrict__ values,
+    float* result, int tile_start, unsigned tile_mask, const TileValues& found,
     float* __restrict__ output) {
   constexpr unsigned kAllLanes = 0xFFFFFFFFu;
-  constexpr int kRowsPerLane = kMaskedTileEdge / 2;  // the two half-warps take every other row
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int col = lane % kMaskedTileEdge;
   const int first_row = lane / kMaskedTileEdge;
-  int positions[kRowsPerLane];
-  float scales[kRowsPerLane];
-  if constexpr (kValues) {
-    // The positions come from the descriptors alone: the values' loads leave before the tile
-    // is even stored to shared memory.
-#pragma unroll
-    for (int index = 0; index < kRowsPerLane; ++index) {
-      const int row = first_row + 2 * index;
-      const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
-      const int row_start = __shfl_sync(kAllLanes, tile_start, row);
-      const bool held = ((row_mask >> col) & 1u) != 0;
-      // -1: the row's mask does not hold this column (its load reads values[0], unused)
-      positions[index] = held ? row_start + __popc(row_mask & ((1u << col) - 1u)) : -1;
-    }
-#pragma unroll
-    for (int index = 0; index < kRowsPerLane; ++index) {
-      scales[index] = load_value_in_order(values + max(positions[index], 0));
-    }
-  }
   nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
                                   nvcuda::wmma::mem_row_major);
   __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
   if constexpr (kValues) {
 #pragma unroll
-    for (int index = 0; index < kRowsPerLane; ++index) {
-      if (positions[index] >= 0) {
+    for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
+      if (found.positions[index] >= 0) {
         const int row = first_row + 2 * index;
-        output[positions[index]] = scales[index] * result[row * kMaskedTileEdge + col];
+        output[found.positions[index]] = found.scales[index] * result[row * kMaskedTileEdge + col];
       }
     }
   } else {
@@ -155,8 +171,8 @@ __device__ inline void store_masked_tile(
 }
 
 /// @brief Asks L2 for the values of the warp's tiles in one group of steps: lane r < 16 the
-/// run of row r of each tile (its start and the popcount of its mask), so that they have
-/// arrived when store_masked_tile reads them after the group's products.
+/// run of row r of each tile (its start and the popcount of its mask). The kernel asks for
+/// the next group's at the end of a group, a whole group before load_tile_values reads them.
 /// @param values S's values
 /// @param group the warp's descriptors of the group (masks 0 where it has no tile)
 __device__ inline void prefetch_tile_values(const float* values, const GroupDescriptors& group) {
@@ -307,9 +323,9 @@ __global__ void __launch_bounds__(32 * kPanels)
       next = load_group_descriptors<kPanels>(args, table, group + 1, args.group_steps, step_count,
                                              warp, lane);
       if constexpr (kValues) {
-        // The group's descriptors arrived a group ago: its values can be on their way to L2
-        // while its stages are multiplied.
-        prefetch_tile_values(args.values, current);
+        if (group == 0) {
+          prefetch_tile_values(args.values, current);  // later groups were asked for earlier
+        }
       }
     }
     const int k0 = chunk * args.chunk;
@@ -325,6 +341,13 @@ __global__ void __launch_bounds__(32 * kPanels)
       if (chunk == 0) {
         wmma::fill_fragment(accumulator, 0.0f);
       }
+      TileValues found{};
+      if constexpr (kValues) {
+        if (chunk == chunks - 1) {
+          // The values' loads leave before the products: these run while they arrive.
+          found = load_tile_values(current.start[slot], current.mask[slot], args.values);
+        }
+      }
       const __half* tile_b = stage_b + slot * kEdge * stage_ld;
 #pragma unroll 4
       for (int depth = 0; depth < depth_steps; ++depth) {
@@ -334,7 +357,14 @@ __global__ void __launch_bounds__(32 * kPanels)
       }
       if (chunk == chunks - 1) {
         store_masked_tile<kValues>(accumulator, results + warp * kEdge * kEdge, current.start[slot],
-                                   current.mask[slot], args.values, output);
+                                   current.mask[slot], found, output);
+      }
+    }
+    if constexpr (kValues) {
+      if (chunk == chunks - 1) {
+        // The next group's descriptors were loaded at this group's start: L2 can fetch its
+        // values while this block waits at the next barrier and copies the next stage.
+        prefetch_tile_values(args.values, next);
       }
     }
     slot_in_ring = slot_in_ring + 1 == args.stages ? 0 : slot_in_ring + 1;

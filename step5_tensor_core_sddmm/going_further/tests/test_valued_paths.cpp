@@ -121,7 +121,7 @@ TEST_CASE("approach 4 multiplies by S's values on every path and reads none for 
   HybridOptions dense;
   dense.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
   dense.masked.min_entries = 257;
-  CHECK(check_three_ways(full, 128, seed, dense).dense_path ==
+  CHECK(check_three_ways(full, 256, seed, dense).dense_path ==
         static_cast<std::int64_t>(full.nnz()));
   // The defaults on each (whatever they choose, the answer and the sum of entries hold).
   for (const course::CooMatrix* s : {&mixed, &causal, &blocks}) {
