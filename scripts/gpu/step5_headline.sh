@@ -5,6 +5,7 @@
 # timing), against cuSPARSE fp16 and dense-then-sample in the same run, with the LIMIT column; then the
 # program itself against the bench on the same files. Under 8 minutes on an H200, build included.
 set -u
+mkdir -p "$OUT"
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-470}))
 S=$OUT/summary.txt; L=$OUT/build.log; E=$OUT/stderr.log; P=$OUT/program_vs_bench.txt
 : > $S; : > $L; : > $E; : > $P

@@ -4,6 +4,7 @@
 # Compute of the two changed kernels with and without values; step 5's tests; compute-sanitizer memcheck and
 # racecheck on the test of the changed kernels. About 6 minutes on an H200, build included.
 set -u
+mkdir -p "$OUT"
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-380}))
 S=$OUT/summary.txt; L=$OUT/build.log; E=$OUT/stderr.log; P=$OUT/program.txt; N=$OUT/ncu.txt; C=$OUT/tests.log
 : > $S; : > $L; : > $E; : > $P; : > $N; : > $C
