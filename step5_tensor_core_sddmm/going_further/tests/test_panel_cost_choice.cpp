@@ -8,8 +8,8 @@
 /// panels only grow with density, a lone panel joins the others' kernel, masked tiles that do
 /// not pay go to the lane groups; the per-panel figures of the masked tiles from keys and
 /// masks; the whole sparse plan's seconds and the dense product against them (dense 16-blocks
-/// take it, sparse blocks and a causal mask do not). GPU tests: the plan by cost against the CPU reference on such masks, the output
-/// poisoned first.
+/// take it, sparse blocks and a causal mask do not). GPU tests: the plan by cost against the CPU
+/// reference on such masks, the output poisoned first.
 #include <catch2/catch.hpp>
 
 #include "common/random_fill.hpp"
