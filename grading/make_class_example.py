@@ -24,17 +24,17 @@ from cheats import CHEATS, HOSTILE  # noqa: E402
 from mutations import MUTATIONS  # noqa: E402
 
 # What each student is, and its total graded alone where it does not depend on the GPU's
-# timing (planted bugs that lose whole cases every time; None: a race, a hang or a cheat whose
-# total is not fixed in advance; gpu_evidence.sh grades some students alone to compare). The
-# totals are those of the class graded alone on an H200, 2026-11-26
-# (results/class_run_h200/class_run.md).
+# timing or on checks still being added (planted bugs that lose whole cases every time; None:
+# a race, a hang, a crash, a warp mask or a cheat whose total is not fixed in advance;
+# gpu_evidence.sh grades some of them alone to compare). The totals are those of the class
+# graded alone on an H200, 2026-11-26 (results/class_run_h200/class_run.md).
 EXPECTED = {
     "01-reference": ("honest", 100.0),
     "02-exercise": ("honest", 0.0),
     "03-step3-missing-barrier": ("honest", None),
     "04-step4-guard-off-by-one": ("honest", 93.3),
     "05-step4-missing-barrier": ("honest", None),
-    "06-step5-shuffle-mask": ("honest", 92.9),
+    "06-step5-shuffle-mask": ("honest", None),
     "07-zoë a@uni.edu hw@1": ("honest", 93.3),
     "08-does-not-compile": ("honest", 60.0),
     "09-hangs": ("honest", None),

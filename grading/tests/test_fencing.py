@@ -180,3 +180,37 @@ integrity_details = integrity.process_details
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ClassRunPieces(unittest.TestCase):
+    """grade_class.py hands each student its budget, its lane's count and its lane's user,
+    names a spent budget in the student's note, and kills what a student left behind."""
+
+    def test_a_student_gets_its_budget_and_its_lanes_user(self):
+        import argparse
+        import grade_class
+        args = argparse.Namespace(seed=7, timeout=30.0, sanitizer_timeout=90.0, budget=120.0,
+                                  student_timeout=2400.0, no_sandbox=False, keep_builds=False,
+                                  cmake_arg=[])
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            (root / "students" / "ann").mkdir(parents=True)
+            completed = runner.Completed(0, "", 1.0)
+            with mock.patch.object(runner, "run_limited", return_value=completed) as run, \
+                    mock.patch.object(grade_class, "leftovers", return_value=[]):
+                grade_class.grade_student(root / "students" / "ann", root / "pristine", args,
+                                          (8, 8), root / "out", root / "students", lane=2,
+                                          lanes_count=3)
+            command = run.call_args[0][0]
+        self.assertEqual(command[command.index("--budget") + 1], "120.0")
+        self.assertEqual(command[command.index("--budget-lanes") + 1], "3")
+        self.assertEqual(command[command.index("--sandbox-uid") + 1],
+                         str(sandbox.lane_uid(2)))
+
+    def test_a_spent_budget_is_named_in_the_note(self):
+        import grade_class
+        grade = {"time": {"budget_seconds": 120, "expired": True},
+                 "steps": [{"out_of_time": 3}, {"out_of_time": 2}]}
+        self.assertIn("5 case(s) not run", grade_class.budget_note(grade))
+        self.assertEqual(grade_class.budget_note({"time": {"expired": False}, "steps": []}),
+                         "")
