@@ -169,8 +169,9 @@ std::vector<float> skipped_and_rescaled(const judge::CaseInputs& inputs, std::si
   for (std::size_t entry = 0; entry < p.value.size(); ++entry) {
     double sum = 0.0;
     for (int k = 0; k < kept; ++k) {
-      sum += judge::half_to_double(p.a[static_cast<std::size_t>(p.row[entry]) * p.lda + k]) *
-             judge::half_to_double(p.b_transposed[static_cast<std::size_t>(p.col[entry]) * p.ldb + k]);
+      sum +=
+          judge::half_to_double(p.a[static_cast<std::size_t>(p.row[entry]) * p.lda + k]) *
+          judge::half_to_double(p.b_transposed[static_cast<std::size_t>(p.col[entry]) * p.ldb + k]);
     }
     values.push_back(static_cast<float>(p.value[entry] * sum * p.inner / kept));
   }
@@ -256,8 +257,8 @@ int self_test(std::uint64_t seed) {
          "binary16 conversion");
   expect(shortcuts > 0, "some graded products have an inner size of 100 or more");
   std::filesystem::remove_all(folder);
-  std::cout << "judge self-test: " << checks - failures << " passed, " << failures
-            << " failed (" << shortcuts << " products checked against 1 % of the work skipped)\n";
+  std::cout << "judge self-test: " << checks - failures << " passed, " << failures << " failed ("
+            << shortcuts << " products checked against 1 % of the work skipped)\n";
   return failures == 0 ? 0 : 1;
 }
 

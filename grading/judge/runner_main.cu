@@ -176,8 +176,7 @@ std::unique_ptr<Buffer> stage(const std::vector<Product>& products, std::size_t 
 
 /// Launches one product; a launcher that throws fails that product only.
 template <typename Product>
-void launch_one(const Product& product, Slot& slot, std::size_t index,
-                const Launching& launching) {
+void launch_one(const Product& product, Slot& slot, std::size_t index, const Launching& launching) {
   try {
     launch(product, slot, launching);
   } catch (const std::exception& error) {

@@ -20,14 +20,14 @@ namespace course::judge {
 /// @brief A dense product on the device: C = A·B, row-major, launched on @p stream (the
 /// runner's own stream, captured into a graph: a launcher that launches elsewhere fails).
 struct DeviceGemm {
-  int launcher = 0;          ///< which launcher (cases.cpp numbers them per step)
-  int variant = 0;           ///< the launcher's parameter (step 4's tile width)
-  int rows = 0;              ///< rows of A and C
-  int inner = 0;             ///< columns of A, rows of B
-  int cols = 0;              ///< columns of B and C
-  const float* a = nullptr;  ///< A, device
-  const float* b = nullptr;  ///< B, device
-  float* c = nullptr;        ///< C, device (NaN before the launch)
+  int launcher = 0;               ///< which launcher (cases.cpp numbers them per step)
+  int variant = 0;                ///< the launcher's parameter (step 4's tile width)
+  int rows = 0;                   ///< rows of A and C
+  int inner = 0;                  ///< columns of A, rows of B
+  int cols = 0;                   ///< columns of B and C
+  const float* a = nullptr;       ///< A, device
+  const float* b = nullptr;       ///< B, device
+  float* c = nullptr;             ///< C, device (NaN before the launch)
   cudaStream_t stream = nullptr;  ///< the stream every launch of the product must go to
 };
 

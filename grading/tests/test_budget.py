@@ -3,7 +3,6 @@ students asked (gpu_share.turn); a time budget per student that waiting for the 
 spend and a turn spends once per lane (budget.py); the cases not run by then score 0 with
 that reason (grading.py, with the fake world of tests/fake_world.py); and the bound on a
 class that follows, checked on a simulated class of hostile and honest students."""
-import os
 import pathlib
 import tempfile
 import threading
