@@ -3,7 +3,7 @@
 /// launch_checks.hpp).
 #include "grading/judge/launch_checks.hpp"
 
-#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -16,16 +16,17 @@ void check(cudaError_t status, const char* what) {
   }
 }
 
-/// Writes NaN into every word of the block's dynamic shared memory. The stores are volatile:
-/// nothing reads them in this kernel, and they must not be optimised away (the next kernel
-/// on the SM is the one that reads them, if it reads a slot it did not write).
-__global__ void grading_poison_shared_kernel(int words) {
-  extern __shared__ float shared[];
-  volatile float* slots = shared;
-  const float poison = __int_as_float(0x7FC00000);  // a quiet NaN
-  for (int index = threadIdx.x; index < words; index += blockDim.x) {
-    slots[index] = poison;
+/// Writes NaN into every 16 bytes of the block's dynamic shared memory. Nothing reads the
+/// stores in this kernel: the compiler barrier at the end keeps them (the next kernel on the
+/// SM is the one that reads them, if it reads a slot it did not write).
+__global__ void grading_poison_shared_kernel(int quads) {
+  extern __shared__ float4 shared[];
+  const float nan = __int_as_float(0x7FC00000);  // a quiet NaN
+  const float4 poison = make_float4(nan, nan, nan, nan);
+  for (int index = threadIdx.x; index < quads; index += blockDim.x) {
+    shared[index] = poison;
   }
+  asm volatile("" ::: "memory");
 }
 
 constexpr int kPoisonThreads = 1024;
@@ -75,12 +76,29 @@ SharedMemoryPoison::SharedMemoryPoison() {
         "poison: carveout");
   check(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared), "prefer shared memory");
   blocks_ = 2 * processors;  // one block fits an SM: every SM gets one, twice
-  bytes_ = optin;
+  bytes_ = optin / static_cast<int>(sizeof(float4)) * static_cast<int>(sizeof(float4));
+  // One launch outside any capture: a poison that cannot run (a tool that needs shared
+  // memory of its own) is left out with a line on stderr rather than failing every product.
+  grading_poison_shared_kernel<<<blocks_, kPoisonThreads, bytes_>>>(quads());
+  const cudaError_t launched = cudaGetLastError();
+  const cudaError_t ran = launched == cudaSuccess ? cudaDeviceSynchronize() : launched;
+  usable_ = ran == cudaSuccess;
+  if (!usable_) {
+    std::fprintf(stderr, "runner: the shared-memory poison cannot run (%s): left out\n",
+                 cudaGetErrorString(ran));
+    cudaGetLastError();
+  }
+}
+
+int SharedMemoryPoison::quads() const {
+  return bytes_ / static_cast<int>(sizeof(float4));
 }
 
 cudaError_t SharedMemoryPoison::launch(cudaStream_t stream) const {
-  grading_poison_shared_kernel<<<blocks_, kPoisonThreads, bytes_, stream>>>(
-      bytes_ / static_cast<int>(sizeof(float)));
+  if (!usable_) {
+    return cudaSuccess;
+  }
+  grading_poison_shared_kernel<<<blocks_, kPoisonThreads, bytes_, stream>>>(quads());
   return cudaGetLastError();
 }
 

@@ -27,10 +27,12 @@
 namespace course::judge {
 
 /// @brief Fills the shared memory of every SM with NaN: one block per SM (twice over), each
-/// with the largest dynamic shared memory a block may opt in to.
+/// with the largest dynamic shared memory a block may opt in to. A trial launch at
+/// construction decides whether it can run at all (else it is left out, with a line on
+/// stderr).
 class SharedMemoryPoison {
  public:
-  /// @brief Queries the device and raises the poison kernel's shared memory limit.
+  /// @brief Queries the device, raises the poison kernel's shared memory limit and tries it.
   SharedMemoryPoison();
   /// @brief Launches the poison on @p stream and clears the launch's error status, so that
   /// the student's launch check that follows sees only its own.
@@ -39,8 +41,10 @@ class SharedMemoryPoison {
   cudaError_t launch(cudaStream_t stream) const;
 
  private:
+  int quads() const;  // float4 slots per block
   int blocks_ = 0;
   int bytes_ = 0;
+  bool usable_ = false;  // the trial launch ran
 };
 
 /// @brief Runs the launches that @p launch_all makes on @p stream as one graph: captures
