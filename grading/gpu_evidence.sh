@@ -26,8 +26,8 @@
 # copies of class_run.md, mutation_report.md and evidence.log.
 # Environment: BUDGET (seconds for the class and the mutation check together, after the
 # build; default 420), MUTATION_MARGIN (seconds before the end of BUDGET past which no
-# mutant starts; default 80), LANES (class lanes, default 2), STUDENT_BUDGET (each student's
-# time budget, grade_class.py --budget; default 120), TEST_JOBS (runs side by side in a
+# mutant starts; default 80), LANES (class lanes, default 3), STUDENT_BUDGET (each student's
+# time budget, grade_class.py --budget; default 150), TEST_JOBS (runs side by side in a
 # student's turn on the GPU, default: half the cores), ALONE (class students graded again
 # alone after the class, by the start of their names, while BUDGET lasts; default "05 03 09
 # 10": those whose total alone is not known in advance), MUTATION_JOBS (mutation slots side by side, default 4), SLOTS (slots per step,
@@ -109,9 +109,11 @@ class_cores=$(nproc)
 pids=()
 names=()
 run_started=$SECONDS
-lanes="${LANES:-2}"
+lanes="${LANES:-3}"
 test_jobs="${TEST_JOBS:-$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))}"
-student_budget="${STUDENT_BUDGET:-120}"
+# A student's turn costs its budget once per lane: an honest student (about 40 s of build and
+# inspection, 25 s of runs) spends 40 + 3 x 25 = 115 s of it in 3 lanes; 150 s leaves room.
+student_budget="${STUDENT_BUDGET:-150}"
 if [ "$part" != mutations ]; then
   say "class run ($lanes lanes, $test_jobs runs side by side in a student's turn on the GPU," \
     "$class_cores cores, a budget of $student_budget s per student)"

@@ -47,6 +47,8 @@ PROCESS_LIMIT = 4096
 # program past its output limit; a 512 MiB flood then costs its own case, and the disk and
 # the report nothing (case_runs.py keeps a bounded head and tail of each log).
 RUN_FILE_LIMIT = 128 << 20
+# How much lower than the runs a build or an inspection runs on the CPU (nice).
+BUILD_NICENESS = 10
 # The sizes of the sandbox's in-memory folders: /tmp (nvcc's temporary files during a build),
 # /dev/shm, and the scratch folder of a run (its working folder and HOME).
 TMP_SIZE = 1 << 30
@@ -225,7 +227,9 @@ class Sandbox:
     def preexec(self, run=False):
         """preexec_fn of a sandboxed process: its resource limits (@p run: a run of a
         submission's program, whose files are limited to RUN_FILE_LIMIT bytes; else a build
-        or an inspection, FILE_SIZE_LIMIT)."""
+        or an inspection, FILE_SIZE_LIMIT, at a lower CPU priority, BUILD_NICENESS: the runs
+        of the student whose turn it is on the GPU go first, the other lanes' builds fill the
+        cores they leave)."""
         file_limit = RUN_FILE_LIMIT if run else FILE_SIZE_LIMIT
 
         def limit():
@@ -233,6 +237,8 @@ class Sandbox:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+            if not run:
+                os.nice(BUILD_NICENESS)
         return limit if self.enabled else None
 
     def check(self, timeout=60):

@@ -78,6 +78,11 @@ class RunFiles(unittest.TestCase):
     def test_the_probe_and_builds_keep_their_own_limits(self):
         self.assertEqual(self.limit_of(self.box.preexec()), sandbox.FILE_SIZE_LIMIT)
         self.assertEqual(self.limit_of(self.box.preexec(run=True)), sandbox.RUN_FILE_LIMIT)
+        # Builds yield the CPU to the runs of the student whose turn it is.
+        niceness = [int(subprocess.run(["sh", "-c", "nice"], capture_output=True, text=True,
+                                       preexec_fn=preexec, check=True).stdout)
+                    for preexec in (self.box.preexec(), self.box.preexec(run=True))]
+        self.assertEqual(niceness[0] - niceness[1], sandbox.BUILD_NICENESS)
 
     @staticmethod
     def limit_of(preexec):
