@@ -213,6 +213,7 @@ def prepare_shared(args, work):
 def main():
     parser = make_parser()
     args = parser.parse_args()
+    integrity.become_subreaper()
     args.no_sanitizers = False
     args.configure_timeout, args.build_timeout = 300, 900
     if args.seed is None:
@@ -268,7 +269,10 @@ def main():
                    for step, slot, mine in units if mine or slot == 1]
         for future in futures:
             rows += future.result()
-    left = integrity.processes_of(args.sandbox_uid) if os.geteuid() == 0 else []
+    # What the sandboxes left, zombies included, once they had a moment to end (reaped here:
+    # this process adopts its children's orphans).
+    left = integrity.settle(args.sandbox_uid, 15.0) \
+        if os.geteuid() == 0 and not args.no_sandbox else []
     order = {mutation.name: index for index, mutation in enumerate(mutations)}
     rows.sort(key=lambda entry: order[entry["mutation"]])
     gpu = ("dry run (each unmutated step inspected, which must find nothing; the first "
@@ -283,7 +287,8 @@ def main():
             + (" Grading a mutant stopped at its first lost case (--stop-at-first-loss): "
                "'≤ X' is what the cases not run could still have given." if
                args.stop_at_first_loss else "")
-            + f" Processes of the sandbox user left at the end: {len(left)}.")
+            + f" Processes of the sandbox user left at the end: {len(left)}"
+            + (f" ({'; '.join(integrity.describe(left)[:3])})" if left else "") + ".")
     title = "Mutation check" + (" (pending list)" if args.only_pending else "")
     report_text = markdown(rows, title, note)
     pathlib.Path(args.report).write_text(report_text)

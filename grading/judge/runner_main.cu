@@ -19,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -123,10 +124,12 @@ std::size_t product_bytes(const Product& product) {
   return bytes;
 }
 
-/// What every batch of a run shares: the runner's stream and the shared-memory poison.
+/// What every batch of a run shares: the runner's stream, the shared-memory poison and the
+/// launchers (launcher, variant) already launched once outside a capture.
 struct Launching {
   cudaStream_t stream = nullptr;  ///< blocking: a legacy-stream launch breaks its capture
   SharedMemoryPoison poison;
+  std::set<std::pair<int, int>> warmed;
 };
 
 void launch(const GemmProduct& product, const Slot& slot, const Launching& launching) {
@@ -222,7 +225,26 @@ void download(const std::vector<Slot>& slots, std::vector<ProductOutput>& output
 /// after the shared-memory poison, all on the runner's stream; the outputs are filled with
 /// NaN again just before the graph runs.
 void launch_captured(const std::vector<GemmProduct>& products, std::size_t first,
-                     std::vector<Slot>& slots, const Launching& launching) {
+                     std::vector<Slot>& slots, Launching& launching) {
+  // The first launch of each kernel loads it (lazy loading; under compute-sanitizer, its
+  // instrumentation too): each launcher runs once before any capture, into its product's
+  // output, which is filled with NaN again before the graph runs.
+  bool warmed = false;
+  for (std::size_t index = 0; index < slots.size(); ++index) {
+    const GemmProduct& product = products[first + index];
+    if (launching.warmed.insert({product.launcher, product.variant}).second) {
+      try {
+        launch(product, slots[index], launching);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "product %zu (before the capture): %s\n", first + index, error.what());
+        cudaGetLastError();
+      }
+      warmed = true;
+    }
+  }
+  if (warmed) {
+    check(cudaDeviceSynchronize(), "the launches before the capture");
+  }
   run_captured(
       launching.stream,
       [&] {
@@ -249,7 +271,7 @@ void launch_captured(const std::vector<GemmProduct>& products, std::size_t first
 /// stays with the context: the products after it could not run either).
 template <typename Product>
 void run_batch(const std::vector<Product>& products, std::size_t first,
-               std::vector<ProductOutput>& outputs, const Launching& launching) {
+               std::vector<ProductOutput>& outputs, Launching& launching) {
   std::vector<Slot> slots(outputs.size());
   try {
     const std::unique_ptr<Buffer> staging = stage(products, first, slots);
@@ -290,7 +312,7 @@ std::size_t batch_end(const std::vector<Product>& products, std::size_t first) {
 
 template <typename Product>
 void run_all(const std::vector<Product>& products, std::vector<ProductOutput>& outputs,
-             const Launching& launching) {
+             Launching& launching) {
   for (std::size_t first = 0; first < products.size();) {
     const std::size_t last = batch_end(products, first);
     std::vector<ProductOutput> batch(last - first);
