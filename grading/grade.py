@@ -96,7 +96,8 @@ def make_parser():
                         help="a folder the sandbox must not show (repeatable; grade_class.py "
                              "hides the class and its reports)")
     parser.add_argument("--keep-build", action="store_true",
-                        help="keep the build folder (default: removed after grading)")
+                        help="keep the build folder and the judge's inputs (default: both "
+                             "removed after grading; the seed writes the inputs again)")
     parser.add_argument("--build-only", action="store_true",
                         help="only build the pristine course tree in <work-dir>/pristine (for "
                              "grade_class.py --pristine and mutation_check.py --pristine)")
@@ -256,6 +257,9 @@ def grade(args, box):
         rows = grading.rows_for(steps, programs, notes, context, None, args.seed)
     if not args.keep_build:
         build.remove_tree(build_dir)
+        # The judge's copy of the inputs (about 21 MiB): the seed in the report writes them
+        # again (course_judge --generate --seed), so a class keeps no copy per student.
+        build.remove_tree(args.out_dir / "judge" / "inputs")
     return rows
 
 
