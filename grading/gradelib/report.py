@@ -32,8 +32,9 @@ def time_line(time_used):
             f"{time_used['waited_for_gpu']} s waiting for the GPU (not charged) and a turn on "
             f"the GPU of {time_used['gpu_turn']} s")
     if budget:
-        text += (f" (charged {time_used['lanes']} times): {time_used['spent']} s of a budget "
-                 f"of {budget:g} s")
+        lanes = time_used["lanes"]
+        text += (f" (charged {'once' if lanes == 1 else f'{lanes} times'}, once per lane of "
+                 f"the class): {time_used['spent']} s of a budget of {budget:g} s")
         if time_used.get("expired"):
             text += ", **spent: the cases not run by then scored 0**"
     return text + "."

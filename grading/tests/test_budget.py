@@ -10,7 +10,7 @@ import time
 import unittest
 
 from tests import fake_world
-from gradelib import budget, gpu_share, grading, plan
+from gradelib import budget, gpu_share, grading, plan, report
 
 STEP1 = plan.STEPS[0]
 
@@ -41,6 +41,10 @@ class Accounting(unittest.TestCase):
         clock.now = 130
         self.assertTrue(spent.expired())
         self.assertEqual(spent.limit(300), 1.0)
+        line = report.time_line(spent.summary())
+        self.assertIn("50.0 s waiting for the GPU (not charged)", line)
+        self.assertIn("charged 3 times", line)
+        self.assertIn("spent: the cases not run by then scored 0", line)
 
     def test_without_a_budget_nothing_expires_and_a_stop_flag_is_the_mutation_checks(self):
         unlimited = budget.Budget(None)
