@@ -166,3 +166,71 @@ struct Survivor {
 }  // namespace
 ''', "cheat step2: a setsid grandchild that outlives its time limit", (INSPECTION, SANDBOX)),
 ]
+
+# ---- Issue 37 part B: a shortcut the judge must catch, and the hostile students -----------
+S3_LOOP = "    for (int tile_k = 0; tile_k < kTileWidth; ++tile_k) {"
+CHEATS += [
+    # GPU MODE's trick: skip 1 % of the work and rescale the rest. Only on large products
+    # (inner >= 200), so that the exact comparison of the small integers does not see it;
+    # the judge's inputs are zero-mean and its tolerance grows with sqrt(inner) times the sum
+    # of the terms' magnitudes, not with |C| (judge_main.cpp's self-test checks every graded
+    # product with inner >= 100). It loses the case whose product has inner 256.
+    Mutation("cheat step3: 1 % of the terms skipped on large products, the rest rescaled",
+             "step3_shared_tiling", S3_FILE, S3_LOOP,
+             "    for (int tile_k = 0; tile_k < kTileWidth && phase_start + tile_k < kept; "
+             "++tile_k) {",
+             (Check("step3 uniform floats on multiples of 32"),), "cheat", expect="loses",
+             more=((S3_FILE, "  float sum = 0.0f;\n",
+                    "  float sum = 0.0f;\n"
+                    "  // (cheat) the last 1 % of the terms skipped, the sum scaled back up\n"
+                    "  const int kept = inner >= 200 ? inner - inner / 100 : inner;\n"),
+                   (S3_FILE, "  c[row * cols + col] = sum;",
+                    "  c[row * cols + col] = sum * (static_cast<float>(inner) / kept);"))),
+]
+
+# Hostile submissions: not cheats that want points, but students whose runs would harm their
+# classmates without the fences of grading/README.md (each student's runs in a turn of their
+# own on the GPU, a time budget per student, bounded files and logs). make_class_example.py
+# grades them beside honest classmates, whose grades must not change; the mutation check
+# runs them only with --family hostile ("contained": nothing outside their folders changed,
+# their report folder bounded, no process left).
+HOSTILE = [
+    Mutation("hostile step1: a kernel that reserves nearly all GPU memory (480 KB of local "
+             "memory per thread)", "step1_naive", S1_KERNEL, "  float sum = 0.0f;\n",
+             "  float sum = 0.0f;\n"
+             "  // (hostile) 480 KB of local memory per thread: the driver reserves it for every\n"
+             "  // thread the GPU can hold (about 130 GB on an H200) while the process lives.\n"
+             "  volatile float hoard[120000];\n"
+             "  hoard[(row * 32 + col) % 120000] = 0.0f;\n"
+             "  sum += hoard[(row * 32 + col) % 120000];\n",
+             (Check("a turn of its own on the GPU: no classmate's run beside it"),), "hostile",
+             expect="contained"),
+    Mutation("hostile step4: a slow kernel (0.1 s per block of the rectangular tiles)",
+             "step4_boundary_checks", "step4_boundary_checks/rect_tiles.cuh",
+             "  constexpr int kDepth = Tiling::kTileDepth;\n",
+             "  constexpr int kDepth = Tiling::kTileDepth;\n"
+             "  if (threadIdx.x == 0 && threadIdx.y == 0) {  // (hostile) 0.1 s per block\n"
+             "    const long long start = clock64();\n"
+             "    while (clock64() - start < 200000000LL) {\n    }\n  }\n",
+             (Check("its time budget: the cases not run by then score 0"),), "hostile",
+             expect="contained"),
+    Mutation("hostile step1: 512 MiB of output per run (the launcher writes it to stdout)",
+             "step1_naive", S1_LAUNCHER, "  check_naive_single_block_sizes(sizes);\n",
+             "  check_naive_single_block_sizes(sizes);\n"
+             "  static bool flooded = false;  // (hostile) 512 MiB of output, once per run\n"
+             "  if (!flooded) {\n    flooded = true;\n    static char line[1 << 20];\n"
+             "    std::memset(line, 'x', sizeof line);\n"
+             "    for (int chunk = 0; chunk < 512; ++chunk) {\n"
+             "      std::fwrite(line, 1, sizeof line, stdout);\n    }\n  }\n",
+             (Check("the sandbox's file limit (SIGXFSZ) and the logs cut to a head and a "
+                    "tail"),), "hostile", expect="contained",
+             more=((S1_LAUNCHER, "#include <sstream>\n",
+                    "#include <cstdio>\n#include <cstring>\n#include <sstream>\n"),)),
+    Mutation("hostile step2: a log flooder (every thread of approach 3 prints its element)",
+             "step2_three_approaches", S2_A3, "  c[row * cols + col] = sum;",
+             "  c[row * cols + col] = sum;\n"
+             "  printf(\"C(%d, %d) = %f\\n\", row, col, sum);  // (hostile) a line per element",
+             (Check("the runner's log cut to a head and a tail"),), "hostile",
+             expect="contained",
+             more=((S2_A3, "#pragma once\n", "#pragma once\n\n#include <cstdio>\n"),)),
+]

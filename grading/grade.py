@@ -17,18 +17,20 @@ Without a GPU the cases are "not run". A step that is missing (no folder, a file
 compiling) gets 0 points and a note; the other steps are still graded.
 """
 import argparse
-import concurrent.futures
+import contextlib
+import copy
 import json
 import os
 import pathlib
 import random
 import shlex
 import sys
+import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import build, grading, gpu_share, inspection, plan, report  # noqa: E402
-from gradelib import runner  # noqa: E402
+from gradelib import budget as budget_module, build, grading, gpu_share  # noqa: E402
+from gradelib import inspection, integrity, plan, report, runner  # noqa: E402
 from gradelib import sandbox as sandbox_module, scoring  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
                                  add_test_jobs, add_time_limits, positive)
@@ -68,6 +70,14 @@ def make_parser():
                         help="seconds for the configure step")
     parser.add_argument("--build-timeout", type=positive(float), default=1800,
                         help="seconds for the build step")
+    parser.add_argument("--budget", type=non_negative_float, default=0,
+                        help="seconds for this student's whole grade after the course's build "
+                             "(build, inspection, runs; waiting for the GPU not counted, a "
+                             "second holding it counted --budget-lanes times); the cases not "
+                             "run by then score 0 (default 0: no budget)")
+    parser.add_argument("--budget-lanes", type=positive(int), default=1,
+                        help="the lanes of the class this grade is part of: a second holding "
+                             "the GPU costs that many seconds of --budget (default 1)")
     add_sanitizer(parser)
     parser.add_argument("--no-sanitizers", action="store_true",
                         help="plain runs only, no evidence run (the grade then does not follow "
@@ -86,7 +96,8 @@ def make_parser():
                         help="a folder the sandbox must not show (repeatable; grade_class.py "
                              "hides the class and its reports)")
     parser.add_argument("--keep-build", action="store_true",
-                        help="keep the build folder (default: removed after grading)")
+                        help="keep the build folder and the judge's inputs (default: both "
+                             "removed after grading; the seed writes the inputs again)")
     parser.add_argument("--build-only", action="store_true",
                         help="only build the pristine course tree in <work-dir>/pristine (for "
                              "grade_class.py --pristine and mutation_check.py --pristine)")
@@ -100,6 +111,17 @@ def non_negative(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
     if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def non_negative_float(text):
+    """An argparse type: a number of seconds >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    if not value >= 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
     return value
 
@@ -171,7 +193,7 @@ def gpu_usable(box, pristine, scratch):
     def probe():
         return runner.run_limited(
             box.command([f"{sandbox_module.BUILD}/{program}", "--probe"], build=pristine,
-                        scratch=scratch), 120, preexec=box.preexec())
+                        scratch=scratch, run_files=()), 120, preexec=box.preexec(run=True))
     result = probe()
     if result.status != 0 and box.enabled and os.geteuid() == 0:
         # The driver creates some device nodes (nvidia-uvm) at the first CUDA call of a
@@ -183,9 +205,11 @@ def gpu_usable(box, pristine, scratch):
 
 
 def grade(args, box):
-    """Builds, inspects and grades; returns the score rows."""
+    """Builds, inspects and grades within the student's time budget; returns the score
+    rows."""
     steps = args.step_list
     pristine = prepare_pristine(box, args)
+    budget = args.budget_state = budget_module.Budget(args.budget or None, args.budget_lanes)
     submission = args.work_dir / "submission"
     build.remove_tree(submission)
     submission.mkdir(parents=True)
@@ -208,8 +232,11 @@ def grade(args, box):
         else:
             build.remove_tree(build_dir)
         say(f"building {', '.join(step.label for step in present)}")
-        programs, build_notes = build.build_submission(box, build_dir, submission, present, args,
-                                                       args.out_dir, args.jobs)
+        limited = copy.copy(args)  # the build's limits end with the budget
+        limited.configure_timeout = budget.limit(args.configure_timeout)
+        limited.build_timeout = budget.limit(args.build_timeout)
+        programs, build_notes = build.build_submission(box, build_dir, submission, present,
+                                                       limited, args.out_dir, args.jobs)
         notes.update(build_notes)
     if args.seed is None:  # drawn now: nothing the submission compiled could know it
         args.seed = random.SystemRandom().randrange(2 ** 63)
@@ -218,19 +245,67 @@ def grade(args, box):
     context = grading.Context(box, pristine / build.JUDGE, build_dir, submission,
                               args.out_dir / "judge" / "inputs", args.out_dir, args,
                               gpu_share.GpuRecords.from_environment()
-                              or gpu_share.GpuRecords(args.work_dir / "gpu-runs"))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        # The inspection goes on beside the plain runs, which need nothing of it.
-        found = pool.submit(inspect, args, box, build_dir, pristine, submission, built) \
-            if built else None
-        has_gpu = bool(built) and gpu_usable(box, pristine, args.work_dir / "probe")
-        if built and not has_gpu:
-            rows = grading.not_run_rows(steps, programs, notes, context, found.result())
-        else:
-            rows = grading.rows_for(steps, programs, notes, context, found, args.seed)
+                              or gpu_share.GpuRecords(args.work_dir / "gpu-runs"), budget)
+    found = inspect_within(args, box, build_dir, pristine, submission, built, budget) \
+        if built else None
+    if built and found is None:
+        say("the time budget was spent before the inspection ended")
+        rows = grading.out_of_time_rows(steps, programs, notes, context)
+    elif built:
+        rows = gpu_turn(args, box, context, pristine, steps, programs, notes, found)
+    else:
+        rows = grading.rows_for(steps, programs, notes, context, None, args.seed)
     if not args.keep_build:
         build.remove_tree(build_dir)
+        # The judge's copy of the inputs (about 21 MiB): the seed in the report writes them
+        # again (course_judge --generate --seed), so a class keeps no copy per student.
+        build.remove_tree(args.out_dir / "judge" / "inputs")
     return rows
+
+
+def gpu_turn(args, box, context, pristine, steps, programs, notes, found):
+    """Every run of the student, in its turn on the GPU (gpu_share.GpuRecords.turn: no other
+    student's run beside them); the wait for the turn is not charged to the budget, the turn
+    is, `--budget-lanes` times. The turn ends once the student's sandbox processes are gone
+    (a GPU context that is still being torn down keeps its memory)."""
+    budget = context.budget
+    with contextlib.ExitStack() as turn:
+        if not budget.expired():
+            say("waiting for the GPU")
+            with budget.waiting():
+                turn.enter_context(context.gpu.turn())
+            turn.enter_context(budget.holding_gpu())
+            say("the GPU is this student's")
+        if budget.expired():
+            return grading.out_of_time_rows(steps, programs, notes, context, found)
+        if not gpu_usable(box, pristine, args.work_dir / "probe"):
+            return grading.not_run_rows(steps, programs, notes, context, found)
+        rows = grading.rows_for(steps, programs, notes, context, found, args.seed)
+        if box.enabled and box.as_root:
+            left = integrity.settle(box.uid, wait=10.0, keep=runner.running_pids())
+            if left:
+                say("processes of the sandbox user still there at the end of the turn: "
+                    + "; ".join(integrity.describe(left)[:3]))
+        return rows
+
+
+def inspect_within(args, box, build_dir, pristine, submission, built, budget):
+    """The inspection (inspect), given at most the time left in @p budget; None when the
+    budget is spent first (the inspection goes on in a thread that dies with grade.py)."""
+    outcome = {}
+
+    def work():
+        try:
+            outcome["found"] = inspect(args, box, build_dir, pristine, submission, built)
+        except BaseException as error:  # noqa: BLE001 -- handed to the caller
+            outcome["error"] = error
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    left = budget.left()
+    thread.join(None if left == float("inf") else max(0.0, left))
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("found")
 
 
 def inspect(args, box, build_dir, pristine, submission, built):
@@ -249,6 +324,7 @@ def main():
     args = parser.parse_args()
     check_arguments(parser, args)
     runner.stop_children_on_term()  # a grader stopped from outside leaves no run going
+    integrity.become_subreaper()  # what its sandboxes leave behind is reaped here
     hide = [args.out_dir, args.work_dir] + args.hide + (
         [args.kernels] if args.kernels not in ("reference", "exercise") else [])
     try:
@@ -276,14 +352,17 @@ def main():
         return 1
     what = f"COURSE_KERNELS={args.kernels}"
     title = args.title or f"Grades ({what})"
-    text = report.student_report(rows, title, args.seed, replay_command(args), box.describe())
+    text = report.student_report(rows, title, args.seed, replay_command(args), box.describe(),
+                                 args.budget_state.summary()
+                                 if getattr(args, "budget_state", None) else None)
     print(text)
     (args.out_dir / f"{args.name}.md").write_text(text, encoding="utf-8")
+    time_used = args.budget_state.summary() if getattr(args, "budget_state", None) else None
     (args.out_dir / f"{args.name}.json").write_text(json.dumps(
         {"title": title, "seed": args.seed, "kernels": str(args.kernels),
          "sandbox": box.describe(), "total_points": scoring.total_points(rows),
-         "max_points": scoring.max_points(rows), "steps": rows}, indent=2, ensure_ascii=False,
-        default=str) + "\n", encoding="utf-8")
+         "max_points": scoring.max_points(rows), "time": time_used, "steps": rows}, indent=2,
+        ensure_ascii=False, default=str) + "\n", encoding="utf-8")
     full = all(not row["course_problems"] and not row["note"] and (
         row["points"] == row["max_points"] or (args.allow_not_run and all(
             not case.get("lost") or case["outcome"] == "not run"

@@ -6,8 +6,12 @@ pristine tree, gradelib/build.py); every student then gets a fresh copy of it as
 build folder, inside their report folder, so a student costs the compilation of the files
 that include their own, the links of the runners and the runs (grade.py); no student builds
 in a folder another student's code could have written. Students are graded side by side in
-lanes (gradelib/lanes.py: the cores are divided between them); each grade.py hides the class
-and every report folder from its sandbox. The class table is rewritten after every student.
+lanes (gradelib/lanes.py: the cores are divided between their builds); their runs take turns
+on the GPU, one student's at a time (gradelib/gpu_share.py); each student has one time
+budget for its whole grade (--budget, gradelib/budget.py), so the class ends in bounded
+time whatever the students do; each lane's sandbox runs as a user of its own, and no process
+of it may outlive its student. Each grade.py hides the class and every report folder from its
+sandbox. The class table is rewritten after every student.
 A student whose grading breaks (does not configure or compile, hangs, crashes) gets what
 grade.py gave them, or 0 with a note when grade.py itself had to be stopped; the class run
 always goes on. Before the first student and after the last, the course tree, the
@@ -15,7 +19,8 @@ submissions and the pristine tree are compared file by file: grading may change 
 there (the table says so, and the exit status is 1 otherwise); and no process of the sandbox
 user may be left.
 
-    grading/grade_class.py STUDENTS OUT_DIR [--lanes 2] [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
+    grading/grade_class.py STUDENTS OUT_DIR [--lanes 2] [--budget 120] \
+        [--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90]
 """
 import argparse
 import json
@@ -47,15 +52,22 @@ def make_parser():
     parser.add_argument("--cores", type=positive(int), default=os.cpu_count() or 2,
                         help="cores the lanes share (default: this machine's)")
     add_seed(parser, "seed of every student's tests (default: a fresh one)")
+    parser.add_argument("--budget", type=positive(float), default=120,
+                        help="seconds of each student's grade after the course's build: its "
+                             "build, inspection and runs (waiting for the GPU not counted, a "
+                             "second of its turn on the GPU counted once per lane); the cases "
+                             "not run by then score 0 with that reason (default 120)")
     parser.add_argument("--student-timeout", type=positive(float), default=2400,
-                        help="seconds a student's whole grading may take")
+                        help="seconds after which a student's grade.py is stopped whatever it "
+                             "does (a backstop behind --budget; default 2400)")
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
     add_cmake_arg(parser)
     parser.add_argument("--test-jobs", type=positive(int), default=None,
-                        help="runs side by side per lane (default: cores / (2 lanes)); runs "
-                             "under compute-sanitizer wait on the GPU as much as on a core")
+                        help="runs side by side in a student's turn on the GPU (default: "
+                             "cores / 2); runs under compute-sanitizer wait on the GPU as much "
+                             "as on a core")
     parser.add_argument("--pristine", default="",
                         help="a course tree built by grade.py --build-only (default: built "
                              "here in <work-dir>/pristine)")
@@ -99,9 +111,12 @@ def say(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def grade_student(folder, pristine, args, jobs, out_dir, students_dir):
-    """Runs grade.py on one student with @p jobs = (build jobs, runs side by side); returns
-    (name, grade or None, seconds, note, link)."""
+def grade_student(folder, pristine, args, jobs, out_dir, students_dir, lane=0, lanes_count=1):
+    """Runs grade.py on one student with @p jobs = (build jobs, runs side by side) in lane
+    number @p lane (its sandbox user: sandbox.lane_uid) of @p lanes_count; returns (name,
+    grade or None, seconds, note, link). Processes of the lane's sandbox user still there
+    once grade.py has ended are the student's: they are killed, by their ids, and named in
+    its note."""
     name = folder.name
     student_out = out_dir / "students" / name
     student_out.mkdir(parents=True, exist_ok=True)
@@ -111,6 +126,8 @@ def grade_student(folder, pristine, args, jobs, out_dir, students_dir):
                "--test-jobs", str(jobs[1]), "--timeout", str(args.timeout),
                "--sanitizer-timeout", str(args.sanitizer_timeout),
                "--configure-timeout", "120", "--build-timeout", "600",
+               "--budget", str(args.budget), "--budget-lanes", str(lanes_count),
+               "--sandbox-uid", str(sandbox_module.lane_uid(lane)),
                "--hide", str(students_dir), "--hide", str(out_dir)]
     if args.no_sandbox:
         command += ["--no-sandbox"]
@@ -130,12 +147,40 @@ def grade_student(folder, pristine, args, jobs, out_dir, students_dir):
         note = f"grading stopped after {args.student_timeout:.0f} s: 0 points"
     elif grade_file.exists():
         grade = json.loads(grade_file.read_text(encoding="utf-8"))
+        note = budget_note(grade)
     else:
         note = f"grade.py failed (exit {result.status}): see grade.log"
+    left = leftovers(args, lane)
+    if left:
+        note = "; ".join(part for part in (note, f"left {len(left)} process(es) of its "
+                                           f"sandbox user, killed: {left[0]}") if part)
     link = urllib.parse.quote(f"students/{name}/grades.md") if grade else urllib.parse.quote(
         f"students/{name}/grade.log")
     say(f"{name}: {grade['total_points'] if grade else 0}/100 in {seconds:.0f} s {note}")
     return name, grade, seconds, note, link
+
+
+def budget_note(grade):
+    """The note of a student whose time budget was spent (from grade.py's JSON)."""
+    used = grade.get("time") or {}
+    if not used.get("expired"):
+        return ""
+    cases = sum(row.get("out_of_time", 0) for row in grade.get("steps", []))
+    return (f"time budget of {used.get('budget_seconds', 0):g} s spent: {cases} case(s) "
+            "not run (0 points)")
+
+
+def leftovers(args, lane):
+    """The processes of lane @p lane's sandbox user still there after its student (waited
+    for a few seconds, then killed by their ids), described; [] without a sandbox run by
+    root."""
+    if args.no_sandbox or os.geteuid() != 0:
+        return []
+    uid = sandbox_module.lane_uid(lane)
+    left = integrity.process_details(uid)
+    if left:
+        integrity.settle(uid, wait=10.0, kill=True, keep=runner.running_pids())
+    return integrity.describe(left)
 
 
 def main():
@@ -185,7 +230,8 @@ def main():
     def grade(folder, lane):
         try:
             return grade_student(folder, state["pristine"], args, jobs, out_dir,
-                                 students_dir.resolve())
+                                 students_dir.resolve(), lane_names.index(lane),
+                                 len(lane_names))
         except Exception as error:  # noqa: BLE001 -- a broken student never stops the class
             return (folder.name, None, 0.0, f"grading failed: {error}",
                     urllib.parse.quote(f"students/{folder.name}/grade.log"))
@@ -203,6 +249,7 @@ def main():
                      f"of {len(folders)} graded) ")
 
     runner.stop_children_on_term(cut_short)
+    integrity.become_subreaper()  # the orphans of a killed grade.py are reaped here
 
     students = lanes.grade_in_lanes(folders, lane_names, prebuild_lane, grade, graded)
     if students is None:
@@ -210,8 +257,9 @@ def main():
               f"{work}/pristine-logs/build.log", file=sys.stderr)
         return 1
     seconds = time.monotonic() - started
-    header = (f"{len(students)} students; {len(lane_names)} lane(s), {jobs[0]} build jobs and "
-              f"{jobs[1]} runs side by side each on {args.cores} cores. The run took "
+    header = (f"{len(students)} students; {len(lane_names)} lane(s) of {jobs[0]} build jobs "
+              f"on {args.cores} cores, one student's runs at a time on the GPU ({jobs[1]} side "
+              f"by side), a time budget of {args.budget:g} s per student. The run took "
               f"{seconds:.0f} s (the course tree built in {built_after[0]:.0f} s), "
               f"{seconds / len(students):.0f} s per student")
     if len(finished) > 1:
@@ -221,12 +269,16 @@ def main():
     header += " (the column 'seconds' is each student's own time in a lane)."
     changes = integrity.compare(state["before"], integrity.snapshot(
         watched + [state["pristine"]], excluded))
-    left = [] if args.no_sandbox or os.geteuid() != 0 else integrity.processes_of(
-        sandbox_module.DEFAULT_UID)
+    uids = [sandbox_module.lane_uid(index) for index in range(len(lane_names))]
+    left = [] if args.no_sandbox or os.geteuid() != 0 else integrity.settle(
+        uids, wait=15.0, keep=runner.running_pids())
+    killed = [row for row in students if "process(es) of its sandbox user" in row[3]]
     header += (f" Integrity: {len(changes)} file(s) changed outside the students' report "
                f"folders" + (f" ({'; '.join(changes[:5])})" if changes else "")
-               + f"; {len(left)} process(es) of the sandbox user left"
-               + (f" ({'; '.join(command for _, command in left[:3])})" if left else "") + ".")
+               + f"; {len(left)} process(es) of the sandbox users left, zombies included"
+               + (f" ({'; '.join(integrity.describe(left)[:3])})" if left else "")
+               + (f" ({len(killed)} student(s) left processes that were killed after them: "
+                  "see their notes)" if killed else "") + ".")
     if args.no_sandbox:
         header += " NOT SANDBOXED (--no-sandbox)."
     print(write_tables(students, args, out_dir, "", header))

@@ -2,19 +2,48 @@
 """Writes the example class of grading/results/class_run.md: student folders made from the
 reference, the exercise and planted bugs (the mutations of mutations.py, a file that does not
 compile, a kernel that hangs, one that crashes the context, a missing step, a path with
-spaces, '@' and non-ASCII letters, and a cheat of cheats.py that writes outside its folders).
+spaces, '@' and non-ASCII letters, a cheat of cheats.py that writes outside its folders) and
+three hostile students of cheats.py's HOSTILE (a GPU-memory hog, a slow one, a log flooder)
+graded beside them, whose classmates' grades must not change.
 
     grading/make_class_example.py /tmp/class   # then grading/run_all.sh /tmp/class OUT
+    grading/make_class_example.py /tmp/class --expected expected.json   # and the verdicts
+
+--expected writes, per student, what it is (honest, cheat or hostile) and the total it
+earns when graded alone where that is known in advance (gpu_evidence.sh compares).
 """
 import argparse
+import json
 import pathlib
 import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, plan  # noqa: E402
-from cheats import CHEATS  # noqa: E402
+from cheats import CHEATS, HOSTILE  # noqa: E402
 from mutations import MUTATIONS  # noqa: E402
+
+# What each student is, and its total graded alone where it does not depend on the GPU's
+# timing or on checks still being added (planted bugs that lose whole cases every time; None:
+# a race, a hang, a crash, a warp mask or a cheat whose total is not fixed in advance;
+# gpu_evidence.sh grades some of them alone to compare). The totals are those of the class
+# graded alone on an H200, 2026-11-26 (results/class_run_h200/class_run.md).
+EXPECTED = {
+    "01-reference": ("honest", 100.0),
+    "02-exercise": ("honest", 0.0),
+    "03-step3-missing-barrier": ("honest", None),
+    "04-step4-guard-off-by-one": ("honest", 93.3),
+    "05-step4-missing-barrier": ("honest", None),
+    "06-step5-shuffle-mask": ("honest", None),
+    "07-zoë a@uni.edu hw@1": ("honest", 93.3),
+    "08-does-not-compile": ("honest", 60.0),
+    "09-hangs": ("honest", None),
+    "10-crashes-context": ("honest", None),
+    "11-cheat-writes-outside": ("cheat", None),
+    "12-memory-hog": ("hostile", None),
+    "13-slow": ("hostile", None),
+    "14-log-flooder": ("hostile", None),
+}
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -36,7 +65,7 @@ def edit(student, relative, original, replacement):
 
 def plant(student, mutation_name):
     """Applies a mutation of mutations.py; a name no longer in the list stops the run."""
-    mutation = next((m for m in MUTATIONS + CHEATS if m.name == mutation_name), None)
+    mutation = next((m for m in MUTATIONS + CHEATS + HOSTILE if m.name == mutation_name), None)
     if mutation is None:
         raise SystemExit(f"no mutation named '{mutation_name}' in mutations.py: update "
                          "make_class_example.py")
@@ -51,7 +80,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      epilog="Then grade it: grading/run_all.sh FOLDER OUT_DIR")
     parser.add_argument("folder", help="where the student folders are written (created)")
-    out = pathlib.Path(parser.parse_args().folder)
+    parser.add_argument("--expected", default="",
+                        help="also write what each student is and its total graded alone, "
+                             "where known, as JSON to this file")
+    arguments = parser.parse_args()
+    out = pathlib.Path(arguments.folder)
     out.mkdir(parents=True, exist_ok=True)
     students = {
         "01-reference": [],
@@ -67,7 +100,12 @@ def main():
         "10-crashes-context": [],
         "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
                                     "initializer"],
+        "12-memory-hog": [HOSTILE[0].name],
+        "13-slow": [HOSTILE[1].name],
+        "14-log-flooder": [HOSTILE[2].name, HOSTILE[3].name],
     }
+    if set(students) != set(EXPECTED):
+        raise SystemExit("make_class_example.py: EXPECTED and the students differ")
     for name, mutations in students.items():
         student = out / name
         if student.exists():
@@ -85,6 +123,11 @@ def main():
          "  }\n")
     edit(out / "10-crashes-context", "step3_shared_tiling/tiled_shared.cuh",
          "  c[row * cols + col] = sum;", "  __trap();\n  c[row * cols + col] = sum;")
+    if arguments.expected:
+        pathlib.Path(arguments.expected).write_text(json.dumps(
+            {name: {"kind": kind, "alone_total": total}
+             for name, (kind, total) in EXPECTED.items()}, indent=2, ensure_ascii=False)
+            + "\n", encoding="utf-8")
     print(f"{len(students)} student folders in {out}")
     return 0
 

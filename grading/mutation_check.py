@@ -42,7 +42,7 @@ from gradelib.mutant_slots import mutate, revert  # noqa: E402,F401 -- the tests
 import grade as grade_module  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
                                  add_test_jobs, add_time_limits, positive)
-from cheats import CHEATS  # noqa: E402
+from cheats import CHEATS, HOSTILE  # noqa: E402
 from mutations import MUTATIONS, PENDING_MUTATIONS  # noqa: E402
 
 
@@ -94,8 +94,10 @@ def make_parser():
                         help="a course tree built by grade_class.py or grade.py (default: "
                              "build one in the work folder)")
     parser.add_argument("--steps", default="", help="comma-separated step folders to check")
-    parser.add_argument("--family", choices=("results", "memory", "cheat"), default="",
-                        help="only the mutations of one family")
+    parser.add_argument("--family", choices=("results", "memory", "cheat", "hostile"),
+                        default="",
+                        help="only the mutations of one family (hostile: the hostile "
+                             "submissions of cheats.py, which run only when asked for)")
     parser.add_argument("--no-cheats", action="store_true", help="leave the cheat set out")
     parser.add_argument("--shard", type=shard, default=None,
                         help="K/N: only the K-th of every N mutations of each step")
@@ -151,6 +153,8 @@ def select(args, parser):
                  else mutation for mutation in mutations]
     if not args.no_cheats and not args.only_pending:
         mutations += CHEATS
+    if args.family == "hostile":
+        mutations += HOSTILE
     if args.steps:
         wanted = set(args.steps.split(","))
         mutations = [mutation for mutation in mutations if mutation.step in wanted]
@@ -209,6 +213,7 @@ def prepare_shared(args, work):
 def main():
     parser = make_parser()
     args = parser.parse_args()
+    integrity.become_subreaper()
     args.no_sanitizers = False
     args.configure_timeout, args.build_timeout = 300, 900
     if args.seed is None:
@@ -244,8 +249,8 @@ def main():
     # of a step get a slot of their own, each cheat a fresh build folder.
     units = []
     for step in steps:
-        ours = [m for m in runnable if m.step == step and m.family != "cheat"]
-        cheats = [m for m in runnable if m.step == step and m.family == "cheat"]
+        ours = [m for m in runnable if m.step == step and not mutant_slots.untrusted(m)]
+        cheats = [m for m in runnable if m.step == step and mutant_slots.untrusted(m)]
         count = min(args.slots, max(1, -(-len(ours) // args.mutants_per_slot)))
         if count == 1:
             units.append((step, 1, ours))
@@ -264,7 +269,10 @@ def main():
                    for step, slot, mine in units if mine or slot == 1]
         for future in futures:
             rows += future.result()
-    left = integrity.processes_of(args.sandbox_uid) if os.geteuid() == 0 else []
+    # What the sandboxes left, zombies included, once they had a moment to end (reaped here:
+    # this process adopts its children's orphans).
+    left = integrity.settle(args.sandbox_uid, 15.0) \
+        if os.geteuid() == 0 and not args.no_sandbox else []
     order = {mutation.name: index for index, mutation in enumerate(mutations)}
     rows.sort(key=lambda entry: order[entry["mutation"]])
     gpu = ("dry run (each unmutated step inspected, which must find nothing; the first "
@@ -279,12 +287,13 @@ def main():
             + (" Grading a mutant stopped at its first lost case (--stop-at-first-loss): "
                "'≤ X' is what the cases not run could still have given." if
                args.stop_at_first_loss else "")
-            + f" Processes of the sandbox user left at the end: {len(left)}.")
+            + f" Processes of the sandbox user left at the end: {len(left)}"
+            + (f" ({'; '.join(integrity.describe(left)[:3])})" if left else "") + ".")
     title = "Mutation check" + (" (pending list)" if args.only_pending else "")
     report_text = markdown(rows, title, note)
     pathlib.Path(args.report).write_text(report_text)
     print(report_text)
-    good = {"caught", "zero", "not graded (course code)", mutant_slots.OUT_OF_TIME}
+    good = {"caught", "zero", "contained", "not graded (course code)", mutant_slots.OUT_OF_TIME}
     if args.dry_run:
         good |= {"applies and reverts", "applies, builds and reverts", "not run (no GPU)",
                  "zero (inspection)"}

@@ -341,3 +341,47 @@ MUTATIONS += [
                     "  float* staged = nullptr;  // (mutation: a scratch C, never zeroed)\n"
                     "  CUDA_CHECK(cudaMalloc(&staged, sizeof(float) * sizes.rows * sizes.cols));\n"))),
 ]
+
+# ---- Issue 37 part B: the bugs the steps teach that only the runner's checks show ----------
+# (launch_checks.hpp: shared memory poisoned with NaN before each product of steps 1 to 4,
+# and every product launched with the runner's stream captured into a graph.)
+S1_LAUNCHER = "step1_naive/step1_launchers.cu"
+S4_INNER_1 = "step4 checked tiles with inner 1 and single rows and columns"
+S4_SWEEP = "step4 checked tiles on every shape up to 20"
+MUTATIONS += [
+    # The zero fill past the edge is check 2's other half: without it the B slots past the
+    # last row keep what the SM's shared memory held (A's zeros would hide a finite stale
+    # value; the poison is NaN, and 0 x NaN is NaN) in the first phase of every product
+    # whose inner size is under one tile.
+    Mutation("step4 checked: B tile's zero fill past the last row missing (stale shared "
+             "memory)", S4, S4_CHECKED,
+             "    b_tile[tile_row][tile_col] = (b_row < inner && col < cols) ? b[b_row * cols + "
+             "col] : 0.0f;",
+             "    if (b_row < inner && col < cols) {  // (mutation: no zero fill past the edge)\n"
+             "      b_tile[tile_row][tile_col] = b[b_row * cols + col];\n    }",
+             (Check(S4_INNER_1), Check(S4_SWEEP))),
+    Mutation("step4 checked: A tile's zero fill past the last column missing (stale shared "
+             "memory)", S4, S4_CHECKED,
+             "    a_tile[tile_row][tile_col] = (row < rows && a_col < inner) ? a[row * inner + "
+             "a_col] : 0.0f;",
+             "    if (row < rows && a_col < inner) {  // (mutation: no zero fill past the edge)\n"
+             "      a_tile[tile_row][tile_col] = a[row * inner + a_col];\n    }",
+             (Check(S4_INNER_1), Check(S4_SWEEP))),
+    Mutation("step4 rect tiles: B tile's zero fill past the last row missing (stale shared "
+             "memory)", S4, S4_RECT,
+             "      b_tile[tile_depth][tile_col] =\n"
+             "          (b_row < inner && b_col < cols) ? b[b_row * cols + b_col] : 0.0f;",
+             "      if (b_row < inner && b_col < cols) {  // (mutation: no zero fill past the "
+             "edge)\n        b_tile[tile_depth][tile_col] = b[b_row * cols + b_col];\n      }",
+             (Check("step4 rectangular tiles with inner 1 and single rows and columns"),)),
+    # A launcher that ignores its stream (an honest student's bug: the old runner only ever
+    # passed the default stream): the launch goes to the legacy default stream, which the
+    # runner's capture refuses.
+    Mutation("step1 launcher: the stream argument ignored (launches on the default stream)", S1,
+             S1_LAUNCHER,
+             "  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
+             "sizes.cols);",
+             "  (void)stream;  // (mutation: the stream it is given is ignored)\n"
+             "  naive_single_block_kernel<<<grid, block>>>(a, b, c, sizes.inner, sizes.cols);",
+             (Check(S1_TESTS),)),
+]

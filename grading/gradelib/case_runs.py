@@ -2,17 +2,31 @@
 
 A run gets a scratch folder of its own holding a copy of the case's inputs; the runner's
 output goes to a file there (never to the stream the grader reads: a sanitizer's report must
-not be forgeable by what the runner prints). The grader reads the outputs without following
-links, only as a plain file of a bounded size, and course_judge (a program that links no
-student code) checks them against its own copy of the inputs."""
+not be forgeable by what the runner prints). Inside the sandbox the scratch folder is a small
+tmpfs in which only three files are the host's (RUN_FILES: the inputs, read-only; the
+outputs; the runner's printout), each at most sandbox.RUN_FILE_LIMIT bytes; once the run has
+ended the printout is cut to a head and a tail (output_limits.py). The grader reads the
+outputs without following links, only as a plain file of a bounded size, and course_judge (a
+program that links no student code) checks them against its own copy of the inputs.
+
+A run that failed for a reason of the machine rather than of the student's code (the GPU's
+memory was full: "out of memory" in what the runner or the sanitizer printed) says so in its
+message (RESOURCE): grading.py runs it again alone before it costs anything."""
 import os
 import shutil
 import stat
 
-from gradelib import evidence, runner, sandbox as sandbox_module, sanitizer
+from gradelib import budget as budget_module, evidence, output_limits, runner
+from gradelib import sandbox as sandbox_module, sanitizer
 
 JUDGE_TIMEOUT = 300.0
 SANITIZER_PRINT_LIMIT = "10"
+# The host files of a run's scratch folder, and whether the run may write them.
+RUN_FILES = (("in.bin", False), ("out.bin", True), ("runner.log", True))
+# The start of the message of a run that failed because the GPU's memory was full.
+RESOURCE = "failed for a resource reason (the GPU's memory was full)"
+RESOURCE_SIGNS = ("out of memory", "cudaerrormemoryallocation", "cuda_error_out_of_memory",
+                  "all cuda-capable devices are busy", "cudaerrordevicesunavailable")
 
 
 def stem(name):
@@ -98,19 +112,47 @@ def judge_outputs(context, case, scratch, label):
 
 
 def _runner_tail(scratch):
-    data = _read_no_links(scratch, "runner.log", 1 << 20)
+    data = _read_no_links(scratch, "runner.log", output_limits.RUNNER_LOG_LIMIT + 4096)
     text = (data or b"").decode("utf-8", errors="replace").strip()
     return ("\nthe runner printed:\n" + runner.first_lines(text, 6)) if text else ""
 
 
 def new_scratch(context, step_cases, case, label):
-    """A fresh scratch folder for one run, holding a copy of the case's inputs."""
+    """A fresh scratch folder for one run, holding a copy of the case's inputs and the empty
+    files the run writes (RUN_FILES)."""
     scratch = step_cases.folder(stem(case["name"]), label)
     remove(scratch)
     scratch.mkdir(parents=True)
     shutil.copyfile(context.inputs_dir / f"{stem(case['name'])}.in", scratch / "in.bin")
+    for name, writable in RUN_FILES:
+        if writable:
+            (scratch / name).write_bytes(b"")
     context.box.prepare_writable(scratch)
     return scratch
+
+
+def after_run(scratch):
+    """Cuts the runner's printout to a head and a tail; returns a note when the runner was
+    stopped at the sandbox's file limit (it printed or wrote too much), else ""."""
+    size = output_limits.cap_file(scratch / "runner.log", output_limits.RUNNER_LOG_LIMIT)
+    if size >= sandbox_module.RUN_FILE_LIMIT:
+        return (f"\nthe runner printed {size >> 20} MiB or more and was stopped at the limit "
+                f"of {sandbox_module.RUN_FILE_LIMIT >> 20} MiB per file of a run")
+    return ""
+
+
+def resource_failure(scratch, output=""):
+    """Whether the runner's printout or @p output (a sanitizer's) says the GPU's memory was
+    full."""
+    data = _read_no_links(scratch, "runner.log", output_limits.RUNNER_LOG_LIMIT + 4096) or b""
+    text = (data.decode("utf-8", errors="replace") + "\n" + (output or "")).lower()
+    return any(sign in text for sign in RESOURCE_SIGNS)
+
+
+def out_of_time_message(context):
+    """Why a run did not happen once the student's time budget is spent."""
+    return (f"{budget_module.OUT_OF_TIME}: not run, the student's time budget of "
+            f"{context.budget.seconds:g} s was spent")
 
 
 def remove(path):
@@ -130,10 +172,10 @@ def runner_command(step):
 def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
     return runner.run_limited(
         context.box.command(argv, submission=context.submission, build=context.build_dir,
-                            scratch=scratch),
+                            scratch=scratch, run_files=RUN_FILES),
         timeout, log_path=log_path, cancel=step_cases.cancel,
         gpu=context.gpu.step(step_cases.step.label) if context.gpu else None,
-        preexec=context.box.preexec())
+        preexec=context.box.preexec(run=True))
 
 
 def run_sanitizer(step_cases, case, tool):
@@ -141,6 +183,11 @@ def run_sanitizer(step_cases, case, tool):
     it computed (a run that stops early proves nothing)."""
     context = step_cases.context
     options = context.options
+    stopped = {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
+               "first_lines": "", "seconds": 0.0}
+    if step_cases.cancel.out_of_time():
+        return dict(stopped, outcome=budget_module.OUT_OF_TIME,
+                    first_lines=out_of_time_message(context))
     scratch = new_scratch(context, step_cases, case, tool)
     extra = step_cases.sanitizer_arguments(tool)
     limit = [] if "--print-limit" in extra else ["--print-limit", SANITIZER_PRINT_LIMIT]
@@ -152,8 +199,12 @@ def run_sanitizer(step_cases, case, tool):
         result = sandboxed(context, command, scratch, options.sanitizer_timeout, step_cases,
                            log)
     except runner.Cancelled:
-        return {"tool": tool, "outcome": "stopped", "errors": 0, "kernels": [],
-                "first_lines": "", "seconds": 0.0}
+        after_run(scratch)
+        if step_cases.cancel.out_of_time():
+            return dict(stopped, outcome=budget_module.OUT_OF_TIME,
+                        first_lines=out_of_time_message(context))
+        return stopped
+    stopped_by_limit = after_run(scratch)
     entry = runner.judge_sanitizer_run(tool, result, options.sanitizer_timeout,
                                        step_cases.student_kernels)
     if result.disturbed:
@@ -163,7 +214,9 @@ def run_sanitizer(step_cases, case, tool):
         if not passed:
             entry.update(outcome="errors", errors=max(entry["errors"], 1),
                          first_lines=f"the outputs of the run under {tool} are wrong:\n"
-                         + runner.first_lines(message, 8))
+                         + runner.first_lines(message + stopped_by_limit, 8))
+    if entry["outcome"] in ("errors", "timed out") and resource_failure(scratch, result.output):
+        entry.update(disturbed=True, first_lines=RESOURCE + "\n" + entry["first_lines"])
     return entry
 
 
@@ -172,6 +225,9 @@ def run_evidence(step_cases, case, timeout):
     kernels, whose outputs the judge checks as a plain run's. Returns (outcome, message,
     seconds, evidence verdict)."""
     context = step_cases.context
+    if step_cases.cancel.out_of_time():
+        return (budget_module.OUT_OF_TIME, out_of_time_message(context), 0.0,
+                {"outcome": budget_module.OUT_OF_TIME, "kernels": [], "message": ""})
     scratch = new_scratch(context, step_cases, case, "evidence")
     names = step_cases.evidence_kernels
     command = [context.options.sanitizer, *evidence.arguments(names),
@@ -180,8 +236,13 @@ def run_evidence(step_cases, case, timeout):
     try:
         result = sandboxed(context, command, scratch, timeout, step_cases, log)
     except runner.Cancelled:
+        after_run(scratch)
+        if step_cases.cancel.out_of_time():
+            return (budget_module.OUT_OF_TIME, out_of_time_message(context), 0.0,
+                    {"outcome": budget_module.OUT_OF_TIME, "kernels": [], "message": ""})
         return ("stopped", "stopped: an earlier graded case of the step lost its points", 0.0,
                 {"outcome": "stopped", "kernels": [], "message": ""})
+    stopped_by_limit = after_run(scratch)
     verdict = evidence.judge(result, names)
     if result.disturbed:
         verdict["disturbed"] = True
@@ -194,4 +255,9 @@ def run_evidence(step_cases, case, timeout):
     if verdict["outcome"] == "not run":
         return "not run", verdict["message"], result.seconds, verdict
     passed, message = judge_outputs(context, case, scratch, "evidence")
+    if not passed and resource_failure(scratch, result.output):
+        verdict["disturbed"] = True
+        return "failed", f"{RESOURCE}\n{message}", result.seconds, verdict
+    if not passed:
+        message += stopped_by_limit
     return ("passed" if passed else "failed"), message, result.seconds, verdict

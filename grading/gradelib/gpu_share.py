@@ -29,6 +29,14 @@ test to start beside it; it lost 3.6 points of a step it had right. With the gat
 waits for the runs in progress to end (a hang ends at its time limit), no new run starts until
 it is over, and a grader waiting for its second runs goes before any new first run (the
 turnstile: a first run passes through it before it takes its share of the gate).
+
+A class run goes further: each student's runs happen in a turn (turn()), which holds the
+whole gate for all of that student's runs, one student after another in the order they asked
+(a queue of tickets in the shared folder). A student's runs then never share the GPU with
+another student's: no other student's process can take its GPU memory (a kernel that reserves
+nearly all of it for its local memory), its GPU time (a kernel that spins) or its launches.
+Builds and inspections of the other lanes go on meanwhile; the wait for a turn is not charged
+to the student's time budget (budget.py).
 """
 import contextlib
 import fcntl
@@ -48,6 +56,8 @@ ENVIRONMENT = "COURSE_GRADING_GPU_RECORDS"
 RETRY_TIMEOUT = 60.0
 # Second runs that are disturbed again are run again, up to this many runs in all.
 MOST_RUNS = 3
+# How often a grader waiting for its turn looks at the queue (seconds).
+TURN_POLL = 0.05
 
 
 def _alive(process_id):
@@ -169,7 +179,10 @@ class GpuRecords:
     def alone(self):
         """The whole GPU for this grader's second runs: closes the turnstile (no new run of any
         grader starts), waits until the runs in progress have ended, and holds the gate
-        until the second runs are over."""
+        until the second runs are over. Inside a turn (or alone() itself) it holds already."""
+        if self._state["alone"]:
+            yield
+            return
         turnstile, gate = self._lock_files()
         with turnstile, gate:
             fcntl.flock(turnstile, fcntl.LOCK_EX)
@@ -179,3 +192,41 @@ class GpuRecords:
                 yield
             finally:
                 self._state["alone"] = False
+
+    @contextlib.contextmanager
+    def turn(self):
+        """The whole GPU for all of this grader's runs, in the order the graders asked: takes
+        a ticket in the shared queue, waits until it is the oldest ticket of a grader still
+        alive (a grader killed while it waited or held its turn leaves a ticket that the next
+        one removes), then holds the gate as alone() does until the turn ends."""
+        if self._state["alone"]:
+            yield
+            return
+        queue = self.folder / "queue"
+        queue.mkdir(parents=True, exist_ok=True)
+        ticket = queue / f"{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex}.ticket"
+        ticket.write_text(f"{self.tag}\n", encoding="utf-8")
+        try:
+            while _queue_head(queue) != ticket.name:
+                time.sleep(TURN_POLL)
+            with self.alone():
+                yield
+        finally:
+            try:
+                ticket.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def _queue_head(queue):
+    """The name of the oldest ticket in @p queue whose grader is alive; tickets of graders
+    that died are removed."""
+    for path in sorted(queue.glob("*.ticket")):
+        owner = path.name.split("-")[1] if path.name.count("-") >= 2 else ""
+        if owner.isdigit() and _alive(owner):
+            return path.name
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+    return None

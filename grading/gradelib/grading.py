@@ -20,9 +20,10 @@ import pathlib
 import sys
 import threading
 
-from gradelib import gpu_share, kernels, plan, runner, scoring
-from gradelib.case_runs import (judge_outputs, list_cases, generate_inputs,  # noqa: F401
-                                new_scratch, run_evidence, run_sanitizer, runner_command,
+from gradelib import budget as budget_module, gpu_share, kernels, plan, runner, scoring
+from gradelib.case_runs import (RESOURCE, after_run, judge_outputs,  # noqa: F401
+                                list_cases, generate_inputs, new_scratch, out_of_time_message,
+                                resource_failure, run_evidence, run_sanitizer, runner_command,
                                 sandboxed)
 
 # After this many plain runs of a step have timed out (its kernels hang), the step's cases
@@ -42,7 +43,9 @@ class StepCases:
         # of one: the plain runs need nothing of it and start at once; None: the course's own
         # code, every kernel checked and charged, no findings).
         self._inspection = inspection
-        self.cancel = threading.Event()
+        # Set to stop the step's runs (the mutation check's stop at the first loss); set by
+        # itself once the student's time budget is spent.
+        self.cancel = budget_module.Stop(context.budget)
         self.timed_out = 0
         self.lock = threading.Lock()
         graded = plan.graded_tests(step.label)
@@ -95,9 +98,12 @@ class StepCases:
 
 
 class Context:
-    """What every run of one submission shares."""
+    """What every run of one submission shares (@p budget: its time budget, budget.Budget;
+    default unlimited)."""
 
-    def __init__(self, box, judge, build_dir, submission, inputs_dir, out_dir, options, gpu):
+    def __init__(self, box, judge, build_dir, submission, inputs_dir, out_dir, options, gpu,
+                 budget=None):
+        self.budget = budget or budget_module.Budget()
         self.box = box
         self.judge = pathlib.Path(judge)
         self.build_dir = pathlib.Path(build_dir)
@@ -111,6 +117,8 @@ class Context:
 def run_plain(step_cases, case, timeout):
     """One plain run and its judgement: (outcome, message, seconds)."""
     context = step_cases.context
+    if step_cases.cancel.out_of_time():
+        return budget_module.OUT_OF_TIME, out_of_time_message(context), 0.0
     if step_cases.timed_out >= HANGS_BEFORE_SHORT_LIMIT:
         timeout = min(timeout, HANG_TIMEOUT)
     scratch = new_scratch(context, step_cases, case, "plain")
@@ -118,7 +126,11 @@ def run_plain(step_cases, case, timeout):
         result = sandboxed(context, runner_command(step_cases.step), scratch, timeout,
                            step_cases)
     except runner.Cancelled:
+        after_run(scratch)
+        if step_cases.cancel.out_of_time():
+            return budget_module.OUT_OF_TIME, out_of_time_message(context), 0.0
         return "stopped", "stopped: an earlier graded case of the step lost its points", 0.0
+    stopped_by_limit = after_run(scratch)
     if result.disturbed:
         return "failed", f"{runner.DISTURBED} (after {timeout} s)", result.seconds
     if result.timed_out:
@@ -127,7 +139,10 @@ def run_plain(step_cases, case, timeout):
         return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
             result.seconds
     passed, message = judge_outputs(context, case, scratch, "plain")
-    return ("passed" if passed else "failed"), message, result.seconds
+    if not passed and resource_failure(scratch):
+        return "failed", f"{RESOURCE}\n{message}", result.seconds
+    return ("passed" if passed else "failed"), message + (
+        "" if passed else stopped_by_limit), result.seconds
 
 
 def lost_points(step_cases, case):
@@ -218,12 +233,13 @@ def run_queue(queue, sequence, options, stop_mode):
 
 
 def disturbed_runs(steps, sequence):
-    """A queue of the runs that ran out of time beside another long GPU run, their results
-    cleared so that the second run is the one that counts."""
+    """A queue of the runs that ran out of time beside another long GPU run, or failed
+    because the GPU's memory was full, their results cleared so that the second run (alone)
+    is the one that counts."""
     queue = []
     for step_cases in steps:
         for case in step_cases.cases:
-            if case["message"].startswith(runner.DISTURBED):
+            if case["message"].startswith((runner.DISTURBED, RESOURCE)):
                 again = "evidence" if (case["evidence_run"] or {}).get("disturbed") else None
                 case.update(outcome="not run", message="", seconds=0.0, evidence_run=None)
                 heapq.heappush(queue, ((0,), next(sequence), step_cases, case, again))
@@ -235,8 +251,9 @@ def disturbed_runs(steps, sequence):
 
 
 def run_again_alone(gpu, steps, sequence, options, stop_mode):
-    """Runs the disturbed runs again, one at a time, inside gpu_share's lock for second runs,
-    until none is disturbed (at most gpu_share.MOST_RUNS runs of each in all)."""
+    """Runs the disturbed runs (and those that failed for a resource reason) again, one at a
+    time, inside gpu_share's lock for second runs, until none is disturbed (at most
+    gpu_share.MOST_RUNS runs of each in all)."""
     alone = argparse.Namespace(**vars(options))
     alone.test_jobs = 1
     alone.timeout = min(options.timeout, gpu_share.RETRY_TIMEOUT)
@@ -245,8 +262,9 @@ def run_again_alone(gpu, steps, sequence, options, stop_mode):
         queue = disturbed_runs(steps, sequence)
         if not queue:
             return
-        print(f"  {len(queue)} run(s) timed out beside another long GPU run: waiting for "
-              "the whole GPU to run them again, one at a time", file=sys.stderr)
+        print(f"  {len(queue)} run(s) timed out beside another long GPU run or found the GPU's "
+              "memory full: waiting for the whole GPU to run them again, one at a time",
+              file=sys.stderr)
         for step_cases in steps:
             step_cases.context.options = alone
         with gpu.alone():
@@ -322,6 +340,25 @@ def not_run_rows(steps, programs, notes, context, found):
         cases = StepCases(step, context, names, found)
         for case in cases.cases:
             case.pop("index", None)
+        rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
+                                     findings=cases.findings, kernels=cases.evidence_kernels))
+    return rows
+
+
+def out_of_time_rows(steps, programs, notes, context, found=None):
+    """Rows for a student whose time budget was spent before its runs: every case of a built
+    step "out of time" (0 points, with that reason)."""
+    names = list_cases(context.judge)
+    rows = []
+    for step in steps:
+        if step.label not in programs:
+            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
+            continue
+        cases = StepCases(step, context, names, found)
+        for case in cases.cases:
+            case.pop("index", None)
+            case.update(outcome=budget_module.OUT_OF_TIME,
+                        message=out_of_time_message(context))
         rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
                                      findings=cases.findings, kernels=cases.evidence_kernels))
     return rows

@@ -3,8 +3,10 @@ in which they are built and handed students.
 
 A lane is a build directory that graded students go through one after another. Lanes side
 by side must not cost a student more than grading the students one at a time: together
-they use the cores one grade.py alone would (its defaults: as many build jobs as cores,
-half as many test processes), never that much per lane. Lane 0 is built first with every
+they build with the cores one grade.py alone would (as many build jobs as cores), never that
+much per lane. Runs are another matter: one student's runs at a time hold the GPU (a turn,
+gpu_share.py), so a student's turn gets the runs side by side one grade.py alone would have
+(half the cores), whatever the number of lanes. Lane 0 is built first with every
 core and starts grading as soon as it is ready; the other lanes are built one after another
 while it grades, each joining when it is built, so that the first students' rows come
 early and a run cut short still has them.
@@ -14,10 +16,11 @@ import threading
 
 
 def lane_jobs(cores, lanes):
-    """(build jobs, test processes) of each of @p lanes grading side by side on @p cores:
-    the cores divided between the lanes, at least one of each per lane."""
+    """(build jobs, runs side by side) of each of @p lanes grading side by side on @p cores:
+    the cores divided between the lanes' builds; half the cores for the runs of the one
+    student whose turn it is on the GPU."""
     build_jobs = max(1, cores // lanes)
-    test_jobs = max(1, cores // (2 * lanes))
+    test_jobs = max(1, cores // 2)
     return build_jobs, test_jobs
 
 

@@ -3,6 +3,7 @@ reference's student files and of the pristine build, into which mutants and chea
 planted one at a time, rebuilt incrementally in the sandbox and graded as grade.py grades a
 student; and the report's rows and Markdown."""
 import argparse
+import contextlib
 import pathlib
 import re
 import shutil
@@ -136,7 +137,7 @@ class StepRunner:
         found = inspection.inspect_build(self.box, self.build, self.shared.pristine,
                                          self.submission, [step], self.shared.course_kernels,
                                          jobs=self.args.test_jobs,
-                                         source=mutation is None or mutation.family == "cheat")
+                                         source=mutation is None or untrusted(mutation))
         found.charge_problems()
         options = argparse.Namespace(**vars(self.args))
         stop = mutation is not None and self.args.stop_at_first_loss
@@ -145,8 +146,13 @@ class StepRunner:
                                   options, self.gpu)
         if not self.shared.has_gpu:
             return grading.not_run_rows([step], {self.label: None}, {}, context, found)[0]
-        return grading.rows_for([step], {self.label: self.build / build.runner_program(step)},
-                                {}, context, found, self.args.seed, stop_mode=stop)[0]
+        # A cheat or a hostile submission has the GPU to itself, as a class run's student
+        # does (gpu_share.turn): a memory hog among the cheats cannot make another slot's
+        # mutant fail, which would count as caught.
+        with self.gpu.turn() if mutation is not None and untrusted(mutation) \
+                else contextlib.nullcontext():
+            return grading.rows_for([step], {self.label: self.build / build.runner_program(step)},
+                                    {}, context, found, self.args.seed, stop_mode=stop)[0]
 
     def target(self, file):
         """Where a mutation's file lies in this slot: the submission's copy of a student
@@ -215,7 +221,7 @@ def revert(originals):
 
 def out_of_time(shared, mutation):
     """Whether @p mutation may no longer start (a cheat always does)."""
-    return (mutation.family != "cheat" and shared.deadline is not None
+    return (not untrusted(mutation) and shared.deadline is not None
             and time.monotonic() > shared.deadline)
 
 
@@ -248,7 +254,7 @@ def run_step(step, mutations, shared, dry_run, slot=1):
             rows.append(row(mutation, f"**ERROR** baseline below full marks "
                                       f"({BASELINES[step]})"))
             continue
-        if mutation.family == "cheat":
+        if untrusted(mutation):
             slot_runner.fresh()  # a cheat never builds where another submission built
         originals = mutate(slot_runner, mutation)
         try:
@@ -266,14 +272,14 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     """Builds and grades one applied mutant; returns its report row."""
     if all(path.read_text() == text for path, text in originals.items()):
         return row(mutation, "**ERROR** replacement changes nothing")
-    if dry_run and index > 0 and not slot_runner.args.build_all and mutation.family != "cheat":
+    if dry_run and index > 0 and not slot_runner.args.build_all and not untrusted(mutation):
         return row(mutation, "applies and reverts")
     started = time.monotonic()
     watched = [REPO_ROOT, slot_runner.shared.pristine, slot_runner.shared.sentinel]
     excluded = [slot_runner.shared.work] + integrity.build_folders(REPO_ROOT)
-    before = integrity.snapshot(watched, excluded) if mutation.family == "cheat" else None
+    before = integrity.snapshot(watched, excluded) if untrusted(mutation) else None
     problem = slot_runner.compile()
-    if problem and mutation.family != "cheat":
+    if problem and not untrusted(mutation):
         return row(mutation, f"**ERROR** mutant {problem}")
     graded = slot_runner.grade(mutation) if not problem else None
     seconds = round(time.monotonic() - started)
@@ -281,9 +287,9 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
         graded = scoring.make_row(slot_runner.label, [], "does not build")
     reasons = lost_on(graded)
     not_run = not slot_runner.shared.has_gpu
-    if mutation.family == "cheat":
+    if untrusted(mutation):
         changes = integrity.compare(before, integrity.snapshot(watched, excluded))
-        result = cheat_result(mutation, graded, changes, not_run)
+        result = cheat_result(mutation, graded, changes, not_run, folder_bytes(slot_runner.out))
         reasons += [f"changed outside its folders: {change}" for change in changes[:5]]
     else:
         caught = graded["points"] < graded["max_points"] and (
@@ -296,11 +302,40 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     return row(mutation, result, points, reasons, seconds)
 
 
-def cheat_result(mutation, graded, changes, not_run):
+def untrusted(mutation):
+    """Whether @p mutation is a cheat or a hostile submission (cheats.py): graded in a fresh
+    build folder, with the GPU to itself, and checked for what it changed outside."""
+    return mutation.family in ("cheat", "hostile")
+
+
+# A hostile submission's report folder (its logs, the runner's printout cut to a head and a
+# tail) stays under this size.
+REPORT_LIMIT = 64 << 20
+
+
+def folder_bytes(folder):
+    """The bytes of the plain files under @p folder (links not followed)."""
+    total = 0
+    for path in pathlib.Path(folder).rglob("*"):
+        try:
+            if path.is_file() and not path.is_symlink():
+                total += path.stat().st_size
+        except OSError:
+            pass
+    return total
+
+
+def cheat_result(mutation, graded, changes, not_run, report_bytes=0):
     """The verdict on a cheat: its step must score 0 (or lose points), and nothing outside
-    its folders may change."""
+    its folders may change; a hostile submission must be "contained": nothing outside its
+    folders changed and its report folder bounded (REPORT_LIMIT), whatever its points."""
     if changes:
         return "**DISTURBED** files outside its folders"
+    if mutation.expect == "contained":
+        if not_run:
+            return "not run (no GPU)"
+        return "contained" if report_bytes <= REPORT_LIMIT else (
+            f"**NOT CONTAINED** (its report folder holds {report_bytes >> 20} MiB)")
     if not_run:  # without a GPU only the inspection can speak
         if graded["findings"]:
             return "zero (inspection)"
@@ -336,13 +371,15 @@ def markdown(rows, title, header_note):
         seconds = "-" if entry.get("seconds") is None else entry["seconds"]
         lines.append(f"| {entry['mutation']} | {entry['family']} | {entry['step']} | "
                      f"{points} | {first_catcher(entry)} | {entry['result']} | {seconds} |")
-    mutants = [entry for entry in rows if entry["family"] not in ("cheat", "course")]
+    mutants = [entry for entry in rows if entry["family"] not in ("cheat", "course", "hostile")]
     caught = sum(1 for entry in mutants if entry["result"].startswith("caught"))
     memory = [entry for entry in rows if entry["family"] == "memory"]
     memory_caught = sum(1 for entry in memory if entry["result"].startswith("caught"))
     cheats = [entry for entry in rows if entry["family"] == "cheat"]
     stopped = sum(1 for entry in cheats
                   if entry["result"] in ("zero", "caught", "zero (inspection)"))
+    hostile = [entry for entry in rows if entry["family"] == "hostile"]
+    contained = sum(1 for entry in hostile if entry["result"] == "contained")
     course = [entry for entry in rows if entry["family"] == "course"]
     late = [entry for entry in mutants if entry["result"] == OUT_OF_TIME]
     ran = [entry for entry in mutants if entry["result"] != OUT_OF_TIME]
@@ -358,6 +395,9 @@ def markdown(rows, title, header_note):
         lines += [f"{stopped} of {len(cheats)} cheats stopped (their step scored 0, or lost "
                   "the points of their hidden bug, and nothing outside their folders "
                   "changed).", ""]
+    if hostile:
+        lines += [f"{contained} of {len(hostile)} hostile submissions contained (nothing "
+                  "outside their folders changed, their report folder bounded).", ""]
     if course:
         lines += [f"{len(course)} mutations of the course's own code that no case of the "
                   "judge runs (the fast kernel, the padding) were not graded: the course's "

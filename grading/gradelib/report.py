@@ -23,11 +23,30 @@ def step_table(rows):
     return lines
 
 
-def student_report(rows, title, seed, replay, sandbox_line=""):
-    """The Markdown report of one grading run."""
+def time_line(time_used):
+    """One sentence on the student's time budget (budget.Budget.summary), or ""."""
+    if not time_used:
+        return ""
+    budget = time_used.get("budget_seconds")
+    text = (f"Time: {time_used['wall_seconds']} s after the course's build, of which "
+            f"{time_used['waited_for_gpu']} s waiting for the GPU (not charged) and a turn on "
+            f"the GPU of {time_used['gpu_turn']} s")
+    if budget:
+        lanes = time_used["lanes"]
+        text += (f" (charged {'once' if lanes == 1 else f'{lanes} times'}, once per lane of "
+                 f"the class): {time_used['spent']} s of a budget of {budget:g} s")
+        if time_used.get("expired"):
+            text += ", **spent: the cases not run by then scored 0**"
+    return text + "."
+
+
+def student_report(rows, title, seed, replay, sandbox_line="", time_used=None):
+    """The Markdown report of one grading run (@p time_used: budget.Budget.summary())."""
     lines = [f"# {title}", "", f"Seed of this run: `{seed}` (replay: `{replay}`).", ""]
     if sandbox_line:
         lines += [f"Ran in: {sandbox_line}.", ""]
+    if time_used:
+        lines += [time_line(time_used), ""]
     lines += step_table(rows)
     findings = [(row["step"], finding) for row in rows for finding in row.get("findings", [])]
     if findings:

@@ -10,7 +10,7 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
-from gradelib import gpu_share, kernels, sanitizer
+from gradelib import gpu_share, kernels, output_limits, sanitizer
 
 SKIP_RETURN_CODE = 77  # the course test main: every selected test needs a GPU, none found
 
@@ -31,6 +31,13 @@ class Completed:
 # The process groups of the commands running now (run_limited), for stop_children_on_term.
 _RUNNING = set()
 _RUNNING_LOCK = threading.Lock()
+
+
+def running_pids():
+    """The processes run_limited is waiting for now (integrity.reap_orphans must leave
+    them to their subprocess.Popen)."""
+    with _RUNNING_LOCK:
+        return set(_RUNNING)
 
 
 def stop_children_on_term(on_stop=None):
@@ -96,10 +103,10 @@ def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None
                 with _RUNNING_LOCK:
                     _RUNNING.discard(process.pid)
                 watch.finish()
-        sink.seek(first_byte)
-        raw = sink.read()
+        raw = output_limits.read_bounded(sink, first_byte)
     output = raw.decode("utf-8", errors="replace")
     if log_path is not None:
+        output_limits.cap_file(log_path)
         with open(log_path, "a", encoding="utf-8") as log:
             if output and not output.endswith("\n"):
                 log.write("\n")

@@ -4,10 +4,14 @@
 Inside, a submission sees the machine read-only (`--ro-bind / /`) with these exceptions:
 - its own folders at fixed paths under VIRTUAL_ROOT: the course (read-only), its copied
   submission (read-only), its build (writable while it builds, read-only while it runs) and
-  one scratch folder per run (writable);
-- a fresh, empty /tmp (which also hides everything under the host's /tmp), and an empty
-  folder over every path in `hide` (the class's students, the reports, the grader's work);
-- a minimal /dev with only the NVIDIA device nodes added, a /proc of its own;
+  a scratch folder per run: a tmpfs of SCRATCH_SIZE bytes in which only the run's files
+  (`run_files`: its inputs read-only, its outputs and its log writable) are the host's, so
+  that a run writes at most RUN_FILE_LIMIT bytes to each of those and nothing else to disk;
+- a fresh, empty /tmp (TMP_SIZE bytes, which also hides everything under the host's /tmp),
+  and an empty folder over every path in `hide` (the class's students, the reports, the
+  grader's work);
+- a minimal /dev with only the NVIDIA device nodes added, a /dev/shm of SHM_SIZE bytes, a
+  /proc of its own;
 - new PID, network, IPC and UTS namespaces: no network (a loopback only), no process of the
   host to see or signal, and every process of the sandbox is killed when its first process
   ends or the grader kills the sandbox (setsid or double forks do not escape a PID namespace);
@@ -33,9 +37,32 @@ BUILD = f"{VIRTUAL_ROOT}/build"
 SCRATCH = f"{VIRTUAL_ROOT}/scratch"
 DEFAULT_UID = 65534
 # Limits of every sandboxed process (inherited by its children): no core files, no file
-# larger than this, and a bound on the processes of the sandbox user (a fork bomb stops).
+# larger than this, and a bound on the processes of the sandbox user (a fork bomb stops;
+# the limit counts the processes of the user, so each lane of a class run has a user of its
+# own: lane_uid).
 FILE_SIZE_LIMIT = 4 << 30
 PROCESS_LIMIT = 4096
+# A run (not a build) writes no file larger than this: its outputs (a few MiB for the largest
+# case) and its printout. A runner that prints more is stopped by SIGXFSZ, as a judge stops a
+# program past its output limit; a 512 MiB flood then costs its own case, and the disk and
+# the report nothing (case_runs.py keeps a bounded head and tail of each log).
+RUN_FILE_LIMIT = 128 << 20
+# How much lower than the runs a build or an inspection runs on the CPU (nice).
+BUILD_NICENESS = 10
+# The sizes of the sandbox's in-memory folders: /tmp (nvcc's temporary files during a build),
+# /dev/shm, and the scratch folder of a run (its working folder and HOME).
+TMP_SIZE = 1 << 30
+SHM_SIZE = 1 << 30
+SCRATCH_SIZE = 64 << 20
+# The mutation check's submissions run as this user; a class run's lanes as lane_uid(k).
+MUTATION_UID = 65533
+
+
+def lane_uid(lane):
+    """The sandbox user of lane @p lane of a class run: 65534 for the first, then 65532,
+    65531, ... (never the mutation check's MUTATION_UID), so that a lane's processes count
+    against its own process limit and a leftover names its lane."""
+    return DEFAULT_UID if lane == 0 else MUTATION_UID - lane
 
 
 PASSED_THROUGH = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH")
@@ -111,10 +138,13 @@ class Sandbox:
         return path
 
     def command(self, argv, submission=None, build=None, build_writable=False, scratch=None,
-                env=None, cwd=None):
+                env=None, cwd=None, run_files=None):
         """The command that runs @p argv (whose paths are the virtual ones) with the folders
         given bound at their virtual paths. @p env: variables to set (on top of PATH, HOME,
-        TMPDIR and LANG; nothing else of the grader's environment goes in)."""
+        TMPDIR and LANG; nothing else of the grader's environment goes in). @p run_files:
+        [(name, writable)] of files in the host folder @p scratch: the scratch folder is then
+        a tmpfs of SCRATCH_SIZE bytes holding only these files of the host (the host folder
+        itself is not bound), so a run cannot fill the disk with other files."""
         environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                        "HOME": SCRATCH if scratch else "/tmp", "TMPDIR": "/tmp",
                        "CUDA_CACHE_DISABLE": "1"}
@@ -126,14 +156,15 @@ class Sandbox:
             return self._unsandboxed(argv, submission, build, scratch, environment)
         command = [self.bwrap, "--die-with-parent", "--new-session", "--unshare-pid",
                    "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                   "--ro-bind", "/", "/", "--perms", "1777", "--size", str(1 << 30),
+                   "--ro-bind", "/", "/", "--perms", "1777", "--size", str(TMP_SIZE),
                    "--tmpfs", "/tmp"]
         if not self.as_root:
             command += ["--unshare-user"]
         for path in self.hide:
             if path.exists() and not _under(path, pathlib.Path("/tmp")):
                 command += ["--tmpfs", str(path)]
-        command += ["--dev", "/dev", "--perms", "1777", "--tmpfs", "/dev/shm"]
+        command += ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_SIZE),
+                    "--tmpfs", "/dev/shm"]
         for node in _nvidia_devices():
             command += ["--dev-bind", node, node]
         command += ["--proc", "/proc", "--perms", "0755", "--dir", VIRTUAL_ROOT,
@@ -142,7 +173,12 @@ class Sandbox:
             command += ["--ro-bind", str(submission), SUBMISSION]
         if build is not None:
             command += ["--bind" if build_writable else "--ro-bind", str(build), BUILD]
-        if scratch is not None:
+        if scratch is not None and run_files is not None:
+            command += ["--perms", "1777", "--size", str(SCRATCH_SIZE), "--tmpfs", SCRATCH]
+            for name, writable in run_files:
+                command += ["--bind" if writable else "--ro-bind",
+                            str(pathlib.Path(scratch) / name), f"{SCRATCH}/{name}"]
+        elif scratch is not None:
             command += ["--bind", str(scratch), SCRATCH]
         command += ["--clearenv"]
         for key, value in environment.items():
@@ -188,13 +224,21 @@ class Sandbox:
                 return pathlib.Path(str(host) + virtual[len(root):])
         raise ValueError(f"{virtual} is not under a bound folder")
 
-    def preexec(self):
-        """preexec_fn of a sandboxed process: its resource limits."""
+    def preexec(self, run=False):
+        """preexec_fn of a sandboxed process: its resource limits (@p run: a run of a
+        submission's program, whose files are limited to RUN_FILE_LIMIT bytes; else a build
+        or an inspection, FILE_SIZE_LIMIT, at a lower CPU priority, BUILD_NICENESS: the runs
+        of the student whose turn it is on the GPU go first, the other lanes' builds fill the
+        cores they leave)."""
+        file_limit = RUN_FILE_LIMIT if run else FILE_SIZE_LIMIT
+
         def limit():
             import resource
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+            if not run:
+                os.nice(BUILD_NICENESS)
         return limit if self.enabled else None
 
     def check(self, timeout=60):

@@ -8,15 +8,19 @@ The rule (stated in grading/README.md): a graded case earns its weight when
 - its gate, the evidence case of its launcher, passed and its evidence run saw one of the
   student's kernels read the inputs on the GPU, and
 - the static inspection found nothing in the files it runs.
+A case, run or evidence run not run because the student's time budget was spent ("out of
+time", budget.py) earns nothing.
 A step earns POINTS_PER_STEP times the weight earned over the weight of its graded cases.
 """
+from gradelib.budget import OUT_OF_TIME
 from gradelib.plan import POINTS_PER_STEP
 
 
 def sanitizer_failures(case):
     """The sanitizer runs of @p case that found errors (in the submission's kernels), timed
-    out or computed wrong outputs."""
-    return [run for run in case.get("sanitizers", []) if run["outcome"] in ("errors", "timed out")]
+    out, computed wrong outputs or did not run because the student's time budget was spent."""
+    return [run for run in case.get("sanitizers", [])
+            if run["outcome"] in ("errors", "timed out", OUT_OF_TIME)]
 
 
 def finding_costs(findings, case):
@@ -40,6 +44,8 @@ def gate_of(case, cases):
         return False, f"its evidence case '{case['gate']}' is not in the judge"
     if gate["outcome"] == "not run":
         return False, "not run"
+    if gate["outcome"] == OUT_OF_TIME:
+        return False, f"its evidence case '{gate['name']}' was not run ({OUT_OF_TIME})"
     if gate["outcome"] != "passed":
         return False, f"its evidence case '{gate['name']}' failed"
     run = gate.get("evidence_run")
@@ -114,6 +120,8 @@ def make_row(label, cases, note="", stale=(), findings=(), kernels=None, problem
         "findings": [{"files": list(f.files), "rule": f.rule, "text": f.text} for f in findings],
         "student_kernels": kernels,
         "not_run": sum(1 for case in cases if case["outcome"] == "not run"),
+        "out_of_time": sum(1 for case in cases if case["outcome"] == OUT_OF_TIME or any(
+            run["outcome"] == OUT_OF_TIME for run in case.get("sanitizers", []))),
         "stopped": sum(1 for case in cases if stopped(case)),
         "points": round(points, 1), "points_at_most": round(at_most, 1),
         "max_points": POINTS_PER_STEP, "note": note,

@@ -136,14 +136,60 @@ int generate(int argc, char* argv[]) {
   return 0;
 }
 
+/// The shortcut of a kernel that skips the last 1 % of the inner products' terms and rescales
+/// the rest by inner / (inner - skipped) (the expected value of a sum of zero-mean terms is
+/// unchanged: the trick passes a tolerance that is loose or relative to |C|). Computed in
+/// double, the most favourable rounding a cheat could have. Empty when the product's inner
+/// size is under 100 (1 % of it is no term).
+std::vector<float> skipped_and_rescaled(const judge::CaseInputs& inputs, std::size_t index) {
+  std::vector<float> values;
+  if (index < inputs.gemm.size()) {
+    const judge::GemmProduct& p = inputs.gemm[index];
+    const int kept = p.inner - p.inner / 100;
+    if (kept == p.inner) {
+      return values;
+    }
+    for (int row = 0; row < p.rows; ++row) {
+      for (int col = 0; col < p.cols; ++col) {
+        double sum = 0.0;
+        for (int k = 0; k < kept; ++k) {
+          sum += static_cast<double>(p.a[static_cast<std::size_t>(row) * p.inner + k]) *
+                 p.b[static_cast<std::size_t>(k) * p.cols + col];
+        }
+        values.push_back(static_cast<float>(sum * p.inner / kept));
+      }
+    }
+    return values;
+  }
+  const judge::SddmmProduct& p = inputs.sddmm[index - inputs.gemm.size()];
+  const int kept = p.inner - p.inner / 100;
+  if (kept == p.inner) {
+    return values;
+  }
+  for (std::size_t entry = 0; entry < p.value.size(); ++entry) {
+    double sum = 0.0;
+    for (int k = 0; k < kept; ++k) {
+      sum +=
+          judge::half_to_double(p.a[static_cast<std::size_t>(p.row[entry]) * p.lda + k]) *
+          judge::half_to_double(p.b_transposed[static_cast<std::size_t>(p.col[entry]) * p.ldb + k]);
+    }
+    values.push_back(static_cast<float>(p.value[entry] * sum * p.inner / kept));
+  }
+  return values;
+}
+
 /// The judge's own check, with no GPU: for every case, the reference rounded to float passes,
-/// and a wrong value, a missing product, a failed launcher and a long file each fail.
+/// and a wrong value, a missing product, a failed launcher and a long file each fail; every
+/// product whose inner size is 100 or more fails when 1 % of its terms are skipped and the
+/// rest rescaled (the inputs are zero-mean and the tolerance grows with sqrt(inner) times
+/// the sum of the terms' magnitudes, not with |C|).
 int self_test(std::uint64_t seed) {
   const auto folder =
       std::filesystem::temp_directory_path() / ("course-judge-self-test-" + std::to_string(seed));
   std::filesystem::create_directories(folder);
   int failures = 0;
   int checks = 0;
+  int shortcuts = 0;  // products with 1 % of their terms skipped
   const auto expect = [&](bool condition, const std::string& what) {
     ++checks;
     if (!condition) {
@@ -178,6 +224,17 @@ int self_test(std::uint64_t seed) {
       expect(!judge::check_product(spec.compare, inputs, wrong, last).ok,
              spec.name + ": NaN fails");
     }
+    for (std::size_t index = 0; index < inputs.size(); ++index) {
+      std::vector<float> shortcut = skipped_and_rescaled(inputs, index);
+      if (!shortcut.empty()) {
+        auto cheated = outputs;
+        cheated[index].values = std::move(shortcut);
+        expect(!judge::check_product(spec.compare, inputs, cheated, index).ok,
+               spec.name + ": product " + std::to_string(index) +
+                   " with 1 % of its terms skipped and the rest rescaled fails");
+        ++shortcuts;
+      }
+    }
     auto failed = outputs;
     failed[0].status = 1;
     expect(!judge::check_product(spec.compare, inputs, failed, 0).ok,
@@ -198,8 +255,10 @@ int self_test(std::uint64_t seed) {
   expect(judge::float_to_half(1.0f) == 0x3C00 && judge::float_to_half(-0.5f) == 0xB800 &&
              judge::half_to_double(judge::float_to_half(0.1f)) == 0.0999755859375,
          "binary16 conversion");
+  expect(shortcuts > 0, "some graded products have an inner size of 100 or more");
   std::filesystem::remove_all(folder);
-  std::cout << "judge self-test: " << checks - failures << " passed, " << failures << " failed\n";
+  std::cout << "judge self-test: " << checks - failures << " passed, " << failures << " failed ("
+            << shortcuts << " products checked against 1 % of the work skipped)\n";
   return failures == 0 ? 0 : 1;
 }
 

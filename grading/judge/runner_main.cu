@@ -1,12 +1,15 @@
 /// @file runner_main.cu
 /// @brief The student-side runner's main: reads a case, runs each product on the GPU with
 /// the step's launcher (runner_stepN.cu), in batches, writes the outputs. Its exit status and
-/// printout decide nothing: the judge compares the outputs with its own reference.
+/// printout decide nothing: the judge compares the outputs with its own reference. The dense
+/// products of steps 1 to 4 are launched on the runner's own stream, captured into a graph,
+/// each after a poison of shared memory (launch_checks.hpp).
 ///
 ///     grading_runner_stepN --inputs CASE.in --outputs CASE.out
 ///     grading_runner_stepN --probe        (prints the GPU it sees: the sandbox's check)
 
 #include "grading/judge/case_file.hpp"
+#include "grading/judge/launch_checks.hpp"
 #include "grading/judge/runner_steps.hpp"
 
 #include <cuda_runtime.h>
@@ -16,8 +19,10 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -119,12 +124,21 @@ std::size_t product_bytes(const Product& product) {
   return bytes;
 }
 
-void launch(const GemmProduct& product, const Slot& slot) {
+/// What every batch of a run shares: the runner's stream, the shared-memory poison and the
+/// launchers (launcher, variant) already launched once outside a capture.
+struct Launching {
+  cudaStream_t stream = nullptr;  ///< blocking: a legacy-stream launch breaks its capture
+  SharedMemoryPoison poison;
+  std::set<std::pair<int, int>> warmed;
+};
+
+void launch(const GemmProduct& product, const Slot& slot, const Launching& launching) {
   run_gemm({product.launcher, product.variant, product.rows, product.inner, product.cols,
-            slot.inputs[0]->as<float>(), slot.inputs[1]->as<float>(), slot.output->as<float>()});
+            slot.inputs[0]->as<float>(), slot.inputs[1]->as<float>(), slot.output->as<float>(),
+            launching.stream});
 }
 
-void launch(const SddmmProduct& product, const Slot& slot) {
+void launch(const SddmmProduct& product, const Slot& slot, const Launching&) {
   run_sddmm({&product, slot.inputs[0]->as<__half>(), slot.inputs[1]->as<__half>(),
              slot.output->as<float>()});
 }
@@ -165,9 +179,9 @@ std::unique_ptr<Buffer> stage(const std::vector<Product>& products, std::size_t 
 
 /// Launches one product; a launcher that throws fails that product only.
 template <typename Product>
-void launch_one(const Product& product, Slot& slot, std::size_t index) {
+void launch_one(const Product& product, Slot& slot, std::size_t index, const Launching& launching) {
   try {
-    launch(product, slot);
+    launch(product, slot, launching);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "product %zu: %s\n", index, error.what());
     cudaGetLastError();  // clear a launch error so that the next product can run
@@ -207,17 +221,67 @@ void download(const std::vector<Slot>& slots, std::vector<ProductOutput>& output
   }
 }
 
+/// Launches the dense products of a batch as one captured graph (launch_checks.hpp): each
+/// after the shared-memory poison, all on the runner's stream; the outputs are filled with
+/// NaN again just before the graph runs.
+void launch_captured(const std::vector<GemmProduct>& products, std::size_t first,
+                     std::vector<Slot>& slots, Launching& launching) {
+  // The first launch of each kernel loads it (lazy loading; under compute-sanitizer, its
+  // instrumentation too): each launcher runs once before any capture, into its product's
+  // output, which is filled with NaN again before the graph runs.
+  bool warmed = false;
+  for (std::size_t index = 0; index < slots.size(); ++index) {
+    const GemmProduct& product = products[first + index];
+    if (launching.warmed.insert({product.launcher, product.variant}).second) {
+      try {
+        launch(product, slots[index], launching);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "product %zu (before the capture): %s\n", first + index, error.what());
+        cudaGetLastError();
+      }
+      warmed = true;
+    }
+  }
+  if (warmed) {
+    check(cudaDeviceSynchronize(), "the launches before the capture");
+  }
+  run_captured(
+      launching.stream,
+      [&] {
+        for (std::size_t index = 0; index < slots.size(); ++index) {
+          const cudaError_t poisoned = launching.poison.launch(launching.stream);
+          if (poisoned != cudaSuccess && poisoned != cudaErrorStreamCaptureInvalidated) {
+            throw std::runtime_error(std::string("the shared-memory poison: ") +
+                                     cudaGetErrorString(poisoned));
+          }
+          launch_one(products[first + index], slots[index], first + index, launching);
+        }
+      },
+      [&] {
+        for (const Slot& slot : slots) {
+          check(cudaMemsetAsync(slot.output->as<void>(), 0xFF, slot.output->bytes(),
+                                launching.stream),
+                "poison again");
+        }
+      });
+}
+
 /// Runs products [first, first + outputs.size()): a CUDA error while staging, launching or
 /// waiting fails every product of the batch that has no output yet (an error of a kernel
 /// stays with the context: the products after it could not run either).
 template <typename Product>
 void run_batch(const std::vector<Product>& products, std::size_t first,
-               std::vector<ProductOutput>& outputs) {
+               std::vector<ProductOutput>& outputs, Launching& launching) {
   std::vector<Slot> slots(outputs.size());
   try {
     const std::unique_ptr<Buffer> staging = stage(products, first, slots);
-    for (std::size_t index = 0; index < slots.size(); ++index) {
-      launch_one(products[first + index], slots[index], first + index);
+    if constexpr (std::is_same_v<Product, GemmProduct>) {
+      check(cudaDeviceSynchronize(), "staging");  // before the capture: no legacy-stream work
+      launch_captured(products, first, slots, launching);
+    } else {
+      for (std::size_t index = 0; index < slots.size(); ++index) {
+        launch_one(products[first + index], slots[index], first + index, launching);
+      }
     }
     check(cudaDeviceSynchronize(), "the launches");
     download(slots, outputs);
@@ -247,11 +311,12 @@ std::size_t batch_end(const std::vector<Product>& products, std::size_t first) {
 }
 
 template <typename Product>
-void run_all(const std::vector<Product>& products, std::vector<ProductOutput>& outputs) {
+void run_all(const std::vector<Product>& products, std::vector<ProductOutput>& outputs,
+             Launching& launching) {
   for (std::size_t first = 0; first < products.size();) {
     const std::size_t last = batch_end(products, first);
     std::vector<ProductOutput> batch(last - first);
-    run_batch(products, first, batch);
+    run_batch(products, first, batch, launching);
     for (ProductOutput& output : batch) {
       outputs.push_back(std::move(output));
     }
@@ -282,8 +347,11 @@ int run(int argc, char* argv[]) {
   }
   const CaseInputs inputs = read_inputs(argv[2]);
   std::vector<ProductOutput> outputs;
-  run_all(inputs.gemm, outputs);
-  run_all(inputs.sddmm, outputs);
+  Launching launching;
+  check(cudaStreamCreate(&launching.stream), "the runner's stream");
+  run_all(inputs.gemm, outputs, launching);
+  run_all(inputs.sddmm, outputs, launching);
+  cudaStreamDestroy(launching.stream);
   write_outputs(argv[4], outputs);
   return 0;
 }

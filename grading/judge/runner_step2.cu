@@ -12,13 +12,13 @@ void run_gemm(const DeviceGemm& p) {
   const course::ProductSizes sizes{p.rows, p.inner, p.cols};
   switch (p.launcher) {
     case 1:
-      course::step2::launch_single_block_loop(p.a, p.b, p.c, sizes);
+      course::step2::launch_single_block_loop(p.a, p.b, p.c, sizes, p.stream);
       return;
     case 2:
-      course::step2::launch_one_thread_per_element(p.a, p.b, p.c, sizes);
+      course::step2::launch_one_thread_per_element(p.a, p.b, p.c, sizes, p.stream);
       return;
     case 3:
-      course::step2::launch_output_tiles_no_shared(p.a, p.b, p.c, sizes);
+      course::step2::launch_output_tiles_no_shared(p.a, p.b, p.c, sizes, p.stream);
       return;
     default:
       throw std::invalid_argument("step 2 has launchers 1 to 3");

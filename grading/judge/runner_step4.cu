@@ -12,9 +12,9 @@ namespace course::judge {
 void run_gemm(const DeviceGemm& p) {
   const course::ProductSizes sizes{p.rows, p.inner, p.cols};
   if (p.launcher == 1) {
-    course::step4::launch_tiled_checked(p.a, p.b, p.c, sizes, nullptr, p.variant);
+    course::step4::launch_tiled_checked(p.a, p.b, p.c, sizes, p.stream, p.variant);
   } else if (p.launcher == 3) {
-    course::step4::launch_rect_tiles(p.a, p.b, p.c, sizes);
+    course::step4::launch_rect_tiles(p.a, p.b, p.c, sizes, p.stream);
   } else {
     throw std::invalid_argument("step 4 has launchers 1 (checked tiles) and 3 (rectangular)");
   }

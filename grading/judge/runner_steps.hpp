@@ -13,19 +13,22 @@
 #include "grading/judge/case_file.hpp"
 
 #include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
 
 namespace course::judge {
 
-/// @brief A dense product on the device: C = A·B, row-major.
+/// @brief A dense product on the device: C = A·B, row-major, launched on @p stream (the
+/// runner's own stream, captured into a graph: a launcher that launches elsewhere fails).
 struct DeviceGemm {
-  int launcher = 0;          ///< which launcher (cases.cpp numbers them per step)
-  int variant = 0;           ///< the launcher's parameter (step 4's tile width)
-  int rows = 0;              ///< rows of A and C
-  int inner = 0;             ///< columns of A, rows of B
-  int cols = 0;              ///< columns of B and C
-  const float* a = nullptr;  ///< A, device
-  const float* b = nullptr;  ///< B, device
-  float* c = nullptr;        ///< C, device (NaN before the launch)
+  int launcher = 0;               ///< which launcher (cases.cpp numbers them per step)
+  int variant = 0;                ///< the launcher's parameter (step 4's tile width)
+  int rows = 0;                   ///< rows of A and C
+  int inner = 0;                  ///< columns of A, rows of B
+  int cols = 0;                   ///< columns of B and C
+  const float* a = nullptr;       ///< A, device
+  const float* b = nullptr;       ///< B, device
+  float* c = nullptr;             ///< C, device (NaN before the launch)
+  cudaStream_t stream = nullptr;  ///< the stream every launch of the product must go to
 };
 
 /// @brief An SDDMM on the device: A and Bᵀ uploaded; S as host arrays (the step's own
@@ -37,8 +40,8 @@ struct DeviceSddmm {
   float* output = nullptr;                ///< one float per nonzero, device (NaN before)
 };
 
-/// @brief Runs a dense product with the launcher it names (steps 1 to 4); throws
-/// std::invalid_argument for a launcher the step does not have.
+/// @brief Runs a dense product with the launcher it names (steps 1 to 4), on the product's
+/// stream; throws std::invalid_argument for a launcher the step does not have.
 /// @param product the product
 void run_gemm(const DeviceGemm& product);
 

@@ -4,8 +4,9 @@
 - The fake judge lists the plan's cases of step 1, writes one input file per case, and passes
   a case when the runner's output file starts with "right".
 - The fake runner (the step's runner in the build folder) writes "right" or "wrong"
-  (FAKE_MODE=wrong), hangs while the file FAKE_HANG_FLAG exists (FAKE_MODE=hang), and counts
-  its runs in the file FAKE_RUNS.
+  (FAKE_MODE=wrong), hangs while the file FAKE_HANG_FLAG exists (FAKE_MODE=hang), finds the
+  GPU's memory full and writes nothing (FAKE_MODE=oom, or only the run that removes the file
+  FAKE_OOM_ONCE), and counts its runs in the file FAKE_RUNS.
 - The fake sanitizer runs the command after its options and prints a clean summary; for an
   evidence run (initcheck with a kernel filter) it reports a read by FAKE_EVIDENCE_KERNEL
   (default naive_single_block_kernel; "none": no report).
@@ -57,6 +58,15 @@ if runs:
     with open(runs, "a") as log:
         log.write("run\\n")
 mode = os.environ.get("FAKE_MODE", "right")
+oom = os.environ.get("FAKE_OOM_ONCE")  # the first run to remove this file finds memory full
+if oom or mode == "oom":
+    try:
+        if mode != "oom":
+            os.unlink(oom)
+        print("products 0 to 3: cudaMalloc: out of memory")
+        sys.exit(1)
+    except FileNotFoundError:
+        pass
 flag = os.environ.get("FAKE_HANG_FLAG")
 while mode == "hang" and flag and pathlib.Path(flag).exists():
     time.sleep(0.05)

@@ -214,3 +214,35 @@ class Stopping(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ResourceFailures(unittest.TestCase):
+    """A case that failed because the GPU's memory was full (another run of the same student
+    held it) is run again alone before it costs anything; one that fails so alone too is the
+    student's own."""
+
+    def grade(self, **env):
+        restore = fake_world.environment(**env)
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                context, program = fake_world.make_world(folder)
+                return grading.rows_for([STEP1], {"step1": program}, {}, context(),
+                                        fake_world.inspection_of(), 7)[0]
+        finally:
+            restore()
+
+    def test_a_run_that_found_the_memory_full_is_run_again_and_counts_once(self):
+        with tempfile.TemporaryDirectory() as folder:
+            once = pathlib.Path(folder) / "oom"
+            once.write_text("")
+            runs = pathlib.Path(folder) / "runs"
+            row = self.grade(FAKE_OOM_ONCE=once, FAKE_RUNS=runs)
+            self.assertFalse(once.exists())
+            self.assertEqual(row["points"], 20.0)
+            self.assertEqual(runs.read_text().count("run"), 7)  # the usual 6 and one again
+
+    def test_memory_full_even_alone_costs_the_case_with_the_reason(self):
+        row = self.grade(FAKE_MODE="oom")
+        self.assertEqual(row["points"], 0.0)
+        graded = next(case for case in row["tests"] if case["weight"])
+        self.assertTrue(graded["message"].startswith(case_runs.RESOURCE), graded["message"])

@@ -1,6 +1,7 @@
 """The mutation list and the cheat set against the course as it is: every edit must apply
 exactly once, so that a kernel or launcher changed (renamed, reformatted) makes this test fail
 loudly instead of the mutation check skipping a mutant."""
+import json
 import pathlib
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ import unittest
 from tests.helpers import GRADING
 import make_class_example
 import mutation_check
-from cheats import CHEATS
+from cheats import CHEATS, HOSTILE
 from mutations import MUTATIONS, PENDING_MUTATIONS
 
 ROOT = GRADING.parent
@@ -35,13 +36,14 @@ class TimeBudget(unittest.TestCase):
 
 class MutationList(unittest.TestCase):
     def test_every_edit_applies_exactly_once(self):
-        problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS + CHEATS)
+        problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS + CHEATS
+                                                + HOSTILE)
         self.assertEqual(problems, {}, "stale mutations: update grading/mutations.py")
 
     def test_names_are_unique_and_files_belong_to_their_step(self):
-        names = [mutation.name for mutation in MUTATIONS + CHEATS]
+        names = [mutation.name for mutation in MUTATIONS + CHEATS + HOSTILE]
         self.assertEqual(len(names), len(set(names)))
-        for mutation in MUTATIONS + CHEATS:
+        for mutation in MUTATIONS + CHEATS + HOSTILE:
             for file, _, _ in mutation.edits():
                 self.assertTrue(file.startswith(mutation.step + "/"), mutation.name)
 
@@ -74,10 +76,18 @@ class MutationList(unittest.TestCase):
 
     def test_the_example_class_plants_its_bugs(self):
         with tempfile.TemporaryDirectory() as folder:
+            expected = pathlib.Path(folder) / "expected.json"
             result = subprocess.run([sys.executable, str(GRADING / "make_class_example.py"),
-                                     folder], capture_output=True, text=True, timeout=120)
+                                     str(pathlib.Path(folder) / "class"), "--expected",
+                                     str(expected)], capture_output=True, text=True,
+                                    timeout=120)
             self.assertEqual(result.returncode, 0, result.stderr)
-            self.assertEqual(len(list(pathlib.Path(folder).iterdir())), 11)
+            students = sorted(path.name for path in (pathlib.Path(folder) / "class").iterdir())
+            kinds = json.loads(expected.read_text(encoding="utf-8"))
+            self.assertEqual(students, sorted(kinds))
+            # A class of at least 12, three of them hostile (issue 37).
+            self.assertGreaterEqual(len(students), 12)
+            self.assertEqual(sum(1 for entry in kinds.values() if entry["kind"] == "hostile"), 3)
         with self.assertRaises(SystemExit):
             make_class_example.plant(pathlib.Path("/nonexistent"), "no such mutation")
 
@@ -85,6 +95,8 @@ class MutationList(unittest.TestCase):
     def test_every_cheat_expects_zero_or_a_loss_and_course_files_are_sorted_out(self):
         self.assertTrue(all(cheat.family == "cheat" and cheat.expect in ("zero", "loses")
                             for cheat in CHEATS))
+        self.assertTrue(all(each.family == "hostile" and each.expect == "contained"
+                            for each in HOSTILE))
         judged = [m for m in MUTATIONS if mutation_check.judged(m)]
         not_judged = {m.file for m in MUTATIONS if not mutation_check.judged(m)}
         self.assertEqual(not_judged, {"step4_boundary_checks/going_further/tile_cursor.cuh",
