@@ -15,7 +15,7 @@ lab: `<step>/results/manifest.json`), written by hand:
 A file is named relative to the results folder; `name#Heading` shows only the tables under
 that heading of the file. From it this script writes:
 
-* `docs/results_stepN.md`: the headline tables of the final run first (with the manifest's
+* `docs/results_stepN.md`: the headline tables of the headline run first (with the manifest's
   note: GPU, date, baseline), then one section per question, each file with its plots (from
   the CSV of the same name) and its tables;
 * `docs/results_stepN_archive.md`: every other run (those the manifest archives and those it
