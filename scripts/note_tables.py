@@ -24,10 +24,11 @@ def note_line_numbers(line):
 
 
 def row_figures(cells):
-    """The figures of a transcribed row: numbers with a decimal point (the row's name and
-    the label columns hold sizes and words, not the note's measurements)."""
-    return [n for cell in cells for n in re.findall(r"(?<![\w.])\d+\.\d+|(?<![\w.])\d{4,}(?![\w²])",
-                                                    cell)]
+    """The figures of a transcribed row: numbers with a decimal point or of four digits or
+    more, such as 255493 ms (the row's name and the label columns hold sizes and words, not
+    the note's measurements)."""
+    figure = re.compile(r"(?<![\w.])\d+\.\d+|(?<![\w.])\d{4,}(?![\w²])")
+    return [n for cell in cells for n in figure.findall(cell)]
 
 
 def check_transcriptions(repo, notes):

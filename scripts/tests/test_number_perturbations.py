@@ -26,7 +26,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import check_numbers  # noqa: E402
-from result_sources import Source, number_spans, split_path, split_row  # noqa: E402
+from result_sources import Source, number_spans, split_path  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PER_KIND = 4
