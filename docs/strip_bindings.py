@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Doxygen input filter for the Markdown pages: drops the number bindings
-(`<!-- cell: ... -->`, `<!-- line: ... -->`, `<!-- table: ... -->`, `<!-- figure: ... -->`).
+(`<!-- cell: ... -->`, `<!-- line: ... -->`, `<!-- lines:`, `max:`, `min:`, `count:`,
+`<!-- table: ... -->`, `<!-- figure: ... -->`).
 
 They are for scripts/check_numbers.py and scripts/check_rendering.py, which read the Markdown
 itself. Doxygen, given such a comment, also drops the space that follows it, so that
@@ -12,7 +13,7 @@ within its line (line numbers stay), the text reads as written.
 import re
 import sys
 
-BINDING = re.compile(r"<!--\s*(?:cell|line|table|figure):.*?-->")
+BINDING = re.compile(r"<!--\s*(?:cell|line|lines|max|min|count|table|figure):.*?-->")
 
 
 def strip_line(line):

@@ -10,7 +10,10 @@
 /// the results can catch such a bug, so with COURSE_CHECK_WARP_MASKS defined (step 5's
 /// CMake option STEP5_CHECK_WARP_MASKS, on by default) the shuffle checks its own mask and
 /// stops the kernel (`__trap()`, the launch then fails with a CUDA error) when it is wrong.
-/// The check costs two bit tests per shuffle.
+/// The check costs two bit tests per shuffle. It catches a mask that names too few lanes, not
+/// one that names lanes which have already exited (the course's reading of the note): with a
+/// full mask every lane still running and its partner are named, and a lane that left never
+/// reaches the check. Kernels avoid that case by keeping every lane until the reduction ends.
 #pragma once
 
 #include <cstdio>
