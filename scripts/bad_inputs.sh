@@ -37,6 +37,15 @@
 # "no CUDA-capable GPU" message (exit 3).
 set -uo pipefail
 
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  -*) echo "bad_inputs.sh: unknown option '$1' (usage: scripts/bad_inputs.sh [BUILD_DIR] [TABLE_FILE]; see --help)" >&2
+      exit 2 ;;
+esac
+if (($# > 2)); then
+  echo "bad_inputs.sh: at most two arguments, BUILD_DIR and TABLE_FILE (see --help)" >&2
+  exit 2
+fi
 build="${1:-build}"
 table="${2:-bad-inputs.md}"
 if ! build_path=$(cd "$build" 2>/dev/null && pwd); then
