@@ -30,7 +30,7 @@ import urllib.parse
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, gpu_share, inspection, integrity, lanes, report, runner  # noqa: E402,E501
 from gradelib import sandbox as sandbox_module  # noqa: E402
-from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
+from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive, seconds  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -47,7 +47,7 @@ def make_parser():
     parser.add_argument("--cores", type=positive(int), default=os.cpu_count() or 2,
                         help="cores the lanes share (default: this machine's)")
     add_seed(parser, "seed of every student's tests (default: a fresh one)")
-    parser.add_argument("--student-timeout", type=positive(float), default=2400,
+    parser.add_argument("--student-timeout", type=seconds, default=2400,
                         help="seconds a student's whole grading may take")
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU
     # reference on it (27 s and 64 s alone on an H100 machine, over 150 s with 5 lanes).
