@@ -4,8 +4,15 @@ reference, the exercise and planted bugs (the mutations of mutations.py, a file 
 compile, a kernel that hangs, one that crashes the context, a missing step, a path with
 spaces, '@' and non-ASCII letters, and a cheat of cheats.py that writes outside its folders).
 
-    grading/make_class_example.py /tmp/class   # then grading/run_all.sh /tmp/class OUT
+Usage: grading/make_class_example.py FOLDER   # then grading/run_all.sh FOLDER OUT
+    e.g. grading/make_class_example.py /tmp/class
+
+FOLDER must be new, empty, or an earlier example class (whose student folders are then made
+anew): a folder holding anything else (a real class) is refused, so that the example's
+students never mix with real ones. A FOLDER that is a file, or whose parent cannot be
+written, is refused too; all with status 2 and nothing written.
 """
+import os
 import argparse
 import pathlib
 import shutil
@@ -47,12 +54,29 @@ def plant(student, mutation_name):
         edit(student, file, original, replacement)
 
 
+def check_folder(parser, out, students):
+    """Refuses (status 2, nothing written) a FOLDER that is not a folder, cannot be written,
+    or holds anything but an earlier example class."""
+    if out.exists() and not out.is_dir():
+        parser.error(f"{out} is not a folder")
+    existing = out if out.exists() else next(
+        (parent for parent in out.absolute().parents if parent.exists()), pathlib.Path("/"))
+    if not os.access(existing, os.W_OK | os.X_OK):
+        parser.error(f"{existing} cannot be written into")
+    if out.exists():
+        others = sorted(entry.name for entry in out.iterdir() if entry.name not in students)
+        if others:
+            parser.error(f"{out} already holds {', '.join(others[:3])}"
+                         f"{' ...' if len(others) > 3 else ''}, which the example class does "
+                         f"not: give a new or empty folder (the example's 11 students must not "
+                         f"mix with a real class)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      epilog="Then grade it: grading/run_all.sh FOLDER OUT_DIR")
     parser.add_argument("folder", help="where the student folders are written (created)")
     out = pathlib.Path(parser.parse_args().folder)
-    out.mkdir(parents=True, exist_ok=True)
     students = {
         "01-reference": [],
         "02-exercise": None,
@@ -68,6 +92,11 @@ def main():
         "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
                                     "initializer"],
     }
+    check_folder(parser, out, students)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"cannot create {out}: {error.strerror}")
     for name, mutations in students.items():
         student = out / name
         if student.exists():
