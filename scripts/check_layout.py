@@ -8,6 +8,9 @@
 2. A step's root holds at most its limit of source files (the lesson a student reads).
 3. Every README.md of a step folder names every file beside it (and every sub-folder), so a
    reader finds each file's purpose and reading order there.
+4. Tests include Catch2 only through common/testing/catch2.hpp, which builds them with
+   Catch2 2 and 3 alike; only the two mains that drive Catch2's session (common/test_main.cpp,
+   grading/judge/judge_main.cpp) include its headers themselves.
 
 Exit status 0 when all hold; otherwise one line per problem and status 1.
 Usage: scripts/check_layout.py [ROOT]
@@ -24,6 +27,28 @@ ROOMS = ("root", "going_further", "lab")  # in the order a dependency may point:
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 # Folders whose files are records rather than code a reader opens one by one.
 RECORD_FOLDERS = {"results", "figures", "gpu_logs", "data"}
+
+
+CATCH2_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](catch2/[^>"]+)[>"]', re.MULTILINE)
+CATCH2_MAINS = {"common/test_main.cpp", "grading/judge/judge_main.cpp",
+                "common/testing/catch2.hpp"}
+
+
+def check_catch2_includes(root):
+    problems = []
+    for folder in ["common", "grading"] + STEPS:
+        for source in sorted((root / folder).rglob("*")):
+            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
+                continue
+            relative = source.relative_to(root).as_posix()
+            if relative in CATCH2_MAINS:
+                continue
+            for header in CATCH2_INCLUDE.findall(source.read_text(encoding="utf-8",
+                                                                  errors="replace")):
+                problems.append(f"{relative} includes <{header}>: include "
+                                f"\"common/testing/catch2.hpp\" instead (it builds with "
+                                f"Catch2 2 and 3)")
+    return problems
 
 
 def room_of(step_dir, path):
@@ -169,6 +194,7 @@ def main():
         problems += check_cmake(root, step)
         problems += check_root_size(root, step)
         problems += check_readmes(root, step)
+    problems += check_catch2_includes(root)
     for problem in problems:
         print(problem)
     print(f"layout: {len(STEPS)} steps checked, {len(problems)} problems")

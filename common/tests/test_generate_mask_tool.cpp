@@ -1,6 +1,6 @@
 /// @file test_generate_mask_tool.cpp
 /// @brief The generate_mask tool's command line and limits, run as a user would (no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"
 #include "common/matrix_market.hpp"

@@ -2,7 +2,7 @@
 /// @brief Inputs that used to hang or run away (no GPU): FIFOs, devices, sockets and folders
 ///        are refused at once by name; the bounded line reader stops at each of its limits; a
 ///        small .gz of gigabytes of comments is refused within a second; progress lines.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/bounded_line_reader.hpp"
 #include "common/matrix_market.hpp"

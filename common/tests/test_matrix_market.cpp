@@ -1,13 +1,14 @@
 /// @file test_matrix_market.cpp
 /// @brief Tests of the Matrix Market reader and writer (no GPU). Fixtures are written to a
 ///        fresh temporary directory by the tests themselves.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix_market.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/tests/temp_files.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>

@@ -1,6 +1,6 @@
 /// @file test_sparse.cpp
 /// @brief Tests of the COO/CSR formats and the random mask generators (no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"

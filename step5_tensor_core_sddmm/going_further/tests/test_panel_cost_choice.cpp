@@ -9,7 +9,7 @@
 /// not pay go to the lane groups; the per-panel figures of the masked tiles from keys and
 /// masks. GPU tests: the plan by cost against the CPU reference on such masks, the output
 /// poisoned first.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
