@@ -5,9 +5,12 @@
 /// - options are `--name value` or `--name=value`; a flag takes no value;
 /// - an option that needs a value refuses a following `--option` ("--out needs a file name,
 ///   got the option --seed"); write `--out=--seed` to mean a file really named so;
-/// - every number has a range; a value that is missing, not a number, has trailing text
-///   (`0.5abc`), is not finite (`nan`, `inf`) or is out of range is refused with the option,
-///   the range and what was given;
+/// - every number has a range and one grammar, for options and environment variables alike
+///   (COURSE_SEED): decimal only, an optional leading '-', no spaces around it, no '+', no hex
+///   (`0x10`, `0x1p-1`), no `nan` or `inf`; a real number may have a fraction and an exponent
+///   (`1e-3`, `2E+6`), and a denormal such as `1e-320` is a number like any other. A value
+///   that is missing, breaks the grammar (`0.5abc`, ` 5`, `+5`) or is out of range is refused
+///   with the option, the range and what was given;
 /// - an option given twice is refused, except a list option, whose values add up;
 /// - files are checked when parsed: an input file must be a regular, readable file (a FIFO,
 ///   a device, a socket or a folder is refused by name), an input folder a folder, and an
@@ -43,7 +46,8 @@ constexpr long long kFreshSeed = -1;
 /// @brief Largest seed: seeds are whole numbers from 0 to 2^63 - 1.
 constexpr long long kMaxSeed = 0x7fffffffffffffffLL;
 
-/// @brief Parses a whole number in [min, max]; throws UsageError naming @p name otherwise.
+/// @brief Parses a whole number in [min, max] (decimal digits with an optional '-', nothing
+/// around them); throws UsageError naming @p name, the range and the text otherwise.
 /// @param name the option, for the message (e.g. "--size")
 /// @param text the text to parse
 /// @param min smallest allowed value
@@ -60,8 +64,9 @@ struct RealRange {
   bool min_excluded = false;  ///< true: the value must be greater than min
 };
 
-/// @brief Parses a finite decimal number inside @p range; throws UsageError naming @p name,
-/// the range and the text for trailing text, nan/inf, or a value outside the range.
+/// @brief Parses a decimal number inside @p range (the grammar of the file comment); throws
+/// UsageError naming @p name, the range and the text for anything else: trailing text,
+/// spaces, '+', hex, nan/inf, a value beyond the double range or outside @p range.
 /// @param name the option, for the message
 /// @param text the text to parse
 /// @param range the allowed values

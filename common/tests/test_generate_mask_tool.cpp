@@ -39,7 +39,9 @@ TEST_CASE("generate_mask refuses bad command lines by name", "[common][tools]") 
       {"--rows 3 --cols 3 --nnz 2 --out --seed", "--out needs a file name, got the option --seed"},
       {"--rows 3 --cols 3 --nnz 10", "--nnz 10 exceeds rows * cols = 9"},
       {"--power-law 0.5abc", "--power-law must be a number from 0 to 10, got '0.5abc'"},
-      {"--power-law inf", "not a finite number"},
+      {"--power-law inf", "got 'inf' (not a decimal number"},
+      {"--power-law 0x1", "got '0x1' (not a decimal number"},
+      {"--rows +5", "got '+5' (not a whole number"},
       {"--seed 1 --seed 2", "--seed is given twice"},
   };
   for (const auto& bad : cases) {
