@@ -221,33 +221,66 @@ void ArgParser::add_seed(long long* target, const std::string& help) {
 void ArgParser::add_checked_path(const std::string& name, std::string* target,
                                  const std::string& help, const std::string& hint,
                                  const std::string& needs,
-                                 void (*check)(const std::string&, const std::string&)) {
-  add({name, hint, needs, help, true, false, [=](const std::string& text, bool) {
-         if (text.empty()) {
-           throw UsageError(name + " needs " + needs + ", got an empty one");
-         }
-         try {
-           check(name, text);
-         } catch (const std::invalid_argument& error) {
-           throw UsageError(error.what());
-         }
-         *target = text;
-       }});
+                                 void (*check)(const std::string&, const std::string&),
+                                 PathRole role) {
+  Option option{name, hint, needs, help, true, false, [=](const std::string& text, bool) {
+                  if (text.empty()) {
+                    throw UsageError(name + " needs " + needs + ", got an empty one");
+                  }
+                  try {
+                    check(name, text);
+                  } catch (const std::invalid_argument& error) {
+                    throw UsageError(error.what());
+                  }
+                  *target = text;
+                }};
+  option.role = role;
+  add(std::move(option));
 }
 
 void ArgParser::add_input_file(const std::string& name, std::string* target,
                                const std::string& help) {
-  add_checked_path(name, target, help, "FILE", "a file name", require_input_file);
+  add_checked_path(name, target, help, "FILE", "a file name", require_input_file, PathRole::kInput);
 }
 
 void ArgParser::add_input_folder(const std::string& name, std::string* target,
                                  const std::string& help) {
-  add_checked_path(name, target, help, "DIR", "a folder name", require_input_folder);
+  add_checked_path(name, target, help, "DIR", "a folder name", require_input_folder,
+                   PathRole::kNone);
 }
 
 void ArgParser::add_output_file(const std::string& name, std::string* target,
                                 const std::string& help) {
-  add_checked_path(name, target, help, "FILE", "a file name", require_output_file);
+  add_checked_path(name, target, help, "FILE", "a file name", require_output_file,
+                   PathRole::kOutput);
+}
+
+void ArgParser::add_output_folder(const std::string& name, std::string* target,
+                                  const std::string& help) {
+  add_checked_path(name, target, help, "DIR (default " + *target + ")", "a folder name",
+                   require_output_folder, PathRole::kNone);
+}
+
+void ArgParser::refuse_shared_paths() const {
+  for (std::size_t first = 0; first < paths_.size(); ++first) {
+    for (std::size_t second = first + 1; second < paths_.size(); ++second) {
+      const auto& [one, one_path] = paths_[first];
+      const auto& [other, other_path] = paths_[second];
+      if (one->role != PathRole::kOutput && other->role != PathRole::kOutput) {
+        continue;  // two inputs may be one file
+      }
+      const std::string one_identity = file_identity(one_path, one->role == PathRole::kOutput);
+      if (!one_identity.empty() &&
+          one_identity == file_identity(other_path, other->role == PathRole::kOutput)) {
+        const bool both_outputs =
+            one->role == PathRole::kOutput && other->role == PathRole::kOutput;
+        throw UsageError(one->name + " " + one_path + " and " + other->name + " " + other_path +
+                         " name the same file: " +
+                         (both_outputs ? std::string("each output needs a file of its own")
+                                       : std::string("an output may not overwrite an input")));
+      }
+    }
+  }
 }
 
 const ArgParser::Option& ArgParser::find(const std::string& name) const {
@@ -268,10 +301,14 @@ void ArgParser::apply(const Option& option, const std::string& value) {
     throw UsageError(option.name + " is given twice (give each option once)");
   }
   option.apply(value, first);
+  if (option.role != PathRole::kNone) {
+    paths_.emplace_back(&option, value);
+  }
 }
 
 bool ArgParser::parse(int argc, char** argv) {
   given_.clear();
+  paths_.clear();
   for (int index = 1; index < argc; ++index) {
     std::string argument = argv[index];
     if (argument == "--help" || argument == "-h") {
@@ -301,6 +338,7 @@ bool ArgParser::parse(int argc, char** argv) {
     }
     apply(option, value);
   }
+  refuse_shared_paths();
   for (const auto& finish : finishers_) {
     finish();
   }

@@ -14,7 +14,10 @@
 /// - an option given twice is refused, except a list option, whose values add up;
 /// - files are checked when parsed: an input file must be a regular, readable file (a FIFO,
 ///   a device, a socket or a folder is refused by name), an input folder a folder, and an
-///   output file must go to an existing, writable folder;
+///   output file must go to an existing, writable folder (an output folder must exist and be
+///   writable); two outputs may not name one file, nor an output an input (`--csv t.md
+///   --markdown t.md`, `--csv shapes.txt --shapes shapes.txt`): each is refused before any
+///   work, and outputs are then written whole or not at all (output_file.hpp);
 /// - a list refuses a value given twice;
 /// - `--seed N` is a real seed everywhere, and `--seed fresh` draws a new one; after parse()
 ///   the seed is always a real one, which the program prints so that the run can be repeated;
@@ -28,6 +31,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace course {
@@ -148,6 +152,12 @@ class ArgParser {
   /// @param help one line for --help
   void add_output_file(const std::string& name, std::string* target, const std::string& help);
 
+  /// @brief A folder to write files into: it must exist and be writable, checked when parsed.
+  /// @param name option name
+  /// @param target variable that receives the path (holds the default)
+  /// @param help one line for --help
+  void add_output_folder(const std::string& name, std::string* target, const std::string& help);
+
   /// @brief Parses @p argv. Returns false when --help was given (usage already printed);
   /// throws UsageError for anything it cannot accept.
   /// @param argc argument count
@@ -180,6 +190,8 @@ class ArgParser {
   std::string usage() const;
 
  private:
+  /// What a path option names, for the check that no two of them name one file.
+  enum class PathRole { kNone, kInput, kOutput };
   struct Option {
     std::string name;
     std::string value_hint;  // shown by --help, e.g. "N (1..32, default 4)"
@@ -188,10 +200,12 @@ class ArgParser {
     bool takes_value;
     bool repeatable;
     std::function<void(const std::string&, bool first)> apply;
+    PathRole role = PathRole::kNone;
   };
   void add_checked_path(const std::string& name, std::string* target, const std::string& help,
                         const std::string& hint, const std::string& needs,
-                        void (*check)(const std::string&, const std::string&));
+                        void (*check)(const std::string&, const std::string&), PathRole role);
+  void refuse_shared_paths() const;
   const Option& find(const std::string& name) const;
   void add(Option option);
   void apply(const Option& option, const std::string& value);
@@ -201,6 +215,7 @@ class ArgParser {
   std::vector<Option> options_;
   std::vector<std::function<void()>> finishers_;  // run after every argument (fresh seeds)
   std::set<std::string> given_;
+  std::vector<std::pair<const Option*, std::string>> paths_;  // path options as given
 };
 
 /// @brief Runs a step program's body and turns exceptions into messages and exit codes:

@@ -58,14 +58,20 @@ CompressedReadBuffer::int_type CompressedReadBuffer::underflow() {
   return traits_type::to_int_type(*gptr());
 }
 
-TextSink::TextSink(const std::string& path, bool compress) : path_(path) {
+TextSink::TextSink(const std::string& path, bool compress) : file_(path) {
   if (compress) {
-    gz_ = gzopen(path.c_str(), "wb");
-  } else {
-    plain_ = std::fopen(path.c_str(), "wb");
-  }
-  if (gz_ == nullptr && plain_ == nullptr) {
-    throw std::runtime_error("cannot open " + path + " for writing: " + std::strerror(errno));
+    // zlib gets a duplicate of the descriptor and closes that one; file_ keeps its own to
+    // flush the data to the disk before the rename.
+    const int duplicate = ::dup(file_.descriptor());
+    gz_ = duplicate < 0 ? nullptr : gzdopen(duplicate, "wb");
+    if (gz_ == nullptr) {
+      if (duplicate >= 0) {
+        ::close(duplicate);
+      }
+      throw std::runtime_error("cannot write " + path +
+                               ": zlib cannot start (out of memory or "
+                               "descriptors)");
+    }
   }
   buffer_.reserve(kFlushBytes + 128);
 }
@@ -73,9 +79,6 @@ TextSink::TextSink(const std::string& path, bool compress) : path_(path) {
 TextSink::~TextSink() {
   if (gz_ != nullptr) {
     gzclose(gz_);
-  }
-  if (plain_ != nullptr) {
-    std::fclose(plain_);
   }
 }
 
@@ -88,30 +91,33 @@ void TextSink::append(const char* text, std::size_t length) {
 
 void TextSink::close() {
   flush();
-  bool closed = true;
   if (gz_ != nullptr) {
-    closed = gzclose(gz_) == Z_OK;
+    const int status = gzclose(gz_);
     gz_ = nullptr;
+    if (status != Z_OK) {
+      throw std::runtime_error("cannot write " + file_.path() + ": compressing failed (" +
+                               (status == Z_ERRNO ? std::strerror(errno) : "zlib error") +
+                               "); nothing was written there");
+    }
   }
-  if (plain_ != nullptr) {
-    closed = std::fclose(plain_) == 0;
-    plain_ = nullptr;
-  }
-  if (!closed) {
-    throw std::runtime_error("cannot finish writing " + path_);
-  }
+  file_.commit();
 }
 
 void TextSink::flush() {
   if (buffer_.empty()) {
     return;
   }
-  const bool written =
-      gz_ != nullptr ? gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) ==
-                           static_cast<int>(buffer_.size())
-                     : std::fwrite(buffer_.data(), 1, buffer_.size(), plain_) == buffer_.size();
-  if (!written) {
-    throw std::runtime_error("cannot write " + path_);
+  if (gz_ != nullptr) {
+    if (gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
+        static_cast<int>(buffer_.size())) {
+      int code = Z_OK;
+      const char* message = gzerror(gz_, &code);
+      throw std::runtime_error("cannot write " + file_.path() + ": " +
+                               (code == Z_ERRNO ? std::strerror(errno) : message) +
+                               "; nothing was written there");
+    }
+  } else {
+    file_.write(buffer_.data(), buffer_.size());
   }
   buffer_.clear();
 }

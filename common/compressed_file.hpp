@@ -6,6 +6,8 @@
 /// the size of the file or of its lines, and written in 1 MiB chunks.
 #pragma once
 
+#include "common/output_file.hpp"
+
 #include <cstddef>
 #include <cstdio>
 #include <streambuf>
@@ -55,7 +57,9 @@ class CompressedReadBuffer : public std::streambuf {
   char buffer_[kBufferBytes];
 };
 
-/// @brief A text file being written, plain or gzip-compressed, through a 1 MiB buffer.
+/// @brief A text file being written, plain or gzip-compressed, through a 1 MiB buffer. It is
+/// written whole or not at all (OutputFile in output_file.hpp): until close() it lives under
+/// a temporary name, and a sink destroyed before close() leaves nothing behind.
 class TextSink {
  public:
   /// @brief Opens @p path for writing; throws std::runtime_error when it cannot.
@@ -71,16 +75,16 @@ class TextSink {
   /// @param length how many
   void append(const char* text, std::size_t length);
 
-  /// @brief Writes what is buffered and closes the file; throws if anything failed.
+  /// @brief Writes what is buffered, closes the file and puts it in place; throws (naming
+  /// the file and the reason) if anything failed.
   void close();
 
  private:
   static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
   void flush();
 
-  std::string path_;
-  gzFile_s* gz_ = nullptr;
-  std::FILE* plain_ = nullptr;
+  OutputFile file_;
+  gzFile_s* gz_ = nullptr;  // compresses into a duplicate of file_'s descriptor
   std::string buffer_;
 };
 

@@ -50,13 +50,13 @@
 #include "common/cli.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
+#include "common/output_file.hpp"
 #include "common/table.hpp"
 
 #include <malloc.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -368,7 +368,7 @@ int run(int argc, char** argv) {
     table.write_csv(request.csv_path);
   }
   if (!request.markdown_path.empty()) {
-    std::ofstream(request.markdown_path) << preamble.str() << results.str();
+    course::write_output_file(request.markdown_path, preamble.str() + results.str());
   }
   return summary.failures > 0 ? 1 : 0;
 }
