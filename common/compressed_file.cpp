@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -38,6 +39,42 @@ CompressedReadBuffer::~CompressedReadBuffer() {
   }
 }
 
+std::string CompressedReadBuffer::describe_read_error(int code, const char* message) {
+  if (code == Z_BUF_ERROR) {  // zlib's "unexpected end of file"
+    return "the gzip data ends before its end marker: the file is truncated (an interrupted "
+           "download or copy?); fetch it again";
+  }
+  if (code == Z_DATA_ERROR) {
+    std::string detail = message != nullptr ? message : "";
+    // zlib names a file it was given by descriptor "<fd:N>": say nothing of that.
+    if (detail.rfind("<fd:", 0) == 0 && detail.find(": ") != std::string::npos) {
+      detail = detail.substr(detail.find(": ") + 2);
+    }
+    return "the gzip data is damaged (" + detail + "); fetch the file again";
+  }
+  if (code == Z_ERRNO) {
+    return std::string("reading the file failed: ") + std::strerror(errno);
+  }
+  return std::string("read error: ") + (message != nullptr ? message : "unknown");
+}
+
+bool CompressedReadBuffer::expands_like_a_bomb() {
+  if (text_bytes_ < kExpansionCheckBytes || gzdirect(file_) != 0) {
+    return false;
+  }
+  // gzoffset counts the compressed bytes used so far (not those still buffered).
+  const auto compressed = static_cast<std::uint64_t>(std::max<z_off_t>(gzoffset(file_), 1));
+  if (text_bytes_ <= kMaxExpansion * compressed) {
+    return false;
+  }
+  error_ = "the gzip data expands more than " + std::to_string(kMaxExpansion) + " times (" +
+           std::to_string(text_bytes_ >> 20) + " MiB of text from " +
+           std::to_string(compressed >> 10) +
+           " KiB so far; Matrix Market files expand 3 to "
+           "10 times): refused as a decompression bomb";
+  return true;
+}
+
 CompressedReadBuffer::int_type CompressedReadBuffer::underflow() {
   if (gptr() < egptr()) {
     return traits_type::to_int_type(*gptr());
@@ -50,8 +87,12 @@ CompressedReadBuffer::int_type CompressedReadBuffer::underflow() {
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
     if (count < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-      error_ = std::string("read error: ") + (message != nullptr ? message : "unknown");
+      error_ = describe_read_error(code, message);
     }
+    return traits_type::eof();
+  }
+  text_bytes_ += static_cast<std::uint64_t>(count);
+  if (expands_like_a_bomb()) {
     return traits_type::eof();
   }
   setg(buffer_, buffer_, buffer_ + count);

@@ -9,6 +9,7 @@
 #include "common/output_file.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <streambuf>
 #include <string>
@@ -39,8 +40,10 @@ class CompressedReadBuffer : public std::streambuf {
   /// @return the message, empty when it is open
   const std::string& open_error() const { return open_error_; }
 
-  /// @brief Empty when the data was read without error, else what went wrong (a damaged
-  /// gzip stream ends the text early; this says so).
+  /// @brief Empty when the data was read without error, else what went wrong, in words: a
+  /// truncated or damaged gzip file, or one that expands more than kMaxExpansion times (a
+  /// decompression bomb: "1 1" repeated compresses about 1000 to 1) ends the text early, and
+  /// this says why.
   /// @return the message
   const std::string& error() const { return error_; }
 
@@ -49,8 +52,19 @@ class CompressedReadBuffer : public std::streambuf {
   /// @return the next character, or eof at the end or after an error
   int_type underflow() override;
 
+ public:
+  /// @brief Largest ratio of text to compressed bytes accepted: real Matrix Market files
+  /// expand 3 to 10 times, a decompression bomb about 1000 times.
+  static constexpr std::uint64_t kMaxExpansion = 100;
+  /// @brief Text read before the ratio is checked (a file's first bytes may pack well).
+  static constexpr std::uint64_t kExpansionCheckBytes = std::uint64_t{4} << 20;
+
  private:
+  static std::string describe_read_error(int code, const char* message);
+  bool expands_like_a_bomb();
+
   static constexpr std::size_t kBufferBytes = std::size_t{1} << 16;
+  std::uint64_t text_bytes_ = 0;
   gzFile_s* file_ = nullptr;
   std::string open_error_;
   std::string error_;
