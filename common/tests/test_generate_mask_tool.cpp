@@ -68,6 +68,21 @@ TEST_CASE("generate_mask refuses oversized masks at once with the figures", "[co
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
 }
 
+TEST_CASE("generate_mask counts the rows of a power-law mask before it draws", "[common][tools]") {
+  // 2^31 - 1 rows need 96 GiB for their lengths however few the entries: refused at once
+  // where that memory is not available, with the figure.
+  const std::string rows = "--rows 2147483647 --cols 1 --nnz 1 --power-law 10";
+  if (course::available_host_memory() < course::power_law_row_bytes(2147483647)) {
+    std::string output;
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(run_tool(rows, output) == 1);
+    CHECK_THAT(output, Catch::Contains("not enough host memory") &&
+                           Catch::Contains("the power law's row lengths (2147483647 rows)") &&
+                           Catch::Contains("96.00 GiB"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+  }
+}
+
 TEST_CASE("generate_mask writes the attention masks of the library", "[common][tools]") {
   course::testing::TempDir dir;
   course::AttentionMaskSpec spec;

@@ -288,6 +288,11 @@ TEST_CASE("mask_generation_bytes counts 28 bytes per entry and saturates", "[com
   CHECK(course::mask_generation_bytes(UINT64_MAX / 4) == UINT64_MAX);
 }
 
+TEST_CASE("a power-law mask needs 48 bytes per row besides its entries", "[common][sparse]") {
+  CHECK(course::power_law_row_bytes(1000) == 48000u);
+  CHECK(course::power_law_row_bytes(UINT64_MAX / 4) == UINT64_MAX);
+}
+
 TEST_CASE("random masks refuse impossible sizes", "[common][sparse]") {
   CHECK_THROWS_WITH(course::random_uniform_mask(3, 4, 13, 1),
                     Catch::Contains("nnz 13 exceeds rows * cols = 12"));
