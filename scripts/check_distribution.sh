@@ -69,6 +69,7 @@ if [[ $family == ubuntu ]]; then
     "$mirror" "$suite" "$mirror" "$suite" > "$root/etc/apt/sources.list"
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+grep -q "$(hostname)" "$root/etc/hosts" 2>/dev/null || echo "127.0.1.1 $(hostname)" >> "$root/etc/hosts"
 
 mounted=()
 cleanup() {
