@@ -57,7 +57,7 @@ class CompressedReadBuffer : public std::streambuf {
   /// expand 3 to 10 times, a decompression bomb about 1000 times.
   static constexpr std::uint64_t kMaxExpansion = 100;
   /// @brief Text read before the ratio is checked (a file's first bytes may pack well).
-  static constexpr std::uint64_t kExpansionCheckBytes = std::uint64_t{4} << 20;
+  static constexpr std::uint64_t kExpansionCheckBytes = std::uint64_t{2} << 20;
 
  private:
   static std::string describe_read_error(int code, const char* message);

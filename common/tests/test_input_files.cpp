@@ -154,7 +154,7 @@ TEST_CASE("the bounded line reader stops at each of its limits and names it", "[
 TEST_CASE("a small gzip of gigabytes of comment lines is refused within a second",
           "[common][input]") {
   // Such files expand about 1000 times: the reader stops them as decompression bombs after
-  // 4 MiB of text, before the comment limits (tested on plain text above) are reached.
+  // 2 MiB of text, before the comment limits (tested on plain text above) are reached.
   TempDir dir;
   // 1 GiB of short comment lines, and 1 GiB of long ones, in a few MB of gzip members.
   std::string short_lines;
