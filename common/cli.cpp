@@ -257,8 +257,8 @@ void ArgParser::add_output_file(const std::string& name, std::string* target,
 
 void ArgParser::add_output_folder(const std::string& name, std::string* target,
                                   const std::string& help) {
-  add_checked_path(name, target, help, "DIR (default " + *target + ")", "a folder name",
-                   require_output_folder, PathRole::kNone);
+  add_checked_path(name, target, help, "DIR", "a folder name", require_output_folder,
+                   PathRole::kNone);
 }
 
 void ArgParser::refuse_shared_paths() const {
