@@ -41,7 +41,17 @@ def is_build_folder(folder):
 
 
 def walk_files(root):
-    """Every file under root, skipping version control, caches and build folders."""
+    """Every file of the tree: in a git checkout, the tracked files and the untracked ones
+    that git does not ignore (build folders, .deps/ and data/ are ignored); elsewhere every
+    file, skipping version control, caches and build folders."""
+    listing = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=False)
+    if listing.returncode == 0:
+        for name in sorted(set(listing.stdout.decode(errors="replace").split("\0")) - {""}):
+            path = root / name
+            if "__pycache__" not in path.parts and (path.is_file() or path.is_symlink()):
+                yield path
+        return
     for folder, subfolders, files in os.walk(root):
         here = pathlib.Path(folder)
         subfolders[:] = sorted(name for name in subfolders
