@@ -107,6 +107,15 @@ if [[ -z "$current" ]] || ! version_at_least "$current" "$minimum_cmake"; then
   echo "CMake $current: $(command -v cmake)"
 fi
 
+# The grader's sandbox: bubblewrap needs user namespaces, which Ubuntu 24.04's AppArmor
+# refuses to unprivileged programs that no profile allows (docs/distributions.md says how to
+# allow bwrap). A root user is not concerned.
+if [[ $(id -u) -ne 0 ]] && ! bwrap --ro-bind / / --dev /dev true >/dev/null 2>&1; then
+  echo "note: bubblewrap cannot make a sandbox on this machine ($(bwrap --ro-bind / / true 2>&1 |
+       head -1)): the grader's sandbox tests are skipped and grading a class needs it; see" \
+       "docs/distributions.md (Ubuntu 24.04 and user namespaces)"
+fi
+
 if ! command -v nvcc >/dev/null 2>&1; then
   if [[ -x /usr/local/cuda/bin/nvcc ]]; then
     echo "note: nvcc is in /usr/local/cuda/bin; add it to PATH (export PATH=/usr/local/cuda/bin:\$PATH)"
