@@ -12,7 +12,8 @@
 # machine's apt uses; Ubuntu needs one: its archive or a mirror of it, components main and
 # universe); COURSE_CMAKE_ARGS, passed to the quick start (e.g.
 # -DCMAKE_CUDA_ARCHITECTURES=75-real builds one GPU generation instead of five, about five
-# times faster); CUDA_HOME, the toolkit to bind-mount (default: /usr/local/cuda's target).
+# times faster); CUDA_HOME, the toolkit to bind-mount (default: /usr/local/cuda's target);
+# REUSE_BUILD=1 keeps the tree's build/ of an earlier run (only what changed is rebuilt).
 # The certificate authorities this machine adds to its own (/usr/local/share/ca-certificates,
 # e.g. a proxy's that inspects TLS) are added to the tree's, so that pip reaches PyPI there.
 # Needs root, debootstrap, and for Ubuntu its archive keyring (Debian's ubuntu-keyring
@@ -100,7 +101,7 @@ chroot "$root" bash -c 'export DEBIAN_FRONTEND=noninteractive
   update-ca-certificates >/dev/null 2>&1 || true
   id student >/dev/null 2>&1 || useradd -m -s /bin/bash student
   echo "student ALL=(ALL) NOPASSWD:ALL" > /etc/sudoers.d/student'
-rm -rf "$root/home/student/course"
+[[ "${REUSE_BUILD:-0}" == 1 ]] || rm -rf "$root/home/student/course"
 mkdir -p "$root/home/student/course"
 git -C "$repo" archive HEAD | tar -x -C "$root/home/student/course"
 chroot "$root" chown -R student: /home/student/course
