@@ -33,7 +33,8 @@ import time
 
 HELP_TIMEOUT_S = 30
 BAD_OPTION = "--no-such-option-for-check-help"
-SKIPPED_FOLDERS = {".git", "__pycache__", "node_modules", ".deps"}
+# Without git, the folders that .gitignore keeps out of the tree (and build* at its top).
+SKIPPED_FOLDERS = {".git", "__pycache__", "node_modules", ".deps", "data", "out"}
 
 
 def is_build_folder(folder):
@@ -44,9 +45,13 @@ def walk_files(root):
     """Every file of the tree: in a git checkout, the tracked files and the untracked ones
     that git does not ignore (build folders, .deps/ and data/ are ignored); elsewhere every
     file, skipping version control, caches and build folders."""
-    listing = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-                              "--exclude-standard"], capture_output=True, check=False)
-    if listing.returncode == 0:
+    try:
+        listing = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached",
+                                  "--others", "--exclude-standard"], capture_output=True,
+                                 check=False)
+    except FileNotFoundError:  # no git on this machine: walk the tree
+        listing = None
+    if listing is not None and listing.returncode == 0:
         for name in sorted(set(listing.stdout.decode(errors="replace").split("\0")) - {""}):
             path = root / name
             if "__pycache__" not in path.parts and (path.is_file() or path.is_symlink()):
@@ -56,6 +61,7 @@ def walk_files(root):
         here = pathlib.Path(folder)
         subfolders[:] = sorted(name for name in subfolders
                                if name not in SKIPPED_FOLDERS
+                               and not (here == root and name.startswith("build"))
                                and not is_build_folder(here / name))
         for name in sorted(files):
             yield here / name
