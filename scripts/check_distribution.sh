@@ -101,9 +101,24 @@ chroot "$root" bash -c 'export DEBIAN_FRONTEND=noninteractive
   update-ca-certificates >/dev/null 2>&1 || true
   id student >/dev/null 2>&1 || useradd -m -s /bin/bash student
   echo "student ALL=(ALL) NOPASSWD:ALL" > /etc/sudoers.d/student'
-[[ "${REUSE_BUILD:-0}" == 1 ]] || rm -rf "$root/home/student/course"
-mkdir -p "$root/home/student/course"
-git -C "$repo" archive HEAD | tar -x -C "$root/home/student/course"
+course=$root/home/student/course
+if [[ "${REUSE_BUILD:-0}" == 1 && -d "$course/build" ]]; then
+  # Only the files whose content changed are copied: the others keep their times, so that
+  # the build redoes only what depends on the changes.
+  fresh=$(mktemp -d)
+  git -C "$repo" archive HEAD | tar -x -C "$fresh"
+  (cd "$fresh" && find . -type f) | while IFS= read -r file; do
+    if ! cmp -s "$fresh/$file" "$course/$file"; then
+      mkdir -p "$(dirname "$course/$file")"
+      cp "$fresh/$file" "$course/$file"
+    fi
+  done
+  rm -rf "$fresh"
+else
+  rm -rf "$course"
+  mkdir -p "$course"
+  git -C "$repo" archive HEAD | tar -x -C "$course"
+fi
 chroot "$root" chown -R student: /home/student/course
 
 as_student() {  # as_student LOG COMMAND: runs COMMAND in the course as the student, timed
