@@ -38,7 +38,7 @@ function(course_add_test_program target)
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -D "TEST_PROGRAM=$<TARGET_FILE:${target}>"
             -D "CTEST_FILE=${ctest_file}" -D "STEP_LABEL=${ARG_LABEL}" -D "SKIP_CODE=77"
-            -D "GPU_SKIP=${gpu_skip}"
+            -D "GPU_SKIP=${gpu_skip}" -D "CATCH2_MAJOR=${Catch2_VERSION_MAJOR}"
             -P "${PROJECT_SOURCE_DIR}/cmake/CourseListTests.cmake"
     BYPRODUCTS "${ctest_file}"
     VERBATIM)

@@ -386,3 +386,16 @@ def nth(numbers, n, where):
     if n > len(numbers):
         raise SourceError("%s holds %d number(s), not %d" % (where, len(numbers), n))
     return numbers[n - 1]
+
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by scripts/check_numbers.py, "
+              "which is the program to run (python3 scripts/check_numbers.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by scripts/check_numbers.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)
