@@ -82,9 +82,16 @@ class MutationList(unittest.TestCase):
             make_class_example.plant(pathlib.Path("/nonexistent"), "no such mutation")
 
 
-    def test_every_cheat_expects_zero_or_a_loss_and_course_files_are_sorted_out(self):
-        self.assertTrue(all(cheat.family == "cheat" and cheat.expect in ("zero", "loses")
-                            for cheat in CHEATS))
+    def test_every_cheat_has_an_expectation_and_course_files_are_sorted_out(self):
+        self.assertTrue(all(cheat.family == "cheat" for cheat in CHEATS))
+        by_expect = {}
+        for cheat in CHEATS:
+            by_expect.setdefault(cheat.expect, set()).add(cheat.step)
+        self.assertEqual(set(by_expect), {"zero", "loses", "reference", "full"})
+        # Host code scores the reference's marks only where it is never compiled (steps 2
+        # to 5); the honest variants are of step 1's launcher, the only host code left.
+        self.assertNotIn("step1_naive", by_expect["reference"])
+        self.assertEqual(by_expect["full"], {"step1_naive"})
         judged = [m for m in MUTATIONS if mutation_check.judged(m)]
         not_judged = {m.file for m in MUTATIONS if not mutation_check.judged(m)}
         self.assertEqual(not_judged, {"step4_boundary_checks/going_further/tile_cursor.cuh",
