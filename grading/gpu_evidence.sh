@@ -32,7 +32,9 @@
 # Exit status 0 only when the reference scores 100 with no sanitizer error, finding or
 # course problem, the exercise 0, the class took at most 60 s per student after the first,
 # every mutant that ran is caught, every cheat scores 0 on its step (or loses its hidden
-# bug's points), no file outside a report folder changed and no sandbox process was left.
+# bug's points; host code in the kernel files of steps 2 to 5, which never runs, scores the
+# reference's full marks), every honest variant of step 1's launcher scores full marks with
+# no finding, no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
 [ $# -eq 0 ] && [ -n "${OUT:-}" ] && set -- "$OUT"
 # shellcheck source=grading/out_dir_args.sh
@@ -197,9 +199,9 @@ if [ "$part" != class ]; then
   report="$results/mutation_report.md"
   if grep -q "^[0-9]* of [0-9]* mutations caught" "$report" 2>/dev/null &&
      ! grep -q "in progress" "$report"; then
-    grep "mutations caught\|cheats stopped\|were not graded\|did not start within" "$report" \
-      | sed 's/^/VERDICT /' >> "$log"
-    grep -q "SURVIVED\|NOT ZERO\|DISTURBED\|STALE\|ERROR" "$report" && status=1
+    grep "mutations caught\|cheats stopped\|cheats with host code\|honest variants\|were not graded\|did not start within" \
+      "$report" | sed 's/^/VERDICT /' >> "$log"
+    grep -q "SURVIVED\|NOT ZERO\|NOT FULL\|FLAGGED\|DISTURBED\|STALE\|ERROR" "$report" && status=1
     grep "^| " "$report" | grep -v "^| mutation\|^|---" \
       | awk -F' *[|] *' '{print "MUTANT " $2 " | " $5 " | " $7 " | " $8 " s"}' >> "$log"
   else

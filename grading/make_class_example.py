@@ -65,7 +65,7 @@ def main():
         "08-does-not-compile": [],
         "09-hangs": [],
         "10-crashes-context": [],
-        "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
+        "11-cheat-writes-outside": ["cheat step1: writes outside its folders from a static "
                                     "initializer"],
     }
     for name, mutations in students.items():
