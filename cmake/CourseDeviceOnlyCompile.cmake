@@ -90,6 +90,8 @@ foreach(entry IN LISTS names)
   string(APPEND listing "\n  ${kind} ${name}")
 endforeach()
 string(REPLACE "," ", " files "${COURSE_KERNEL_FILES}")
+message(NOTICE "error: ${files}: the GPU code does not match the course's kernel interface "
+               "(what it defines is listed below)")
 message(FATAL_ERROR
   "${files}: the GPU code of these files does not match the course's kernel interface (the "
   "error above is in the host stub that nvcc generates from the GPU code). In this step the "

@@ -156,9 +156,12 @@ def fresh_copy(pristine, target):
 
 
 def step_errors(log_text, folder, count=8):
-    """The first compiler error lines of a build log that concern one step folder."""
+    """The first compiler error lines of a build log that concern one step folder (the
+    explanation of a kernel that is not the interface's first: cmake/CourseDeviceOnlyCompile
+    .cmake writes it after the compiler's message about nvcc's generated stub)."""
     lines = [line for line in log_text.splitlines()
              if folder in line and ("error" in line.lower() or "undefined reference" in line)]
+    lines.sort(key=lambda line: "kernel interface" not in line)
     return "\n".join(line[:200] for line in lines[:count])
 
 

@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 from tests.helpers import GRADING
-from gradelib import elf, inspection, plan, sandbox
+from gradelib import build, elf, inspection, plan, sandbox
 
 CMAKE = os.environ.get("COURSE_GRADING_TEST_CMAKE") or shutil.which("cmake")
 NINJA = shutil.which("ninja")
@@ -186,6 +186,9 @@ class DeviceOnlyKernels(unittest.TestCase):
         self.assertIn("does not match the course's kernel interface", output)
         self.assertIn("course::step5::probe_extra_kernel(float*)", output)
         self.assertIn("variable course::step5::probe_counter", output)
+        # The grader's note on the step quotes that explanation first.
+        first = build.step_errors(output, FOLDER).splitlines()[0]
+        self.assertIn("does not match the course's kernel interface", first)
 
 
 if __name__ == "__main__":
