@@ -135,12 +135,14 @@ class StepRunner:
         step = plan.STEP_BY_LABEL[self.label]
         # A mutant of the course's own files (a launcher) changes the host code the
         # comparison with the pristine tree expects: that comparison is for students' files.
+        # Without the sandbox the slot's course is a copy at another path than the pristine
+        # tree's (its __FILE__ strings differ): no comparison either.
         course_edit = mutation is not None and not all(
             students_file_path(file) for file, _, _ in mutation.edits())
         found = inspection.inspect_build(self.box, self.build, self.shared.pristine,
                                          self.submission, [step], self.shared.course_kernels,
                                          jobs=self.args.test_jobs,
-                                         compare_host=not course_edit)
+                                         compare_host=self.box.enabled and not course_edit)
         found.charge_problems()
         options = argparse.Namespace(**vars(self.args))
         stop = mutation is not None and self.args.stop_at_first_loss

@@ -149,7 +149,8 @@ def statements(body):
 
 
 class Function:
-    """One PTX function: its statements, register scopes and reaching definitions."""
+    """One PTX function: its statements, register scopes and the definitions that reach a
+    statement."""
 
     def __init__(self, name, body):
         self.name = name
@@ -162,7 +163,8 @@ class Function:
                 words = statement.text.split()
                 if len(words) >= 3 and not statement.operands:
                     self._declare(statement.scopes[-1], words[-1])
-        self._reaching = None
+        self._predecessors_cache = None
+        self._definitions_cache = {}
 
     def _declare(self, scope, text):
         names = [word for word in text.split() if not word.startswith(".")]
@@ -198,45 +200,58 @@ class Function:
                 found.append(variable)
         return found
 
-    def _successors(self):
+    def _predecessors(self):
+        """[set of statement indices that may run just before each statement]; -1 stands
+        for the function's entry. A statement falls through to the next unless it is an
+        unpredicated `bra`, `ret` or `exit`; a branch reaches its label, a branch through a
+        table (`brx.idx`) every label (more paths only make the check stricter)."""
+        if self._predecessors_cache is not None:
+            return self._predecessors_cache
         count = len(self.statements)
         starts = {label: index for index, statement in enumerate(self.statements)
                   for label in statement.labels}
-        successors = []
+        predecessors = [set() for _ in range(count)]
+        if count:
+            predecessors[0].add(-1)
         for index, statement in enumerate(self.statements):
-            nexts = {index + 1} if index + 1 < count else set()  # fall-through, always kept
-            if statement.opcode.startswith("bra"):
+            base = statement.opcode.split(".")[0]
+            ends = base in ("ret", "exit") or (base == "bra" and not statement.predicated)
+            nexts = {index + 1} if index + 1 < count and not ends else set()
+            if base == "bra":
                 nexts |= {starts[name] for name in _NAME.findall(" ".join(statement.operands))
                           if name in starts}
-            elif statement.opcode.startswith("brx"):
+            elif base == "brx":
                 nexts |= set(starts.values())
-            successors.append(nexts)
-        return successors
+            for nxt in nexts:
+                predecessors[nxt].add(index)
+        self._predecessors_cache = predecessors
+        return predecessors
 
-    def reaching(self):
-        """[set of (variable, definition index or UNDEFINED)] reaching each statement."""
-        if self._reaching is not None:
-            return self._reaching
-        count = len(self.statements)
-        gens = [self.definitions(index) for index in range(count)]
-        variables = {variable for gen in gens for variable in gen}
-        successors = self._successors()
-        into = [set() for _ in range(count)]
-        if count:
-            into[0] = {(variable, UNDEFINED) for variable in variables}
-        work = list(range(count))
-        while work:
-            index = work.pop()
-            written = set(gens[index])
-            out = {pair for pair in into[index]
-                   if pair[0] not in written or self.statements[index].predicated}
-            out |= {(variable, index) for variable in written}
-            for nxt in successors[index]:
-                if not out <= into[nxt]:
-                    into[nxt] |= out
-                    work.append(nxt)
-        self._reaching = into
-        return into
+    def reaching(self, index, variable):
+        """The definitions of @p variable that may reach statement @p index (indices), with
+        UNDEFINED when a path from the entry sets it nowhere: a backward walk that stops at
+        each unpredicated definition."""
+        predecessors = self._predecessors()
+        result, seen, todo = set(), set(), list(predecessors[index])
+        while todo:
+            where = todo.pop()
+            if where in seen:
+                continue
+            seen.add(where)
+            if where == -1:
+                result.add(UNDEFINED)
+                continue
+            if variable in self._definitions(where):
+                result.add(where)
+                if not self.statements[where].predicated:
+                    continue
+            todo.extend(predecessors[where])
+        return result
+
+    def _definitions(self, index):
+        if index not in self._definitions_cache:
+            self._definitions_cache[index] = self.definitions(index)
+        return self._definitions_cache[index]
 
     def values(self, index, operand):
         """The values @p operand may hold at statement @p index: integers, UNDEFINED,
@@ -249,9 +264,7 @@ class Function:
         if variable is None:
             return {UNKNOWN}
         result = set()
-        for reached, where in self.reaching()[index]:
-            if reached != variable:
-                continue
+        for where in self.reaching(index, variable):
             if where == UNDEFINED:
                 result.add(UNDEFINED)
                 continue

@@ -81,6 +81,25 @@ class Reader(unittest.TestCase):
         self.assertEqual(len(found), 1)
         self.assertIn("undefined", found[0])
 
+    def test_paths_follow_branches_and_returns(self):
+        # Skipped by an unconditional branch: unset on the path that reaches the shuffle.
+        found = self.findings(ptx("""
+            .reg .b32 %r<6>;
+            bra.uni $L__over;
+            mov.u32 %r5, -1;
+            $L__over:
+            shfl.sync.bfly.b32 %r1, %r1, 1, 31, %r5;"""))
+        self.assertIn("undefined", found[0])
+        # Set before a branch around other code: set on every path (a `ret` ends one).
+        self.assertEqual(self.findings(ptx("""
+            .reg .b32 %r<6>;
+            .reg .pred %p<2>;
+            mov.u32 %r5, -1;
+            @%p1 bra $L__late;
+            ret;
+            $L__late:
+            shfl.sync.bfly.b32 %r1, %r1, 1, 31, %r5;""")), [])
+
     def test_a_predicated_definition_does_not_replace_the_earlier_value(self):
         found = self.findings(ptx("""
             .reg .b32 %r<6>;
