@@ -85,8 +85,7 @@ def configure_arguments(folders, options, course):
     """cmake's configure arguments, with the sandbox's paths."""
     return (["cmake", "-S", sandbox_module.COURSE, "-B", sandbox_module.BUILD, "-G", "Ninja",
              f"-DCOURSE_KERNELS={sandbox_module.SUBMISSION}",
-             "-DCOURSE_STEPS=" + ";".join(folders), "-DCOURSE_BUILD_TESTS=OFF",
-             "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+             "-DCOURSE_STEPS=" + ";".join(folders), "-DCOURSE_BUILD_TESTS=OFF"]
             + sandbox_module.replace_course_path(list(options.cmake_arg), course))
 
 

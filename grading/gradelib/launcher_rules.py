@@ -108,6 +108,9 @@ def disassemble(path):
     """{section name: [Instruction]} of every executable section (objdump, linear)."""
     result = runner.run_limited(["objdump", "-d", "-r", "-w", "--no-show-raw-insn", str(path)],
                                 120)
+    if result.status != 0:
+        raise elf.ElfError(f"objdump cannot disassemble {path}: "
+                           + runner.first_lines(result.output, 2))
     sections, current = {}, None
     for line in result.output.splitlines():
         match = _SECTION.match(line)
@@ -356,14 +359,12 @@ def _code_findings(obj, code, readable):
                                 "the operating system")
                 start = section.data.find(pattern, start + 1)
         relocations = {r.offset: r for r in obj.relocations.get(section.index, [])}
+        floating = {}  # function: [instructions]
         for instruction in code.get(section.name, []):
-            where = None
             if FLOATING.match(instruction.mnemonic):
-                where = readable.get(_function_at(obj, section.index, instruction.address))
-                findings.append(f"computes in floating point ({instruction.mnemonic} "
-                                f"{instruction.operands}) in "
-                                f"{where or _function_at(obj, section.index, instruction.address)}"
-                                ": a launcher computes a grid, not a product")
+                function = _function_at(obj, section.index, instruction.address)
+                floating.setdefault(readable.get(function, function), []).append(
+                    f"{instruction.mnemonic} {instruction.operands}".strip())
             for at in instruction.relocations:
                 relocation = relocations.get(at)
                 if relocation is None or not relocation.symbol.defined:
@@ -382,6 +383,11 @@ def _code_findings(obj, code, readable):
                                     f"{target.name}+{address:#x}"
                                     f"{' (' + readable.get(owner, owner) + ')' if owner else ''}"
                                     ", which is not nvcc's: a launcher keeps no state")
+        for function, instructions in floating.items():
+            more = f" and {len(instructions) - 3} more" if len(instructions) > 3 else ""
+            findings.append(f"computes in floating point in {function} ("
+                            f"{', '.join(instructions[:3])}{more}): a launcher computes a grid, "
+                            "not a product")
     return list(dict.fromkeys(findings))
 
 

@@ -41,65 +41,59 @@ STRAIGHT = ("__global__ void {name}(const float* a, const float* b, float* c, in
             "a[threadIdx.y * inner + k] * b[k * cols + threadIdx.x];\n  c[threadIdx.y * cols + "
             "threadIdx.x] = sum;\n}}\n")
 
+HONEST_KERNELS = (
+    "__global__ void zero_fill_kernel(float* c, int n) {\n  for (int i = threadIdx.x; i < n; "
+    "i += blockDim.x) c[i] = 0.0f;\n}\n"
+    + "template <int kUnroll>\n" + STRAIGHT.format(name="unrolled_kernel")
+    + "static " + STRAIGHT.format(name="file_local_kernel")
+    + "namespace {\ndim3 block_for(const ProductSizes& s) { return dim3(s.cols, s.rows); }\n"
+      "}  // namespace\nint blocks_for(const ProductSizes& s) { return s.rows > 0 ? 1 : 0; }\n")
+HONEST_LAUNCH = (
+    "  zero_fill_kernel<<<1, 256, 0, stream>>>(c, sizes.rows * sizes.cols);\n"
+    "  CUDA_CHECK_LAUNCH(zero_fill_kernel);\n"
+    "  unrolled_kernel<4><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);\n"
+    "  CUDA_CHECK_LAUNCH(unrolled_kernel);\n"
+    "  file_local_kernel<<<dim3(blocks_for(sizes)), block_for(sizes), 0, stream>>>(\n"
+    "      a, b, c, sizes.inner, sizes.cols);\n  CUDA_CHECK_LAUNCH(file_local_kernel);")
+
+# Each object holds several tricks (each finding names its own), so that few compile here.
 VARIANTS = {
     "reference": variant(),
-    "second_kernel": variant(
-        inside="__global__ void zero_fill_kernel(float* c, int n) {\n  for (int i = "
-               "threadIdx.x; i < n; i += blockDim.x) c[i] = 0.0f;\n}\n",
-        launch="  zero_fill_kernel<<<1, 256, 0, stream>>>(c, sizes.rows * sizes.cols);\n"
-               "  CUDA_CHECK_LAUNCH(zero_fill_kernel);\n" + LAUNCH),
-    "template_kernel": variant(
-        inside="template <int kUnroll>\n" + STRAIGHT.format(name="unrolled_kernel"),
-        launch="  unrolled_kernel<4><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
-               "sizes.cols);\n  CUDA_CHECK_LAUNCH(unrolled_kernel);"),
-    "helpers": variant(
-        inside="namespace {\ndim3 block_for(const ProductSizes& s) { return dim3(s.cols, "
-               "s.rows); }\n}  // namespace\nint blocks_for(const ProductSizes& s) { return "
-               "s.rows > 0 ? 1 : 0; }\n",
-        launch="  naive_single_block_kernel<<<dim3(blocks_for(sizes)), block_for(sizes), 0, "
-               "stream>>>(a, b, c, sizes.inner, sizes.cols);\n  (void)grid;\n  (void)block;\n"
-               "  CUDA_CHECK_LAUNCH(naive_single_block_kernel);"),
-    "static_kernel": variant(
-        inside="static " + STRAIGHT.format(name="file_local_kernel"),
-        launch="  file_local_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
-               "sizes.cols);\n  CUDA_CHECK_LAUNCH(file_local_kernel);"),
-    # Tricks.
-    "forged_report": variant(before="#include <cstdio>\n#include <unistd.h>\nnamespace {\n"
-                             "struct Forged { Forged() { if (FILE* f = std::fopen(\"r.xml\", "
-                             "\"w\")) std::fclose(f); _exit(0); } } forged;\n}\n"),
-    "constructor": variant(before="namespace {\n__attribute__((constructor)) void early() "
-                           "{ static volatile int x; x = 1; }\n}\n"),
-    "preinit": variant(before="namespace {\nvoid early() {}\n__attribute__((section("
-                       "\".preinit_array\"), used)) void (*early_entry)() = early;\n}\n"),
-    "prioritized_hidden_syscall": variant(before=(
-        "namespace {\n__attribute__((constructor(101))) void plant() {\n  long result;\n"
-        "  asm volatile(\"jmp 1f+2\\n1: movw $0x050f, %%ax\" : \"=a\"(result) : \"0\"(60L) "
-        ": \"rcx\", \"r11\", \"memory\");\n}\n}\n")),
-    "syscall_in_launcher": variant(grid=(
+    # The honest variants together: a second kernel, a template kernel, a static kernel,
+    # helper functions (one file-local, one global in course::step1).
+    "honest": variant(inside=HONEST_KERNELS, launch=HONEST_LAUNCH),
+    # Code before main: a static object that forges a report, a constructor, a .preinit_array
+    # entry, and a constructor of priority 101 whose system call hides in an immediate
+    # (`movw $0x050f, %ax` is 66 b8 0f 05; the jump lands on 0f 05, a syscall).
+    "before_main": variant(before=(
+        "#include <cstdio>\n#include <unistd.h>\nnamespace {\nstruct Forged { Forged() { if "
+        "(FILE* f = std::fopen(\"r.xml\", \"w\")) std::fclose(f); _exit(0); } } forged;\n"
+        "__attribute__((constructor)) void early() { static volatile int x; x = 1; }\n"
+        "void earliest() {}\n__attribute__((section(\".preinit_array\"), used)) void "
+        "(*earliest_entry)() = earliest;\n__attribute__((constructor(101))) void plant() {\n"
+        "  long result;\n  asm volatile(\"jmp 1f+2\\n1: movw $0x050f, %%ax\" : \"=a\"(result) "
+        ": \"0\"(60L) : \"rcx\", \"r11\", \"memory\");\n}\n}  // namespace\n")),
+    # Looking at the process: envp before main, getenv and environ in the launcher, a system
+    # call in the launcher.
+    "environment": variant(before=(
+        "#include <cstdlib>\n#include <cstring>\nextern char** environ;\nnamespace {\n"
+        "bool sanitized = false;\n__attribute__((constructor)) void look(int, char**, char** "
+        "envp) {\n  for (char** e = envp; *e; ++e) if (std::strncmp(*e, \"CUDA_INJECTION64_"
+        "PATH=\", 22) == 0) sanitized = true;\n}\n}  // namespace\n"), grid=(
         "  long result;\n  asm volatile(\"syscall\" : \"=a\"(result) : \"a\"(39L) : \"rcx\", "
-        "\"r11\", \"memory\");\n  const dim3 grid(result > 0 ? 1 : 1, 1);")),
-    "envp": variant(before=(
-        "#include <cstring>\nnamespace {\nbool sanitized = false;\n__attribute__((constructor"
-        ")) void look(int, char**, char** envp) {\n  for (char** e = envp; *e; ++e) if (std::"
-        "strncmp(*e, \"CUDA_INJECTION64_PATH=\", 22) == 0) sanitized = true;\n}\n}\n"),
-        grid="  const dim3 grid(sanitized ? 1 : 1, 1);"),
-    "getenv": variant(before="#include <cstdlib>\n", grid=(
-        "  const dim3 grid(std::getenv(\"CUDA_INJECTION64_PATH\") ? 1 : 1, 1);")),
-    "environ": variant(before="extern char** environ;\n", grid=(
-        "  const dim3 grid(static_cast<unsigned>(environ[0] != nullptr), 1);")),
-    "managed_product": variant(
-        inside="__managed__ float staged[3 * 1024];\n",
+        "\"r11\", \"memory\");\n  const dim3 grid(static_cast<unsigned>((std::getenv(\"X\") "
+        "!= nullptr) + (environ[0] != nullptr) + sanitized + (result > 0)), 1);")),
+    # Host memory: a __managed__ product on the host, a copy to the host, state between calls.
+    "host_memory": variant(
+        inside="__managed__ float staged[3 * 1024];\nnamespace {\nint calls = 0;\n}\n",
         launch=LAUNCH + "\n  (void)cudaDeviceSynchronize();\n  for (int i = 0; i < 1024; ++i)"
-               " staged[2048 + i] = staged[i] * staged[1024 + i];"),
-    "host_copy": variant(launch=(
-        "  float host[1024];\n  CUDA_CHECK(cudaMemcpy(host, a, sizeof(float), "
-        "cudaMemcpyDeviceToHost));\n  (void)grid;\n  (void)block;\n  (void)stream;")),
-    "state": variant(inside="namespace {\nint calls = 0;\n}\n", grid=(
-        "  const dim3 grid(++calls > 1 ? 1 : 1, 1);")),
-    "replaces_puts": variant(after='\nextern "C" int puts(const char*) { return 0; }\n'),
-    "ifunc": variant(after=(
-        '\nextern "C" {\nstatic void* pick() { return nullptr; }\nvoid chosen() '
-        '__attribute__((ifunc("pick")));\n}\n')),
+               " staged[2048 + i] = staged[i] * staged[1024 + i];\n  float host[4];\n"
+               "  CUDA_CHECK(cudaMemcpy(host, a, sizeof(float), cudaMemcpyDeviceToHost));",
+        grid="  const dim3 grid(++calls > 1 ? 1 : 1, 1);"),
+    # Definitions that would replace another's: the C library's puts, an indirect function.
+    "replacements": variant(after=(
+        '\nextern "C" int puts(const char*) { return 0; }\nextern "C" {\nstatic void* pick() '
+        '{ return nullptr; }\nvoid chosen() __attribute__((ifunc("pick")));\n}\n')),
 }
 
 
@@ -139,49 +133,44 @@ class LauncherAllowlist(unittest.TestCase):
             self.assertIn(text, found, f"{name}: {found or 'no finding'}")
 
     def test_the_course_launcher_and_honest_variants_have_no_finding(self):
-        for name in ("reference", "second_kernel", "template_kernel", "helpers",
-                     "static_kernel"):
-            self.assertEqual(self.findings(name), [], name)
+        self.assertEqual(self.findings("reference"), [])
+        self.assertEqual(self.findings("honest"), [])
 
     def test_code_before_main(self):
-        self.assertFound("forged_report", "references", "fopen", "_exit",
-                         "runs code before main: .init_array names")
-        self.assertFound("constructor", "runs code before main", "early()")
-        self.assertFound("preinit", "the section .preinit_array")
-        self.assertFound("prioritized_hidden_syscall", "the section .init_array.00101",
+        self.assertFound("before_main", "references", "fopen", "_exit",
+                         "runs code before main: .init_array names", "early()",
+                         "the section .preinit_array", "the section .init_array.00101",
                          "holds the bytes of a system call (syscall) in "
                          "(anonymous namespace)::plant()")
 
-    def test_system_calls_environment_and_host_memory(self):
-        self.assertFound("syscall_in_launcher", "system call (syscall) in "
-                         "course::step1::launch_naive_single_block")
-        self.assertFound("envp", "runs code before main", "look(int, char**, char**)",
-                         "writable variable (anonymous namespace)::sanitized")
-        self.assertFound("getenv", "references getenv")
-        self.assertFound("environ", "references environ")
-        self.assertFound("managed_product", "__cudaRegisterManagedVar",
-                         "computes in floating point (mulss")
-        self.assertFound("host_copy", "references cudaMemcpy")
-        self.assertFound("state", "writable variable course::step1::(anonymous namespace)::calls",
+    def test_system_calls_and_the_environment(self):
+        self.assertFound("environment", "system call (syscall) in "
+                         "course::step1::launch_naive_single_block", "look(int, char**, char**)",
+                         "writable variable (anonymous namespace)::sanitized", "getenv",
+                         "environ", "strncmp")
+
+    def test_host_memory(self):
+        self.assertFound("host_memory", "__cudaRegisterManagedVar", "cudaMemcpy",
+                         "computes in floating point in "
+                         "course::step1::launch_naive_single_block", "mulss",
+                         "writable variable course::step1::(anonymous namespace)::calls",
                          "uses writable data at .bss")
 
     def test_definitions_that_would_replace_others(self):
-        self.assertFound("replaces_puts", "defines puts (outside course::step1)")
-        self.assertFound("ifunc", "as an indirect function")
+        self.assertFound("replacements", "defines puts (outside course::step1)",
+                         "as an indirect function")
 
     def test_kernels_come_from_the_symbols_whatever_the_source_hides(self):
         names = sorted(inspection.kernel_base(name) for name in inspection.object_kernels(
-            self.objects["static_kernel"]).values())
-        self.assertEqual(names, ["file_local_kernel", "naive_single_block_kernel"])
-        names = sorted(inspection.kernel_base(name) for name in inspection.object_kernels(
-            self.objects["template_kernel"]).values())
-        self.assertEqual(names, ["naive_single_block_kernel", "unrolled_kernel"])
+            self.objects["honest"]).values())
+        self.assertEqual(names, ["file_local_kernel", "naive_single_block_kernel",
+                                 "unrolled_kernel", "zero_fill_kernel"])
 
     def test_a_call_reaches_the_function_its_relocation_names_with_the_addend(self):
         # `call f` is a relocation to f - 4 (or to its section + offset - 4): the target is
         # symbol + addend + 4. Without the +4 the call lands in the function before f (the
         # previous inspection reported nvcc's registration as calling _Unwind_Resume).
-        obj = elf.ElfObject(self.objects["second_kernel"])
+        obj = elf.ElfObject(self.objects["honest"])
         code = launcher_rules.disassemble(obj.path)
         for section in obj.sections:
             if section.name in code:

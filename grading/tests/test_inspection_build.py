@@ -47,7 +47,9 @@ namespace course::step5 {{
 namespace {{
 unsigned blocks() {{ return 1; }}
 }}  // namespace
-void launch_probe_sum(const float* in, float* out) {{ probe_sum_kernel<<<blocks(), 32>>>(in, out); }}
+void launch_probe_sum(const float* in, float* out) {{
+  probe_sum_kernel<<<blocks(), 32>>>(in, out);
+}}
 }}  // namespace course::step5
 '''
 REFERENCE = f'''#pragma once

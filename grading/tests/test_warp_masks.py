@@ -151,8 +151,8 @@ class Reader(unittest.TestCase):
         self.assertIn("calls checked_shfl_xor_sync with the constant mask 0x0000ffff", found[0])
 
     def test_a_block_that_is_no_function(self):
-        self.assertIn("neither a function nor data",
-                      self.findings(".visible .weird k\n{\nshfl.sync.bfly.b32 %r1, %r1, 1, 31, 1;\n}\n")[0])
+        block = ".visible .weird k\n{\nshfl.sync.bfly.b32 %r1, %r1, 1, 31, 1;\n}\n"
+        self.assertIn("neither a function nor data", self.findings(block)[0])
 
 
 WARP_FILE = ROOT / "step5_tensor_core_sddmm" / "sddmm_warp_per_nonzero.cuh"
