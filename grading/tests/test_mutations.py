@@ -33,6 +33,32 @@ class TimeBudget(unittest.TestCase):
         self.assertIn("2 of 3 mutations did not start within the time budget", text)
 
 
+class CheatVerdicts(unittest.TestCase):
+    def test_full_marks_are_expected_of_host_code_that_never_runs_and_honest_launchers(self):
+        from gradelib import mutant_slots
+        by_expect = {cheat.expect: cheat for cheat in CHEATS}
+        full = {"points": 20.0, "max_points": 20.0, "findings": []}
+        flagged = dict(full, findings=[{"files": ["x"], "rule": "launcher", "text": "t"}])
+        zero = dict(flagged, points=0.0)
+        verdict = mutant_slots.cheat_result
+        self.assertEqual(verdict(by_expect["reference"], full, [], False), "reference score")
+        self.assertEqual(verdict(by_expect["full"], full, [], False), "full, no finding")
+        self.assertEqual(verdict(by_expect["full"], flagged, [], False), "**NOT FULL**")
+        self.assertEqual(verdict(by_expect["reference"], dict(full, points=0.0), [], False),
+                         "**NOT FULL**")
+        self.assertEqual(verdict(by_expect["full"], flagged, [], True), "**FLAGGED** (a finding)")
+        self.assertEqual(verdict(by_expect["full"], full, [], True), "no finding")
+        self.assertEqual(verdict(by_expect["zero"], zero, [], False), "zero")
+        self.assertEqual(verdict(by_expect["zero"], zero, [], True), "zero (inspection)")
+        self.assertIn("DISTURBED", verdict(by_expect["reference"], full, ["a file"], False))
+        rows = [mutant_slots.row(by_expect[kind], result) for kind, result in (
+            ("zero", "zero"), ("reference", "reference score"), ("full", "**NOT FULL**"))]
+        text = mutant_slots.markdown(rows, "Mutation check", "")
+        self.assertIn("1 of 1 cheats stopped", text)
+        self.assertIn("1 of 1 cheats with host code in the kernel files", text)
+        self.assertIn("0 of 1 honest variants", text)
+
+
 class MutationList(unittest.TestCase):
     def test_every_edit_applies_exactly_once(self):
         problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS + CHEATS)
