@@ -357,9 +357,9 @@ CHEATS += [
              "template <typename Tiling>\n__global__ void __launch_bounds__(Tiling::kThreads)",
              "// __global__ void helper(  (cheat: a decoy for a pattern over the source)\n"
              "template <typename Tiling>\n__global__ static void __launch_bounds__(Tiling::kThreads)",
-             (Check("the interface: a static kernel is not the course's (its host stub "
-                    "differs, or it does not build)"),
-              Check("racecheck on the static kernel, named from the compiled symbols")),
+             (Check("racecheck on the static kernel, named from the compiled symbols (a "
+                    "static template kernel keeps the interface's name: its host part is the "
+                    "course's)"),),
              "cheat", expect="loses",
              more=((S4_RECT, "    __syncthreads();  // both tiles must be complete before "
                     "anyone reads them",

@@ -137,9 +137,12 @@ def launcher_findings(student_obj, reference_obj, files):
 
 
 def _symbols(obj):
-    """The symbols of an object as comparable tuples (the fatbinary's size left out)."""
+    """The symbols of an object as comparable tuples (the fatbinary's size and the names of
+    source files, nvcc's temporary files without --keep, left out)."""
     rows = []
     for symbol in obj.symbols:
+        if symbol.type == elf.STT_FILE:
+            continue
         section = obj.section_of(symbol)
         where = section.name if section else symbol.section
         size = 0 if where == ".nv_fatbin" else symbol.size
