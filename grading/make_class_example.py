@@ -121,7 +121,7 @@ def main():
         "08-does-not-compile": [],
         "09-hangs": [],
         "10-crashes-context": [],
-        "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
+        "11-cheat-writes-outside": ["cheat step1: writes outside its folders from a static "
                                     "initializer"],
         "12-memory-hog": [HOSTILE[0].name],
         "13-slow": [HOSTILE[1].name],

@@ -298,9 +298,10 @@ def main():
     pathlib.Path(args.report).write_text(report_text)
     print(report_text)
     good = {"caught", "zero", "contained", "not graded (course code)", mutant_slots.OUT_OF_TIME}
+    good |= mutant_slots.CHEAT_GOOD
     if args.dry_run:
-        good |= {"applies and reverts", "applies, builds and reverts", "not run (no GPU)",
-                 "zero (inspection)"}
+        good |= {"applies and reverts", "applies, builds and reverts"}
+        good |= mutant_slots.CHEAT_GOOD_WITHOUT_GPU
     return 0 if rows and not left and all(entry["result"] in good for entry in rows) else 1
 
 
