@@ -12,6 +12,7 @@ program that links no student code) checks them against its own copy of the inpu
 A run that failed for a reason of the machine rather than of the student's code (the GPU's
 memory was full: "out of memory" in what the runner or the sanitizer printed) says so in its
 message (RESOURCE): grading.py runs it again alone before it costs anything."""
+import dataclasses
 import os
 import shutil
 import stat
@@ -170,12 +171,26 @@ def runner_command(step):
 
 
 def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
-    return runner.run_limited(
+    """One run of @p argv in the sandbox. A run that ran out of time while the student's
+    other runs ran beside it (--test-jobs above 1 in its turn on the GPU) may only have been
+    slowed by them: it comes back "disturbed", so that grading.run_again_alone runs it again
+    alone before it costs anything (the H200 run of 2026-11-28 lost honest students whole
+    steps to evidence runs under initcheck that ran out of time eight at a time)."""
+    result = runner.run_limited(
         context.box.command(argv, submission=context.submission, build=context.build_dir,
                             scratch=scratch, run_files=RUN_FILES),
         timeout, log_path=log_path, cancel=step_cases.cancel,
         gpu=context.gpu.step(step_cases.step.label) if context.gpu else None,
         preexec=context.box.preexec(run=True))
+    return crowded(result, context.options)
+
+
+def crowded(result, options):
+    """@p result marked disturbed when it ran out of time beside other runs of its own
+    (options.test_jobs above 1); unchanged otherwise."""
+    if result.timed_out and not result.disturbed and getattr(options, "test_jobs", 1) > 1:
+        return dataclasses.replace(result, disturbed=True)
+    return result
 
 
 def run_sanitizer(step_cases, case, tool):

@@ -153,7 +153,9 @@ class Hangs(unittest.TestCase):
             self.assertTrue(case["message"].startswith("timed out after 1.0 s"))
             self.assertEqual(runs, 1)
 
-    def test_the_hanging_runs_of_one_step_are_not_run_again_for_each_other(self):
+    def test_the_hanging_runs_of_one_step_are_run_again_alone_once_before_they_count(self):
+        # Side by side (test_jobs 2), a run that runs out of time may only have been slowed by
+        # its sibling (case_runs.crowded): each is run once more alone, where a time-out counts.
         with tempfile.TemporaryDirectory() as folder:
             root = pathlib.Path(folder)
             names = ["hanging case 1", "hanging case 2"]
@@ -172,7 +174,8 @@ class Hangs(unittest.TestCase):
             finally:
                 restore()
             self.assertEqual([case["outcome"] for case in cases], ["failed"] * 2)
-            self.assertEqual((root / "runs").read_text().count("run"), 2)
+            self.assertTrue(all(case["message"].startswith("timed out after") for case in cases))
+            self.assertEqual((root / "runs").read_text().count("run"), 4)
 
     def test_later_cases_of_a_hanging_step_get_a_short_limit(self):
         with tempfile.TemporaryDirectory() as folder:

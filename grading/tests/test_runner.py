@@ -63,3 +63,24 @@ class SanitizerRuns(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CrowdedRuns(unittest.TestCase):
+    """A run that ran out of time beside the student's own runs is run again alone
+    (case_runs.crowded) before it costs anything; alone, a time-out counts."""
+
+    def test_a_time_out_beside_other_runs_is_disturbed(self):
+        from gradelib import case_runs
+        import argparse
+        timed_out = runner.Completed(None, "", 30.0)
+        side_by_side = argparse.Namespace(test_jobs=8)
+        self.assertTrue(case_runs.crowded(timed_out, side_by_side).disturbed)
+
+    def test_alone_a_time_out_counts_and_a_finished_run_is_left_alone(self):
+        from gradelib import case_runs
+        import argparse
+        alone = argparse.Namespace(test_jobs=1)
+        self.assertFalse(case_runs.crowded(runner.Completed(None, "", 30.0), alone).disturbed)
+        finished = runner.Completed(0, "", 1.0)
+        side_by_side = argparse.Namespace(test_jobs=8)
+        self.assertFalse(case_runs.crowded(finished, side_by_side).disturbed)
