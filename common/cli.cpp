@@ -32,6 +32,53 @@ std::string describe_range(const RealRange& range) {
          (range.min_excluded ? " and at most " : " to ") + format_real(range.max);
 }
 
+// The one grammar of numbers on a command line and in the environment: decimal only, no
+// spaces around it, no '+' and no hex (strtoll and strtod would take ' 5', '+5', '0x1p-1').
+// A whole number: an optional '-' and digits.
+bool is_whole_number_text(const std::string& text) {
+  const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (first == text.size()) {
+    return false;
+  }
+  for (std::size_t index = first; index < text.size(); ++index) {
+    if (text[index] < '0' || text[index] > '9') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A decimal number: an optional '-', digits with an optional '.', at least one digit, then
+// an optional exponent (e or E, an optional sign, digits): 5, -0.5, .5, 5., 1e-3, 2E+6.
+bool is_decimal_number_text(const std::string& text) {
+  std::size_t index = !text.empty() && text[0] == '-' ? 1 : 0;
+  const auto digits = [&] {
+    const std::size_t start = index;
+    while (index < text.size() && text[index] >= '0' && text[index] <= '9') {
+      ++index;
+    }
+    return index - start;
+  };
+  std::size_t mantissa = digits();
+  if (index < text.size() && text[index] == '.') {
+    ++index;
+    mantissa += digits();
+  }
+  if (mantissa == 0) {
+    return false;
+  }
+  if (index < text.size() && (text[index] == 'e' || text[index] == 'E')) {
+    ++index;
+    if (index < text.size() && (text[index] == '+' || text[index] == '-')) {
+      ++index;
+    }
+    if (digits() == 0) {
+      return false;
+    }
+  }
+  return index == text.size();
+}
+
 // True for a word that is an option ("--seed"), not a value (a negative number is a value).
 bool looks_like_option(const std::string& word) {
   return word.size() > 2 && word.compare(0, 2, "--") == 0;
@@ -51,12 +98,13 @@ long long parse_integer(const std::string& name, const std::string& text, long l
   if (text.empty()) {
     throw UsageError(name + " needs a value: " + range);
   }
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end != '\0') {
-    throw UsageError(name + " must be " + range + ", got '" + text + "' (not a whole number)");
+  if (!is_whole_number_text(text)) {
+    throw UsageError(name + " must be " + range + ", got '" + text +
+                     "' (not a whole number: decimal digits with an optional '-', no spaces, "
+                     "'+' or other signs)");
   }
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), nullptr, 10);
   if (errno == ERANGE || value < min || value > max) {
     throw UsageError(name + " must be " + range + ", got " + text);
   }
@@ -68,14 +116,18 @@ double parse_real(const std::string& name, const std::string& text, const RealRa
   if (text.empty()) {
     throw UsageError(name + " needs a value: " + expected);
   }
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') {
-    throw UsageError(name + " must be " + expected + ", got '" + text + "' (not a number)");
+  if (!is_decimal_number_text(text)) {
+    throw UsageError(name + " must be " + expected + ", got '" + text +
+                     "' (not a decimal number such as 0.5, -2 or 1e-3: no spaces, '+', hex, "
+                     "inf or nan)");
   }
-  if (!std::isfinite(value) || errno == ERANGE) {
-    throw UsageError(name + " must be " + expected + ", got '" + text + "' (not a finite number)");
+  errno = 0;
+  const double value = std::strtod(text.c_str(), nullptr);
+  // ERANGE with a finite result is an underflow (1e-320 is a denormal, 1e-400 rounds to 0):
+  // a number all the same. With an infinite one, the text is beyond the largest double.
+  if (!std::isfinite(value)) {
+    throw UsageError(name + " must be " + expected + ", got '" + text +
+                     "' (beyond the largest number, about 1.8e308)");
   }
   const bool below = range.min_excluded ? value <= range.min : value < range.min;
   if (below || value > range.max) {
@@ -169,33 +221,66 @@ void ArgParser::add_seed(long long* target, const std::string& help) {
 void ArgParser::add_checked_path(const std::string& name, std::string* target,
                                  const std::string& help, const std::string& hint,
                                  const std::string& needs,
-                                 void (*check)(const std::string&, const std::string&)) {
-  add({name, hint, needs, help, true, false, [=](const std::string& text, bool) {
-         if (text.empty()) {
-           throw UsageError(name + " needs " + needs + ", got an empty one");
-         }
-         try {
-           check(name, text);
-         } catch (const std::invalid_argument& error) {
-           throw UsageError(error.what());
-         }
-         *target = text;
-       }});
+                                 void (*check)(const std::string&, const std::string&),
+                                 PathRole role) {
+  Option option{name, hint, needs, help, true, false, [=](const std::string& text, bool) {
+                  if (text.empty()) {
+                    throw UsageError(name + " needs " + needs + ", got an empty one");
+                  }
+                  try {
+                    check(name, text);
+                  } catch (const std::invalid_argument& error) {
+                    throw UsageError(error.what());
+                  }
+                  *target = text;
+                }};
+  option.role = role;
+  add(std::move(option));
 }
 
 void ArgParser::add_input_file(const std::string& name, std::string* target,
                                const std::string& help) {
-  add_checked_path(name, target, help, "FILE", "a file name", require_input_file);
+  add_checked_path(name, target, help, "FILE", "a file name", require_input_file, PathRole::kInput);
 }
 
 void ArgParser::add_input_folder(const std::string& name, std::string* target,
                                  const std::string& help) {
-  add_checked_path(name, target, help, "DIR", "a folder name", require_input_folder);
+  add_checked_path(name, target, help, "DIR", "a folder name", require_input_folder,
+                   PathRole::kNone);
 }
 
 void ArgParser::add_output_file(const std::string& name, std::string* target,
                                 const std::string& help) {
-  add_checked_path(name, target, help, "FILE", "a file name", require_output_file);
+  add_checked_path(name, target, help, "FILE", "a file name", require_output_file,
+                   PathRole::kOutput);
+}
+
+void ArgParser::add_output_folder(const std::string& name, std::string* target,
+                                  const std::string& help) {
+  add_checked_path(name, target, help, "DIR", "a folder name", require_output_folder,
+                   PathRole::kNone);
+}
+
+void ArgParser::refuse_shared_paths() const {
+  for (std::size_t first = 0; first < paths_.size(); ++first) {
+    for (std::size_t second = first + 1; second < paths_.size(); ++second) {
+      const auto& [one, one_path] = paths_[first];
+      const auto& [other, other_path] = paths_[second];
+      if (one->role != PathRole::kOutput && other->role != PathRole::kOutput) {
+        continue;  // two inputs may be one file
+      }
+      const std::string one_identity = file_identity(one_path, one->role == PathRole::kOutput);
+      if (!one_identity.empty() &&
+          one_identity == file_identity(other_path, other->role == PathRole::kOutput)) {
+        const bool both_outputs =
+            one->role == PathRole::kOutput && other->role == PathRole::kOutput;
+        throw UsageError(one->name + " " + one_path + " and " + other->name + " " + other_path +
+                         " name the same file: " +
+                         (both_outputs ? std::string("each output needs a file of its own")
+                                       : std::string("an output may not overwrite an input")));
+      }
+    }
+  }
 }
 
 const ArgParser::Option& ArgParser::find(const std::string& name) const {
@@ -216,10 +301,14 @@ void ArgParser::apply(const Option& option, const std::string& value) {
     throw UsageError(option.name + " is given twice (give each option once)");
   }
   option.apply(value, first);
+  if (option.role != PathRole::kNone) {
+    paths_.emplace_back(&option, value);
+  }
 }
 
 bool ArgParser::parse(int argc, char** argv) {
   given_.clear();
+  paths_.clear();
   for (int index = 1; index < argc; ++index) {
     std::string argument = argv[index];
     if (argument == "--help" || argument == "-h") {
@@ -249,6 +338,7 @@ bool ArgParser::parse(int argc, char** argv) {
     }
     apply(option, value);
   }
+  refuse_shared_paths();
   for (const auto& finish : finishers_) {
     finish();
   }

@@ -5,13 +5,19 @@
 /// - options are `--name value` or `--name=value`; a flag takes no value;
 /// - an option that needs a value refuses a following `--option` ("--out needs a file name,
 ///   got the option --seed"); write `--out=--seed` to mean a file really named so;
-/// - every number has a range; a value that is missing, not a number, has trailing text
-///   (`0.5abc`), is not finite (`nan`, `inf`) or is out of range is refused with the option,
-///   the range and what was given;
+/// - every number has a range and one grammar, for options and environment variables alike
+///   (COURSE_SEED): decimal only, an optional leading '-', no spaces around it, no '+', no hex
+///   (`0x10`, `0x1p-1`), no `nan` or `inf`; a real number may have a fraction and an exponent
+///   (`1e-3`, `2E+6`), and a denormal such as `1e-320` is a number like any other. A value
+///   that is missing, breaks the grammar (`0.5abc`, ` 5`, `+5`) or is out of range is refused
+///   with the option, the range and what was given;
 /// - an option given twice is refused, except a list option, whose values add up;
 /// - files are checked when parsed: an input file must be a regular, readable file (a FIFO,
 ///   a device, a socket or a folder is refused by name), an input folder a folder, and an
-///   output file must go to an existing, writable folder;
+///   output file must go to an existing, writable folder (an output folder must exist and be
+///   writable); two outputs may not name one file, nor an output an input (`--csv t.md
+///   --markdown t.md`, `--csv shapes.txt --shapes shapes.txt`): each is refused before any
+///   work, and outputs are then written whole or not at all (output_file.hpp);
 /// - a list refuses a value given twice;
 /// - `--seed N` is a real seed everywhere, and `--seed fresh` draws a new one; after parse()
 ///   the seed is always a real one, which the program prints so that the run can be repeated;
@@ -25,6 +31,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace course {
@@ -43,7 +50,8 @@ constexpr long long kFreshSeed = -1;
 /// @brief Largest seed: seeds are whole numbers from 0 to 2^63 - 1.
 constexpr long long kMaxSeed = 0x7fffffffffffffffLL;
 
-/// @brief Parses a whole number in [min, max]; throws UsageError naming @p name otherwise.
+/// @brief Parses a whole number in [min, max] (decimal digits with an optional '-', nothing
+/// around them); throws UsageError naming @p name, the range and the text otherwise.
 /// @param name the option, for the message (e.g. "--size")
 /// @param text the text to parse
 /// @param min smallest allowed value
@@ -60,8 +68,9 @@ struct RealRange {
   bool min_excluded = false;  ///< true: the value must be greater than min
 };
 
-/// @brief Parses a finite decimal number inside @p range; throws UsageError naming @p name,
-/// the range and the text for trailing text, nan/inf, or a value outside the range.
+/// @brief Parses a decimal number inside @p range (the grammar of the file comment); throws
+/// UsageError naming @p name, the range and the text for anything else: trailing text,
+/// spaces, '+', hex, nan/inf, a value beyond the double range or outside @p range.
 /// @param name the option, for the message
 /// @param text the text to parse
 /// @param range the allowed values
@@ -143,6 +152,12 @@ class ArgParser {
   /// @param help one line for --help
   void add_output_file(const std::string& name, std::string* target, const std::string& help);
 
+  /// @brief A folder to write files into: it must exist and be writable, checked when parsed.
+  /// @param name option name
+  /// @param target variable that receives the path (holds the default)
+  /// @param help one line for --help
+  void add_output_folder(const std::string& name, std::string* target, const std::string& help);
+
   /// @brief Parses @p argv. Returns false when --help was given (usage already printed);
   /// throws UsageError for anything it cannot accept.
   /// @param argc argument count
@@ -175,6 +190,8 @@ class ArgParser {
   std::string usage() const;
 
  private:
+  /// What a path option names, for the check that no two of them name one file.
+  enum class PathRole { kNone, kInput, kOutput };
   struct Option {
     std::string name;
     std::string value_hint;  // shown by --help, e.g. "N (1..32, default 4)"
@@ -183,10 +200,12 @@ class ArgParser {
     bool takes_value;
     bool repeatable;
     std::function<void(const std::string&, bool first)> apply;
+    PathRole role = PathRole::kNone;
   };
   void add_checked_path(const std::string& name, std::string* target, const std::string& help,
                         const std::string& hint, const std::string& needs,
-                        void (*check)(const std::string&, const std::string&));
+                        void (*check)(const std::string&, const std::string&), PathRole role);
+  void refuse_shared_paths() const;
   const Option& find(const std::string& name) const;
   void add(Option option);
   void apply(const Option& option, const std::string& value);
@@ -196,6 +215,7 @@ class ArgParser {
   std::vector<Option> options_;
   std::vector<std::function<void()>> finishers_;  // run after every argument (fresh seeds)
   std::set<std::string> given_;
+  std::vector<std::pair<const Option*, std::string>> paths_;  // path options as given
 };
 
 /// @brief Runs a step program's body and turns exceptions into messages and exit codes:

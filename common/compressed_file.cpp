@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -38,6 +39,42 @@ CompressedReadBuffer::~CompressedReadBuffer() {
   }
 }
 
+std::string CompressedReadBuffer::describe_read_error(int code, const char* message) {
+  if (code == Z_BUF_ERROR) {  // zlib's "unexpected end of file"
+    return "the gzip data ends before its end marker: the file is truncated (an interrupted "
+           "download or copy?); fetch it again";
+  }
+  if (code == Z_DATA_ERROR) {
+    std::string detail = message != nullptr ? message : "";
+    // zlib names a file it was given by descriptor "<fd:N>": say nothing of that.
+    if (detail.rfind("<fd:", 0) == 0 && detail.find(": ") != std::string::npos) {
+      detail = detail.substr(detail.find(": ") + 2);
+    }
+    return "the gzip data is damaged (" + detail + "); fetch the file again";
+  }
+  if (code == Z_ERRNO) {
+    return std::string("reading the file failed: ") + std::strerror(errno);
+  }
+  return std::string("read error: ") + (message != nullptr ? message : "unknown");
+}
+
+bool CompressedReadBuffer::expands_like_a_bomb() {
+  if (text_bytes_ < kExpansionCheckBytes || gzdirect(file_) != 0) {
+    return false;
+  }
+  // gzoffset counts the compressed bytes used so far (not those still buffered).
+  const auto compressed = static_cast<std::uint64_t>(std::max<z_off_t>(gzoffset(file_), 1));
+  if (text_bytes_ <= kMaxExpansion * compressed) {
+    return false;
+  }
+  error_ = "the gzip data expands more than " + std::to_string(kMaxExpansion) + " times (" +
+           std::to_string(text_bytes_ >> 20) + " MiB of text from " +
+           std::to_string(compressed >> 10) +
+           " KiB so far; Matrix Market files expand 3 to "
+           "10 times): refused as a decompression bomb";
+  return true;
+}
+
 CompressedReadBuffer::int_type CompressedReadBuffer::underflow() {
   if (gptr() < egptr()) {
     return traits_type::to_int_type(*gptr());
@@ -50,22 +87,32 @@ CompressedReadBuffer::int_type CompressedReadBuffer::underflow() {
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
     if (count < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-      error_ = std::string("read error: ") + (message != nullptr ? message : "unknown");
+      error_ = describe_read_error(code, message);
     }
+    return traits_type::eof();
+  }
+  text_bytes_ += static_cast<std::uint64_t>(count);
+  if (expands_like_a_bomb()) {
     return traits_type::eof();
   }
   setg(buffer_, buffer_, buffer_ + count);
   return traits_type::to_int_type(*gptr());
 }
 
-TextSink::TextSink(const std::string& path, bool compress) : path_(path) {
+TextSink::TextSink(const std::string& path, bool compress) : file_(path) {
   if (compress) {
-    gz_ = gzopen(path.c_str(), "wb");
-  } else {
-    plain_ = std::fopen(path.c_str(), "wb");
-  }
-  if (gz_ == nullptr && plain_ == nullptr) {
-    throw std::runtime_error("cannot open " + path + " for writing: " + std::strerror(errno));
+    // zlib gets a duplicate of the descriptor and closes that one; file_ keeps its own to
+    // flush the data to the disk before the rename.
+    const int duplicate = ::dup(file_.descriptor());
+    gz_ = duplicate < 0 ? nullptr : gzdopen(duplicate, "wb");
+    if (gz_ == nullptr) {
+      if (duplicate >= 0) {
+        ::close(duplicate);
+      }
+      throw std::runtime_error("cannot write " + path +
+                               ": zlib cannot start (out of memory or "
+                               "descriptors)");
+    }
   }
   buffer_.reserve(kFlushBytes + 128);
 }
@@ -73,9 +120,6 @@ TextSink::TextSink(const std::string& path, bool compress) : path_(path) {
 TextSink::~TextSink() {
   if (gz_ != nullptr) {
     gzclose(gz_);
-  }
-  if (plain_ != nullptr) {
-    std::fclose(plain_);
   }
 }
 
@@ -88,30 +132,33 @@ void TextSink::append(const char* text, std::size_t length) {
 
 void TextSink::close() {
   flush();
-  bool closed = true;
   if (gz_ != nullptr) {
-    closed = gzclose(gz_) == Z_OK;
+    const int status = gzclose(gz_);
     gz_ = nullptr;
+    if (status != Z_OK) {
+      throw std::runtime_error("cannot write " + file_.path() + ": compressing failed (" +
+                               (status == Z_ERRNO ? std::strerror(errno) : "zlib error") +
+                               "); nothing was written there");
+    }
   }
-  if (plain_ != nullptr) {
-    closed = std::fclose(plain_) == 0;
-    plain_ = nullptr;
-  }
-  if (!closed) {
-    throw std::runtime_error("cannot finish writing " + path_);
-  }
+  file_.commit();
 }
 
 void TextSink::flush() {
   if (buffer_.empty()) {
     return;
   }
-  const bool written =
-      gz_ != nullptr ? gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) ==
-                           static_cast<int>(buffer_.size())
-                     : std::fwrite(buffer_.data(), 1, buffer_.size(), plain_) == buffer_.size();
-  if (!written) {
-    throw std::runtime_error("cannot write " + path_);
+  if (gz_ != nullptr) {
+    if (gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
+        static_cast<int>(buffer_.size())) {
+      int code = Z_OK;
+      const char* message = gzerror(gz_, &code);
+      throw std::runtime_error("cannot write " + file_.path() + ": " +
+                               (code == Z_ERRNO ? std::strerror(errno) : message) +
+                               "; nothing was written there");
+    }
+  } else {
+    file_.write(buffer_.data(), buffer_.size());
   }
   buffer_.clear();
 }

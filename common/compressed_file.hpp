@@ -6,7 +6,10 @@
 /// the size of the file or of its lines, and written in 1 MiB chunks.
 #pragma once
 
+#include "common/output_file.hpp"
+
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <streambuf>
 #include <string>
@@ -37,8 +40,10 @@ class CompressedReadBuffer : public std::streambuf {
   /// @return the message, empty when it is open
   const std::string& open_error() const { return open_error_; }
 
-  /// @brief Empty when the data was read without error, else what went wrong (a damaged
-  /// gzip stream ends the text early; this says so).
+  /// @brief Empty when the data was read without error, else what went wrong, in words: a
+  /// truncated or damaged gzip file, or one that expands more than kMaxExpansion times (a
+  /// decompression bomb: "1 1" repeated compresses about 1000 to 1) ends the text early, and
+  /// this says why.
   /// @return the message
   const std::string& error() const { return error_; }
 
@@ -47,15 +52,28 @@ class CompressedReadBuffer : public std::streambuf {
   /// @return the next character, or eof at the end or after an error
   int_type underflow() override;
 
+ public:
+  /// @brief Largest ratio of text to compressed bytes accepted: real Matrix Market files
+  /// expand 3 to 10 times, a decompression bomb about 1000 times.
+  static constexpr std::uint64_t kMaxExpansion = 100;
+  /// @brief Text read before the ratio is checked (a file's first bytes may pack well).
+  static constexpr std::uint64_t kExpansionCheckBytes = std::uint64_t{2} << 20;
+
  private:
+  static std::string describe_read_error(int code, const char* message);
+  bool expands_like_a_bomb();
+
   static constexpr std::size_t kBufferBytes = std::size_t{1} << 16;
+  std::uint64_t text_bytes_ = 0;
   gzFile_s* file_ = nullptr;
   std::string open_error_;
   std::string error_;
   char buffer_[kBufferBytes];
 };
 
-/// @brief A text file being written, plain or gzip-compressed, through a 1 MiB buffer.
+/// @brief A text file being written, plain or gzip-compressed, through a 1 MiB buffer. It is
+/// written whole or not at all (OutputFile in output_file.hpp): until close() it lives under
+/// a temporary name, and a sink destroyed before close() leaves nothing behind.
 class TextSink {
  public:
   /// @brief Opens @p path for writing; throws std::runtime_error when it cannot.
@@ -71,16 +89,16 @@ class TextSink {
   /// @param length how many
   void append(const char* text, std::size_t length);
 
-  /// @brief Writes what is buffered and closes the file; throws if anything failed.
+  /// @brief Writes what is buffered, closes the file and puts it in place; throws (naming
+  /// the file and the reason) if anything failed.
   void close();
 
  private:
   static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
   void flush();
 
-  std::string path_;
-  gzFile_s* gz_ = nullptr;
-  std::FILE* plain_ = nullptr;
+  OutputFile file_;
+  gzFile_s* gz_ = nullptr;  // compresses into a duplicate of file_'s descriptor
   std::string buffer_;
 };
 

@@ -125,6 +125,43 @@ int open_regular_file(const std::string& path) {
   return descriptor;
 }
 
+void require_output_folder(const std::string& what, const std::string& path) {
+  const std::string kind = non_regular_kind(path);
+  if (kind == "missing") {
+    throw std::invalid_argument(what + ": the folder " + path +
+                                " does not exist (create it "
+                                "first)");
+  }
+  if (kind != "a folder") {
+    throw std::invalid_argument(what + ": " + path + " is " +
+                                (kind.empty() ? std::string("a regular file") : kind) +
+                                ", not a folder");
+  }
+  if (::access(path.c_str(), W_OK | X_OK) != 0) {
+    throw std::invalid_argument(what + ": cannot write into the folder " + path + " (" +
+                                std::strerror(errno) + ")");
+  }
+}
+
+std::string file_identity(const std::string& path, bool output) {
+  struct stat info {};
+  const auto key = [](const struct stat& entry) {
+    return std::to_string(entry.st_dev) + ":" + std::to_string(entry.st_ino);
+  };
+  if (!output) {
+    return ::stat(path.c_str(), &info) == 0 ? key(info) : std::string();
+  }
+  if (::lstat(path.c_str(), &info) == 0 && !S_ISLNK(info.st_mode)) {
+    return key(info);
+  }
+  const std::size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (::stat(folder_of(path).c_str(), &info) != 0) {
+    return "";
+  }
+  return key(info) + "/" + name;
+}
+
 void require_output_file(const std::string& what, const std::string& path) {
   const std::string folder = folder_of(path);
   const std::string folder_kind = non_regular_kind(folder);
@@ -140,6 +177,10 @@ void require_output_file(const std::string& what, const std::string& path) {
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
     throw std::invalid_argument(what + ": cannot write into the folder " + folder + " (" +
                                 std::strerror(errno) + ")");
+  }
+  struct stat link_info {};
+  if (::lstat(path.c_str(), &link_info) == 0 && S_ISLNK(link_info.st_mode)) {
+    return;  // the link is replaced by the new file, never written through
   }
   const std::string kind = non_regular_kind(path);
   if (kind != "missing" && !kind.empty()) {

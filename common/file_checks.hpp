@@ -59,9 +59,25 @@ void require_input_folder(const std::string& what, const std::string& path);
 int open_regular_file(const std::string& path);
 
 /// @brief Throws std::invalid_argument unless a file can be written at @p path: its folder
-/// exists and is writable, and the path itself is either absent or a regular file.
+/// exists and is writable, and the path itself is absent, a regular file or a symbolic link
+/// (which the writer replaces, never follows: output_file.hpp).
 /// @param what the option or role of the file, for the message
 /// @param path the path
 void require_output_file(const std::string& what, const std::string& path);
+
+/// @brief Throws std::invalid_argument unless @p path is an existing folder that can be
+/// written into.
+/// @param what the option or role of the folder, for the message
+/// @param path the path
+void require_output_folder(const std::string& what, const std::string& path);
+
+/// @brief Which file a path names, as a key to compare: for an input, the file it reaches
+/// (links followed: its device and inode); for an output, the entry it would replace (the
+/// file itself when it exists and is no link, otherwise its folder's device and inode and
+/// its name). Two paths name the same file when their keys are equal.
+/// @param path the path
+/// @param output true for a file to be written, false for one to be read
+/// @return the key, or "" when the path (or its folder) cannot be examined
+std::string file_identity(const std::string& path, bool output);
 
 }  // namespace course

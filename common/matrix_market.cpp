@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ios>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <streambuf>
@@ -156,6 +157,7 @@ CooMatrix sort_and_merge(const RawEntries& raw, DuplicatePolicy duplicates,
   merged.col_indices.reserve(order.size());
   merged.values.reserve(order.size());
   std::int64_t first_duplicate_line = -1;
+  std::size_t repeated_positions = 0;
   std::size_t group_start = 0;
   while (group_start < order.size()) {
     const std::size_t first = order[group_start];
@@ -168,6 +170,7 @@ CooMatrix sort_and_merge(const RawEntries& raw, DuplicatePolicy duplicates,
       ++group_end;
     }
     if (group_end - group_start > 1) {
+      ++repeated_positions;
       // The sort is stable, so the group's second element is the first repetition in the file.
       const std::int64_t repeat_line = raw.line[order[group_start + 1]];
       if (first_duplicate_line < 0 || repeat_line < first_duplicate_line) {
@@ -189,6 +192,18 @@ CooMatrix sort_and_merge(const RawEntries& raw, DuplicatePolicy duplicates,
     reader.fail(static_cast<long>(first_duplicate_line),
                 "duplicate entry: this position was already given on an earlier line "
                 "(duplicates are refused by DuplicatePolicy::Error)");
+  }
+  if (repeated_positions > 0) {
+    // Summing is what most readers do, but a file with many repeats is usually broken: say
+    // how much was merged, so that a matrix far smaller than its size line is no surprise.
+    const std::size_t repeats = order.size() - merged.nnz();
+    std::cerr << "warning: " << reader.name() << ": " << repeats
+              << (repeats == 1 ? " entry repeats" : " entries repeat") << " the position of "
+              << (repeats == 1 ? "an earlier one" : "earlier ones") << " (" << repeated_positions
+              << (repeated_positions == 1 ? " position" : " positions")
+              << ", the first repeat at line " << first_duplicate_line
+              << "); the values were summed: " << merged.nnz() << " of " << order.size()
+              << " entries remain\n";
   }
   return merged;
 }

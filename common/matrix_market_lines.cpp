@@ -204,6 +204,11 @@ SizeLine parse_size_line(LineReader& reader, const Header& header) {
   size.rows = parse_size_field(reader, tokens.token[0], "rows", INT_MAX);
   size.cols = parse_size_field(reader, tokens.token[1], "cols", INT_MAX);
   size.entries = parse_size_field(reader, tokens.token[2], "entries", INT_MAX);
+  if (size.rows == 0 || size.cols == 0) {
+    reader.fail("bad size line: a matrix needs at least one row and one column, found " +
+                std::to_string(size.rows) + " x " + std::to_string(size.cols) +
+                " (the programs' --rows and --cols start at 1 too)");
+  }
   reader.expect_entries(size.entries);
   // rows, cols <= INT_MAX, so these products fit in 64 bits.
   const long long positions = size.rows * size.cols;

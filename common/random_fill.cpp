@@ -1,5 +1,6 @@
 #include "common/random_fill.hpp"
 
+#include "common/cli.hpp"
 #include "common/progress.hpp"
 
 #include <cstdlib>
@@ -11,12 +12,8 @@ namespace course {
 
 std::uint64_t fresh_seed() {
   if (const char* fixed = std::getenv("COURSE_SEED")) {
-    try {
-      return std::stoull(fixed);
-    } catch (const std::exception&) {
-      throw std::invalid_argument(std::string("COURSE_SEED must be a whole number, got '") + fixed +
-                                  "'");
-    }
+    // Read like --seed: one grammar for options and the environment (a UsageError, status 2).
+    return static_cast<std::uint64_t>(parse_integer("COURSE_SEED", fixed, 0, kMaxSeed));
   }
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32) ^ device();

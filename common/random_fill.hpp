@@ -14,6 +14,9 @@
 namespace course {
 
 /// @brief A new seed for each call (std::random_device), or COURSE_SEED when it is set.
+/// COURSE_SEED is read like `--seed`: a whole number from 0 to 2^63 - 1 (parse_integer in
+/// cli.hpp); anything else throws UsageError naming it.
+/// @return the seed
 std::uint64_t fresh_seed();
 
 /// @brief Fills with floats drawn uniformly from [lo, hi).

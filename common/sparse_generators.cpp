@@ -170,6 +170,12 @@ std::uint64_t mask_generation_bytes(std::uint64_t nnz) {
   return array_bytes(nnz, 1, 2 * sizeof(std::uint64_t) + sizeof(int) * 2 + sizeof(float));
 }
 
+std::uint64_t power_law_row_bytes(std::uint64_t rows) {
+  // power_law_counts: weight, weight_from, counts, fraction (8 B each), by_fraction (8 B)
+  // and std::stable_sort's buffer (8 B) live together.
+  return array_bytes(rows, 1, 6 * sizeof(std::uint64_t));
+}
+
 std::string uniform_mask_name(int rows, int cols, std::size_t nnz) {
   return "matrix_" + std::to_string(rows) + "_" + std::to_string(cols) + "_" + std::to_string(nnz);
 }

@@ -50,6 +50,13 @@ CooMatrix random_power_law_mask(int rows, int cols, std::size_t nnz, double expo
 /// @return the bytes, for a course::MemoryEstimate
 std::uint64_t mask_generation_bytes(std::uint64_t nnz);
 
+/// @brief Host bytes that random_power_law_mask() needs per row besides its entries, at
+/// most: the rows' weights, their sums, counts, fractions and order with the stable sort's
+/// buffer (48 B per row at the peak), whatever the number of entries. Saturates.
+/// @param rows number of rows
+/// @return the bytes, for a course::MemoryEstimate
+std::uint64_t power_law_row_bytes(std::uint64_t rows);
+
 /// @brief The name the SDDMM note gives random masks: `matrix_<rows>_<cols>_<nnz>`.
 /// @param rows number of rows
 /// @param cols number of columns

@@ -1,10 +1,10 @@
 #include "common/table.hpp"
 
 #include "common/device.hpp"
+#include "common/output_file.hpp"
 
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,14 +72,7 @@ std::string ResultTable::csv() const {
 }
 
 void ResultTable::write_csv(const std::string& path) const {
-  std::ofstream file(path);
-  if (!file) {
-    throw std::runtime_error("cannot open '" + path + "' to write the CSV table");
-  }
-  file << csv();
-  if (!file) {
-    throw std::runtime_error("failed while writing '" + path + "'");
-  }
+  write_output_file(path, csv());
 }
 
 std::string format_fixed(double value, int digits) {

@@ -16,20 +16,78 @@
 /// A name that begins with "step" is refused there: the label already says the step.
 /// `--course-has-gpu` exits with 0 when a GPU is present and with kSkipReturnCode when
 /// not, printing which (scripts/try_exercise.sh asks it).
+/// A command line Catch2 cannot read exits with status 2, like every course program's.
+/// It builds with Catch2 2 and 3 (common/testing/catch2.hpp); the few calls into Catch2's
+/// session and test registry that differ between the two are wrapped below.
+#if COURSE_CATCH2_MAJOR >= 3
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_case_info.hpp>
+#include <catch2/internal/catch_string_manip.hpp>
+#include <catch2/internal/catch_test_case_registry_impl.hpp>
+#else
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#endif
 
 #include "common/device.hpp"
 
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
 constexpr int kSkipReturnCode = 77;
 
-bool has_tag(const Catch::TestCase& test, const std::string& tag) {
-  for (const std::string& each : test.lcaseTags) {
+#if COURSE_CATCH2_MAJOR >= 3
+using TestCase = Catch::TestCaseInfo;
+
+// Catch2 3 keeps handles to the test cases; their information is what the main reads.
+std::vector<const TestCase*> selected_tests(const std::vector<Catch::TestCaseHandle>& handles) {
+  std::vector<const TestCase*> tests;
+  for (const Catch::TestCaseHandle& handle : handles) {
+    tests.push_back(&handle.getTestCaseInfo());
+  }
+  return tests;
+}
+
+// The tags of a test, lower-cased as Catch2 matches them.
+std::vector<std::string> lower_case_tags(const TestCase& test) {
+  std::vector<std::string> tags;
+  for (const Catch::Tag& tag : test.tags) {
+    tags.push_back(Catch::toLower(static_cast<std::string>(tag.original)));
+  }
+  return tags;
+}
+
+// True when the command line asks only for help or a listing: nothing runs, no GPU is needed.
+bool runs_no_test(const Catch::ConfigData& data) {
+  return data.showHelp || data.listTests || data.listTags || data.listReporters ||
+         data.listListeners;
+}
+#else
+using TestCase = Catch::TestCase;
+
+std::vector<const TestCase*> selected_tests(const std::vector<TestCase>& cases) {
+  std::vector<const TestCase*> tests;
+  for (const TestCase& test : cases) {
+    tests.push_back(&test);
+  }
+  return tests;
+}
+
+std::vector<std::string> lower_case_tags(const TestCase& test) {
+  return test.lcaseTags;
+}
+
+bool runs_no_test(const Catch::ConfigData& data) {
+  return data.showHelp || data.listTests || data.listTestNamesOnly || data.listTags ||
+         data.listReporters;
+}
+#endif
+
+bool has_tag(const TestCase& test, const std::string& tag) {
+  for (const std::string& each : lower_case_tags(test)) {
     if (each == tag) {
       return true;
     }
@@ -50,23 +108,24 @@ bool begins_with_step(const std::string& name) {
 }
 
 int list_for_ctest(Catch::Session& session) {
-  for (const Catch::TestCase& test : Catch::getAllTestCasesSorted(session.config())) {
-    if (test.isHidden()) {
+  for (const TestCase* test : selected_tests(Catch::getAllTestCasesSorted(session.config()))) {
+    if (test->isHidden()) {
       continue;
     }
-    if (!usable_as_filter(test.name)) {
-      std::cerr << "test name '" << test.name << "' contains one of , [ ] ~ * \\ \" ; "
+    if (!usable_as_filter(test->name)) {
+      std::cerr << "test name '" << test->name << "' contains one of , [ ] ~ * \\ \" ; "
                 << "which Catch2 filters treat specially: rename the test\n";
       return 1;
     }
-    if (begins_with_step(test.name)) {
-      std::cerr << "test name '" << test.name << "' begins with \"step\": ctest names it "
+    if (begins_with_step(test->name)) {
+      std::cerr << "test name '" << test->name << "' begins with \"step\": ctest names it "
                 << "\"<label>: <name>\", the label saying the step; drop the prefix\n";
       return 1;
     }
-    std::cout << test.name << "\t";
-    for (std::size_t index = 0; index < test.lcaseTags.size(); ++index) {
-      std::cout << (index == 0 ? "" : ";") << test.lcaseTags[index];
+    const std::vector<std::string> tags = lower_case_tags(*test);
+    std::cout << test->name << "\t";
+    for (std::size_t index = 0; index < tags.size(); ++index) {
+      std::cout << (index == 0 ? "" : ";") << tags[index];
     }
     std::cout << "\n";
   }
@@ -86,11 +145,13 @@ std::string not_run_line(std::size_t gpu_tests) {
 // narrows the selection to the tests that do not and sets gpu_tests to the number left out.
 int exclude_gpu_tests(Catch::Session& session, std::size_t& gpu_tests) {
   const auto& config = session.config();
-  const auto selected =
+  // filterTests returns its selection by value: keep it while pointers into it are read.
+  const auto filtered =
       Catch::filterTests(Catch::getAllTestCasesSorted(config), config.testSpec(), config);
+  const std::vector<const TestCase*> selected = selected_tests(filtered);
   gpu_tests = 0;
-  for (const Catch::TestCase& test : selected) {
-    gpu_tests += has_tag(test, "gpu") ? 1 : 0;
+  for (const TestCase* test : selected) {
+    gpu_tests += has_tag(*test, "gpu") ? 1 : 0;
   }
   if (gpu_tests == 0) {
     return 0;
@@ -122,12 +183,14 @@ int main(int argc, char* argv[]) {
   }
   Catch::Session session;
   const bool list_mode = argc == 2 && std::string(argv[1]) == "--course-list-tests";
-  const int parse_status = session.applyCommandLine(list_mode ? 1 : argc, argv);
-  if (parse_status != 0) {
-    return parse_status;
+  if (session.applyCommandLine(list_mode ? 1 : argc, argv) != 0) {
+    return 2;  // Catch2 has said what it could not read
   }
   if (list_mode) {
     return list_for_ctest(session);
+  }
+  if (runs_no_test(session.configData())) {
+    return session.run();  // --help, --list-tests...: printed or printed by run(), exit 0
   }
   std::size_t gpu_tests = 0;
   if (!course::has_cuda_device()) {

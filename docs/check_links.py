@@ -2,7 +2,7 @@
 """Checks the generated course book: every local link and image of every HTML page must
 point to a file that exists, and every #anchor into a local page must exist there.
 
-    python3 docs/check_links.py <build dir>/docs/html
+Usage: python3 docs/check_links.py <build dir>/docs/html
 
 Prints each broken link (page, target) and exits with status 1 if there is one.
 """
@@ -46,8 +46,13 @@ def parse(path, cache):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 1 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes one argument, the book's HTML folder, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
         return 2
     root = pathlib.Path(sys.argv[1]).resolve()
     pages = sorted(root.glob("*.html"))

@@ -10,12 +10,14 @@ lab: `<step>/results/manifest.json`), written by hand:
     {"headline": {"title": "...", "files": ["run_h100.md", "other_h100.md#Summary"],
                   "note": "GPU, date and baseline in one sentence (Markdown)"},
      "sections": [{"question": "Does X pay?", "files": ["..."], "note": "..."}],
-     "archive": ["older_run_h100.md", "..."]}
+     "archive": ["older_run_h100.md", "..."],
+     "titles": {"run_h100": "What ran, in words (H100, 2026-11-26)", "...": "..."}}
 
 A file is named relative to the results folder; `name#Heading` shows only the tables under
-that heading of the file. From it this script writes:
+that heading of the file. Every run (the files of one name) has a title in words under
+"titles", its heading on the pages: a heading is never a file name. From it this script writes:
 
-* `docs/results_stepN.md`: the headline tables of the final run first (with the manifest's
+* `docs/results_stepN.md`: the headline tables of the headline run first (with the manifest's
   note: GPU, date, baseline), then one section per question, each file with its plots (from
   the CSV of the same name) and its tables;
 * `docs/results_stepN_archive.md`: every other run (those the manifest archives and those it
@@ -99,10 +101,12 @@ def git_date(repo, path):
 
 
 class Run:
-    """The files of one run (same name, several suffixes) and how a page shows them."""
+    """The files of one run (same name, several suffixes) and how a page shows them, under
+    the title the manifest gives it in words."""
 
-    def __init__(self, repo, step_number, name, files):
+    def __init__(self, repo, step_number, name, files, title=None):
         self.repo, self.name, self.files = repo, name, files
+        self.title = title or name.replace("_", " ")
         self.by_suffix = {path.suffix: path for path in files}
         self.anchor = "results_step%d_%s" % (step_number, slug(name))
         texts = [ResultFile(repo, p) for p in files if p.suffix in (".md",)]
@@ -134,13 +138,17 @@ class Run:
         """(Markdown lines, number of tables) of the run under a heading of @p level: with
         @p plotter its plots, with @p only the tables under that heading of its file, with
         @p columns only those columns of them."""
-        title = self.name.replace("_", " ") + (": %s" % only.lower() if only else "")
+        md = self.by_suffix.get(".md")
+        shown = ResultFile(self.repo, md) if md else None
+        title = escape_prose(self.title)
+        if only:
+            # The file's heading, its figures bound to it like the rest of the page.
+            part = shown.bound_prose(only) if shown is not None else None
+            title += ": %s" % lower_first(part if part is not None else escape_prose(only))
         out = ["%s %s {#%s}" % ("#" * level, title, anchor or self.anchor), "",
                self.provenance(), ""]
         figures = self.plots(plotter) if plotter is not None else []
         tables = 0
-        md = self.by_suffix.get(".md")
-        shown = ResultFile(self.repo, md) if md else None
         if shown is not None and shown.has_tables():
             out += shown.body(level, only=only, figures=figures, columns=columns)
             tables += shown.tables
@@ -158,6 +166,24 @@ class Run:
                 log = ResultFile(self.repo, self.by_suffix[suffix])
                 out += log.log(level + 1, "%s_%s" % (self.anchor, suffix[1:]))
         return out, tables
+
+
+def lower_first(heading):
+    """A heading continued after a colon: "Against every baseline and the LIMIT" reads
+    "against every baseline and the LIMIT" (a word in capitals keeps them)."""
+    if len(heading) > 1 and heading[0].isupper() and not heading[1].isupper():
+        return heading[0].lower() + heading[1:]
+    return heading
+
+
+def titled(results, manifest, name):
+    """The title in words the manifest gives the run @p name (its "titles"); a results page
+    does not show a file name as a heading."""
+    title = manifest.get("titles", {}).get(name)
+    if not title:
+        raise SystemExit("%s/manifest.json gives no title to the run %s: add it to \"titles\" "
+                         "(a heading in words: what ran, on which GPU, when)" % (results, name))
+    return title
 
 
 def read_manifest(results):
@@ -211,12 +237,14 @@ def step_pages(repo, step, plotter):
             page += [block["note"], ""]
         for entry in block.get("files", []):
             stem, only = entry_run(entry, runs, results)
-            run = Run(repo, number_, stem, runs[stem])
+            run = Run(repo, number_, stem, runs[stem], titled(results, manifest, stem))
             # A file's own anchor (where the lessons' links land) goes to its fullest view.
             anchor = run.anchor if not only and run.anchor not in anchors else \
                 "%s_%s" % (run.anchor, key)
             if only and key != "headline" and run.anchor not in anchors:
                 anchor = run.anchor
+            if anchor in anchors and only:  # two headings of one file in one section
+                anchor = "%s_%s" % (anchor, slug(only))
             anchors.add(anchor)
             # Plots go with a whole file, or with a section's selection (not the headline's).
             shows_plots = not only or key != "headline"
@@ -225,8 +253,8 @@ def step_pages(repo, step, plotter):
             page += lines
             tables += count
             named.add(stem)
-    archived = [Run(repo, number_, stem, files) for stem, files in runs.items()
-                if stem not in named]
+    archived = [Run(repo, number_, stem, files, titled(results, manifest, stem))
+                for stem, files in runs.items() if stem not in named]
     archived.sort(key=lambda run: (run.date, run.name), reverse=True)
     if archived:
         page += ["## Older runs {#%s_older}" % page_id, "",
@@ -257,7 +285,7 @@ def archive_page(repo, step, archived, archive_id):
             page += lines
             tables += count
         else:
-            page += ["## %s {#%s}" % (run.name.replace("_", " "), run.anchor), "",
+            page += ["## %s {#%s}" % (escape_prose(run.title), run.anchor), "",
                      run.provenance(), "",
                      "Not shown on this page (it keeps to about %d tables): %d table(s) in the "
                      "committed file." % (PAGE_TABLE_BUDGET, count), ""]

@@ -126,3 +126,16 @@ def fill_fragment_deep_dive(repo, docs, results):
     text = replace_block(text, "measured-block-shape", block_text or missing(
         "sddmm_bench --experiments --markdown step5_tensor_core_sddmm/lab/results/sddmm.md"))
     page.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by docs/make_results.py, "
+              "which is the program to run (python3 docs/make_results.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by docs/make_results.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

@@ -22,6 +22,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 import check_numbers  # noqa: E402  (the checker's own idea of a figure and of a table)
 
 GPU_LINE = re.compile(r"^\s*#*\s*GPU:\s*(?P<gpu>.+?),\s*date:\s*(?P<date>\d{4}-\d{2}-\d{2})\s*$")
+# A header line that goes on after its date ("GPU: ..., driver ..., date: 2026-11-24 -- what
+# ran"): it names the run's GPU and date too, and stays in the text that is shown.
+GPU_LINE_LONG = re.compile(r"^\s*#*\s*GPU:\s*(?P<gpu>[^,(]+(?:\([^)]*\))?)[^\n]*?\bdate:\s*"
+                           r"(?P<date>\d{4}-\d{2}-\d{2})\b")
 # Progress lines a benchmark prints on stderr, which end up in a committed log mixed with
 # the tables ("matrix_... K=256 done in 11.962 s").
 PROGRESS_LINE = re.compile(r"(K|inner)=\d+ done in [\d.]+ s$")
@@ -165,6 +169,10 @@ def find_header(lines):
         match = GPU_LINE.match(line.strip().strip("`"))
         if match:
             return match.group("gpu").strip(), match.group("date")
+    for line in lines:
+        match = GPU_LINE_LONG.match(line.strip().strip("`"))
+        if match:
+            return match.group("gpu").strip(), match.group("date")
     return None
 
 
@@ -259,7 +267,7 @@ class ResultFile:
             escape_prose(self.header[0]), self.header[1])
         more = ("" if len(self.lines) <= MAX_LOG_LINES else
                 "; the first %d of its %d lines" % (MAX_LOG_LINES, len(self.lines)))
-        return ["%s %s {#%s}" % ("#" * level, self.path.name, anchor), "",
+        return ["%s What the program printed {#%s}" % ("#" * level, anchor), "",
                 "Program output committed as `%s`%s%s:" % (self.name, where, more), "",
                 "```"] + [line.replace("```", "'''") for line in shown] + ["```", ""]
 
@@ -363,3 +371,16 @@ def figure_lines(figures):
         lines += ["<!-- figure: docs/make_results.py -->", "",
                   "![%s](%s)" % (escape_prose(caption), image), ""]
     return lines
+
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by docs/make_results.py, "
+              "which is the program to run (python3 docs/make_results.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by docs/make_results.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

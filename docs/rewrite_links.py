@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the links of the lesson pages work in the generated book.
 
-    python3 docs/rewrite_links.py <repository root> <build dir>/docs/html
+Usage: python3 docs/rewrite_links.py <repository root> <build dir>/docs/html
 
 Each step's README.md is written for GitHub, where a link such as `tiled_checked.cuh`,
 `figures/block00_phase1.svg` or `results/bench.csv` points to a file next to the README.
@@ -137,8 +137,13 @@ def rewrite_target(repo, html, step_dir, step_number, target):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__)
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 2 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes two arguments, the repository and the book's HTML folder, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
         return 2
     repo = pathlib.Path(sys.argv[1]).resolve()
     html = pathlib.Path(sys.argv[2]).resolve()

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Doxygen input filter for the Markdown pages: drops the number bindings
-(`<!-- cell: ... -->`, `<!-- line: ... -->`, `<!-- table: ... -->`, `<!-- figure: ... -->`).
+(`<!-- cell: ... -->`, `<!-- line: ... -->`, `<!-- lines:`, `max:`, `min:`, `count:`,
+`<!-- table: ... -->`, `<!-- figure: ... -->`).
 
 They are for scripts/check_numbers.py and scripts/check_rendering.py, which read the Markdown
 itself. Doxygen, given such a comment, also drops the space that follows it, so that
 "20.9 ms<!-- cell: ... --> against" would read "20.9 msagainst" in the book. Removed here,
 within its line (line numbers stay), the text reads as written.
 
-    python3 docs/strip_bindings.py PAGE.md    # the page without its bindings, on stdout
+Usage: python3 docs/strip_bindings.py PAGE.md    # the page without its bindings, on stdout
 """
 import re
 import sys
 
-BINDING = re.compile(r"<!--\s*(?:cell|line|table|figure):.*?-->")
+BINDING = re.compile(r"<!--\s*(?:cell|line|lines|max|min|count|table|figure):.*?-->")
 
 
 def strip_line(line):
@@ -38,9 +39,18 @@ def strip(text):
 
 
 def main():
-    with open(sys.argv[1], encoding="utf-8") as page:
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 1 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes one argument, the Markdown page, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
+        return 2
+    with open(arguments[0], encoding="utf-8") as page:
         sys.stdout.write(strip(page.read()))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -21,6 +21,13 @@
 # that breaks the reader's promises (see fuzz_matrix_market.cpp).
 set -euo pipefail
 
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+esac
+if (($# > 1)); then
+  echo "run_fuzz.sh: one argument at most, SECONDS (see --help)" >&2
+  exit 2
+fi
 seconds="${1:-60}"
 if ! [[ "${seconds}" =~ ^[1-9][0-9]*$ ]]; then
   echo "run_fuzz.sh: SECONDS must be a positive whole number, got '${seconds}'" >&2

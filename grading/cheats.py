@@ -1,11 +1,26 @@
 """The cheat set of the mutation check (grading/mutation_check.py): submissions written by
-someone who read the grader and wants points without the work. Data only, like mutations.py.
+someone who read the grader and wants points without the work, and the honest variants the
+inspection must not mistake for cheats. Data only, like mutations.py.
 
 Each is a Mutation (mutations.py) of the reference's student files with family "cheat" and
-`expect`: "zero" (the step it cheats must score 0 and every other step of the submission
-keeps full marks) or "loses" (it must lose the points its hidden bug costs). What is expected
-to stop it is in `checks` (documentation). The check also verifies that grading a cheat
-changes no file outside its report folder and leaves no process behind (sentinels).
+`expect`:
+
+- "zero": the step it cheats must score 0 (every other step keeps full marks). Step 1's
+  launcher is host code: a cheat there must be refused by the launcher's allowlist. Step 5's
+  warp masks are read in the compiled PTX.
+- "loses": it must lose the points of the bug it hides (a barrier macro, a hidden kernel).
+- "reference": host code in the files of steps 2 to 5 (static objects, constructors, init
+  sections, asm system calls). Those files are compiled for the GPU only, so none of it is
+  compiled into the runner and none of it runs: the step must score exactly the reference's
+  full marks, with no finding and nothing outside its folders changed. Each of these cheats
+  would make its step score 0 if it ran (it leaves before main or before any output), so
+  full marks are the proof that it did not.
+- "full": an honest variant of step 1's launcher (a second kernel, a template kernel, a
+  helper function, a `static` kernel): full marks and no finding of the inspection.
+
+What is expected to stop each is in `checks` (documentation). The check also verifies that
+grading a cheat changes no file outside its report folder and leaves no process behind
+(sentinels).
 """
 from mutations import Check, Mutation
 
@@ -15,14 +30,49 @@ S2_A1 = "step2_three_approaches/single_block_loop.cuh"
 S2_A2 = "step2_three_approaches/one_thread_per_element.cuh"
 S2_A3 = "step2_three_approaches/output_tiles_no_shared.cuh"
 S3_FILE = "step3_shared_tiling/tiled_shared.cuh"
+S4_CHECKED = "step4_boundary_checks/tiled_checked.cuh"
 S4_RECT = "step4_boundary_checks/rect_tiles.cuh"
 S5_WARP = "step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh"
 
-INSPECTION = Check("inspection of the compiled files")
+ALLOWLIST = Check("step 1's launcher allowlist (inspection of the compiled object)")
 EVIDENCE = Check("evidence run (a student kernel must read the inputs)")
 SANDBOX = Check("sandbox (nothing written outside, no network, PID namespace)")
-PRIMITIVE = Check("inspection of the preprocessed source (primitive)")
-MACRO = Check("inspection of the preprocessed source (macro)")
+DEVICE_ONLY = Check("compiled for the GPU only: the host code is never compiled (the host "
+                    "part of the object is the course's)")
+WARP_PTX = Check("warp masks in the compiled PTX")
+TRAP = Check("checked_shfl_xor_sync traps on the wrong mask at run time")
+
+LAUNCH = ("  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
+          "sizes.cols);\n  CUDA_CHECK_LAUNCH(naive_single_block_kernel);")
+STEP1_NAMESPACE = "namespace course::step1 {\n\nvoid check_naive_single_block_sizes"
+WARP_LOOP = "value += checked_shfl_xor_sync(kAllLanes, value, offset);"
+
+
+# Before main: append to a classmate's report, plant code in the grader, copy the class; then
+# leave (the step scores 0 if this runs).
+WRITES_OUTSIDE = r'''
+#include <cstdio>
+#include <cstdlib>
+namespace {
+// (cheat) Before main: append to a classmate's report, plant code in the grader, copy files.
+struct WritesOutside {
+  WritesOutside() {
+    const char* targets[] = {"../../grades.md", "../../../students/01-reference/grades.md",
+                             "/tmp/judge/course/grading/gradelib/planted.py",
+                             "/tmp/course-evidence/class-grades/class_grades.md",
+                             "/tmp/judge/build/grading/course_judge"};
+    for (const char* target : targets) {
+      if (FILE* file = std::fopen(target, "a")) {
+        std::fputs("\n| planted | 100 |\n", file);
+        std::fclose(file);
+      }
+    }
+    std::system("cp -r /tmp/course-evidence/class /tmp/judge/scratch/stolen 2>/dev/null");
+    std::_Exit(0);
+  }
+} writes_outside;
+}  // namespace
+'''
 
 
 def appended(file, end, code, name, checks, expect="zero"):
@@ -31,6 +81,17 @@ def appended(file, end, code, name, checks, expect="zero"):
                     expect=expect)
 
 
+def launcher(name, before, code, checks=(ALLOWLIST,), expect="zero", launch=LAUNCH):
+    """A variant of step 1's launcher: @p before goes before the step's namespace (includes,
+    file-local code), @p code at its start, and its launch becomes @p launch."""
+    return Mutation(name, "step1_naive", S1_LAUNCHER, STEP1_NAMESPACE,
+                    before + "namespace course::step1 {\n" + code
+                    + "\nvoid check_naive_single_block_sizes",
+                    checks, "cheat", expect=expect,
+                    more=((S1_LAUNCHER, LAUNCH, launch),) if launch != LAUNCH else ())
+
+
+# ---- Step 1: host code, refused by the launcher's allowlist ------------------------------
 CHEATS = [
     appended(S1_KERNEL, "}  // namespace course::step1", r'''
 #include <cuda_runtime.h>
@@ -52,16 +113,12 @@ struct ForgedReport {
   }
 } forged_report;
 }  // namespace
-''', "cheat step1: forged report and exit from a static initializer", (INSPECTION, EVIDENCE)),
-    appended(S3_FILE, "}  // namespace course::step3", r'''
-#include <cstdlib>
-// (cheat) Leaves before main: nothing ever runs, the exit status is 0.
-__attribute__((constructor)) static void leave_before_main() { std::_Exit(0); }
-''', "cheat step3: early exit from a constructor function", (INSPECTION, EVIDENCE)),
+''', "cheat step1: forged report and exit from a static initializer", (ALLOWLIST, EVIDENCE)),
+    appended(S1_KERNEL, "}  // namespace course::step1", WRITES_OUTSIDE,
+             "cheat step1: writes outside its folders from a static initializer",
+             (ALLOWLIST, SANDBOX)),
     Mutation("cheat step1: the launcher multiplies on the CPU, no kernel launched", "step1_naive",
-             S1_LAUNCHER,
-             "  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
-             "sizes.cols);\n  CUDA_CHECK_LAUNCH(naive_single_block_kernel);",
+             S1_LAUNCHER, LAUNCH,
              "  (void)grid;\n  (void)block;\n  (void)stream;\n"
              "  // (cheat) A and B to the host, the product on the CPU, C back: no kernel.\n"
              "  const std::size_t na = std::size_t(sizes.rows) * sizes.inner;\n"
@@ -75,55 +132,171 @@ __attribute__((constructor)) static void leave_before_main() { std::_Exit(0); }
              "        hc[r * sizes.cols + col] += ha[r * sizes.inner + k] * hb[k * sizes.cols + col];\n"
              "  CUDA_CHECK(cudaMemcpy(c, hc, std::size_t(sizes.rows) * sizes.cols * sizeof(float),\n"
              "                        cudaMemcpyHostToDevice));",
-             (INSPECTION, EVIDENCE), "cheat", expect="zero"),
-    Mutation("cheat step5: raw __shfl_xor_sync instead of checked_shfl_xor_sync", "step5_tensor_core_sddmm",
-             S5_WARP, "value += checked_shfl_xor_sync(kAllLanes, value, offset);",
-             "value += __shfl_xor_sync(kAllLanes, value, offset);  // (cheat) no mask check",
-             (PRIMITIVE,), "cheat", expect="zero"),
-    Mutation("cheat step5: a macro turns checked_shfl_xor_sync into a 16-lane raw shuffle",
-             "step5_tensor_core_sddmm", S5_WARP, "__device__ inline float warp_sum(float value) {",
-             "// (cheat) the checked primitive, redefined: a raw shuffle with a 16-lane mask\n"
-             "#define checked_shfl_xor_sync(mask, value, offset) "
-             "__shfl_xor_sync(0x0000FFFFu, value, offset)\n"
-             "__device__ inline float warp_sum(float value) {",
-             (PRIMITIVE, MACRO), "cheat", expect="zero"),
-    Mutation("cheat step3: a macro turns __syncthreads() into nothing", "step3_shared_tiling",
-             S3_FILE, "#pragma once",
-             "#pragma once\n// (cheat) barriers cost time: make them disappear\n"
-             "#define __syncthreads() ((void)0)",
-             (MACRO,), "cheat", expect="zero"),
-    Mutation("cheat step4: a static kernel behind a decoy comment, its barrier missing",
-             "step4_boundary_checks", S4_RECT,
-             "template <typename Tiling>\n__global__ void __launch_bounds__(Tiling::kThreads)",
-             "// __global__ void helper(  (cheat: a decoy for a pattern over the source)\n"
-             "template <typename Tiling>\n__global__ static void __launch_bounds__(Tiling::kThreads)",
-             (Check("racecheck on the static kernel, named from the compiled symbols"),),
-             "cheat", expect="loses",
-             more=((S4_RECT, "    __syncthreads();  // both tiles must be complete before "
-                    "anyone reads them",
-                    "    // (cheat: barrier removed, the kernel is hidden from the filter)"),)),
-    appended(S2_A1, "}  // namespace course::step2", r'''
-#include <cstdio>
-#include <cstdlib>
-namespace {
-// (cheat) Before main: append to a classmate's report, plant code in the grader, copy files.
-struct WritesOutside {
-  WritesOutside() {
-    const char* targets[] = {"../../grades.md", "../../../students/01-reference/grades.md",
-                             "/tmp/judge/course/grading/gradelib/planted.py",
-                             "/tmp/course-evidence/class-grades/class_grades.md",
-                             "/tmp/judge/build/grading/course_judge"};
-    for (const char* target : targets) {
-      if (FILE* file = std::fopen(target, "a")) {
-        std::fputs("\n| planted | 100 |\n", file);
-        std::fclose(file);
+             (ALLOWLIST, EVIDENCE), "cheat", expect="zero"),
+    # A __managed__ buffer is memory that host code reads and writes without a copy call.
+    launcher("cheat step1: a __managed__ buffer multiplied on the host", "", r'''
+// (cheat) A and B staged by a kernel into managed memory, the product computed on the host.
+__managed__ float staged[3 * 32 * 32];
+__global__ void stage_kernel(const float* a, const float* b, int rows, int inner, int cols) {
+  for (int i = threadIdx.x; i < rows * inner; i += blockDim.x) staged[i] = a[i];
+  for (int i = threadIdx.x; i < inner * cols; i += blockDim.x) staged[1024 + i] = b[i];
+}
+__global__ void unstage_kernel(float* c, int count) {
+  for (int i = threadIdx.x; i < count; i += blockDim.x) c[i] = staged[2048 + i];
+}
+''', launch=r'''  (void)grid;
+  (void)block;
+  stage_kernel<<<1, 256, 0, stream>>>(a, b, sizes.rows, sizes.inner, sizes.cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  for (int row = 0; row < sizes.rows; ++row) {
+    for (int col = 0; col < sizes.cols; ++col) {
+      float sum = 0.0f;
+      for (int k = 0; k < sizes.inner; ++k) {
+        sum += staged[row * sizes.inner + k] * staged[1024 + k * sizes.cols + col];
       }
+      staged[2048 + row * sizes.cols + col] = sum;
     }
-    std::system("cp -r /tmp/course-evidence/class /tmp/judge/scratch/stolen 2>/dev/null");
   }
-} writes_outside;
+  unstage_kernel<<<1, 256, 0, stream>>>(c, sizes.rows * sizes.cols);
+  CUDA_CHECK_LAUNCH(unstage_kernel);'''),
+    # Sanitizer-aware launchers: honest under compute-sanitizer (which sets
+    # CUDA_INJECTION64_PATH in the runner's environment), a kernel that reads one element past
+    # B in plain runs (right values, a memory error only a sanitizer would see).
+    launcher("cheat step1: a sanitizer-aware launcher that reads envp before main",
+             "#include <cstring>\n\n", r'''
+namespace {
+// (cheat) glibc passes argc, argv and envp to every .init_array function.
+bool under_sanitizer = false;
+__attribute__((constructor)) void look_at_the_environment(int, char**, char** envp) {
+  for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry) {
+    if (std::strncmp(*entry, "CUDA_INJECTION64_PATH=", 22) == 0) under_sanitizer = true;
+  }
+}
 }  // namespace
-''', "cheat step2: writes outside its folders from a static initializer", (INSPECTION, SANDBOX)),
+__global__ void past_the_end_kernel(const float* a, const float* b, float* c, int inner,
+                                    int cols) {
+  const int row = threadIdx.y;
+  const int col = threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < inner; ++k) sum += a[row * inner + k] * b[k * cols + col];
+  const float past = b[inner * cols + col];  // one row past the end of B
+  if (past == 1.0e-30f) sum += 0.0f;
+  c[row * cols + col] = sum;
+}
+''', launch=r'''  if (under_sanitizer) {
+    naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  } else {
+    past_the_end_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  }
+  CUDA_CHECK_LAUNCH(naive_single_block_kernel);'''),
+    launcher("cheat step1: a sanitizer-aware launcher that calls getenv",
+             "#include <cstdlib>\n\n", r'''
+__global__ void past_the_end_kernel(const float* a, const float* b, float* c, int inner,
+                                    int cols) {
+  const int row = threadIdx.y;
+  const int col = threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < inner; ++k) sum += a[row * inner + k] * b[k * cols + col];
+  const float past = b[inner * cols + col];  // one row past the end of B
+  if (past == 1.0e-30f) sum += 0.0f;
+  c[row * cols + col] = sum;
+}
+''', launch=r'''  // (cheat) compute-sanitizer sets CUDA_INJECTION64_PATH in the runner's environment.
+  if (std::getenv("CUDA_INJECTION64_PATH") != nullptr) {
+    naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  } else {
+    past_the_end_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
+  }
+  CUDA_CHECK_LAUNCH(naive_single_block_kernel);'''),
+]
+
+# ---- Step 1: honest launchers the allowlist must not flag --------------------------------
+HONEST = Check("nothing: an honest launcher (full marks, no finding)")
+CHEATS += [
+    launcher("honest step1: a second kernel zero-fills C first", "", r'''
+__global__ void zero_fill_kernel(float* c, int count) {
+  for (int i = threadIdx.x; i < count; i += blockDim.x) c[i] = 0.0f;
+}
+''', (HONEST,), "full", launch="  zero_fill_kernel<<<1, 256, 0, stream>>>(c, sizes.rows * "
+             "sizes.cols);\n  CUDA_CHECK_LAUNCH(zero_fill_kernel);\n" + LAUNCH),
+    launcher("honest step1: a template kernel", "", r'''
+template <int kUnroll>
+__global__ void unrolled_kernel(const float* a, const float* b, float* c, int inner, int cols) {
+  const int row = threadIdx.y;
+  const int col = threadIdx.x;
+  float sum = 0.0f;
+#pragma unroll kUnroll
+  for (int k = 0; k < inner; ++k) sum += a[row * inner + k] * b[k * cols + col];
+  c[row * cols + col] = sum;
+}
+''', (HONEST,), "full", launch="  unrolled_kernel<4><<<grid, block, 0, stream>>>(a, b, c, "
+             "sizes.inner, sizes.cols);\n  CUDA_CHECK_LAUNCH(unrolled_kernel);"),
+    launcher("honest step1: helper functions for the configuration", "", r'''
+namespace {
+// One thread per element of C, x along a row.
+dim3 block_for(const ProductSizes& sizes) { return dim3(sizes.cols, sizes.rows); }
+}  // namespace
+int blocks_for(const ProductSizes& sizes) { return sizes.rows > 0 && sizes.cols > 0 ? 1 : 0; }
+''', (HONEST,), "full", launch="  naive_single_block_kernel<<<dim3(blocks_for(sizes)), "
+             "block_for(sizes), 0, stream>>>(\n      a, b, c, sizes.inner, sizes.cols);\n"
+             "  (void)grid;\n  (void)block;\n  CUDA_CHECK_LAUNCH(naive_single_block_kernel);"),
+    launcher("honest step1: a static kernel", "", r'''
+__global__ static void file_local_kernel(const float* a, const float* b, float* c, int inner,
+                                         int cols) {
+  const int row = threadIdx.y;
+  const int col = threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < inner; ++k) sum += a[row * inner + k] * b[k * cols + col];
+  c[row * cols + col] = sum;
+}
+''', (HONEST,), "full", launch="  file_local_kernel<<<grid, block, 0, stream>>>(a, b, c, "
+             "sizes.inner, sizes.cols);\n  CUDA_CHECK_LAUNCH(file_local_kernel);"),
+]
+
+# ---- Steps 2 to 5: host code in kernel files, never compiled, never run ------------------
+CHEATS += [
+    appended(S3_FILE, "}  // namespace course::step3", r'''
+#include <cstdlib>
+// (cheat) Leaves before main: nothing ever runs, the exit status is 0.
+__attribute__((constructor)) static void leave_before_main() { std::_Exit(0); }
+''', "cheat step3: early exit from a constructor function", (DEVICE_ONLY,), "reference"),
+    appended(S3_FILE, "}  // namespace course::step3", r'''
+#include <unistd.h>
+namespace {
+// (cheat) Code before main through .preinit_array, which runs before every initializer and
+// which the previous inspection did not read: it leaves at once.
+void leave_before_everything() { _exit(0); }
+__attribute__((section(".preinit_array"), used)) void (*preinit_entry)() = leave_before_everything;
+}  // namespace
+''', "cheat step3: code before main through .preinit_array", (DEVICE_ONLY,), "reference"),
+    appended(S4_CHECKED, "}  // namespace course::step4", r'''
+namespace {
+// (cheat) A raw system call hidden in the immediate of `movw $0x050f, %ax` (66 b8 0f 05): the
+// jump lands on its last two bytes, 0f 05, a `syscall`; a linear disassembly shows no system
+// call at all.
+long hidden_syscall(long number, long first, long second, long third) {
+  long result;
+  asm volatile("jmp 1f+2\n\t"
+               "1: movw $0x050f, %%ax\n\t"
+               : "=a"(result)
+               : "0"(number), "D"(first), "S"(second), "d"(third)
+               : "rcx", "r11", "memory");
+  return result;
+}
+// (cheat) The first initializer of all (priority 101: section .init_array.00101): plants a
+// file in the run's scratch folder, then leaves before main.
+__attribute__((constructor(101))) void plant_and_leave() {
+  const long fd = hidden_syscall(2 /* open */, reinterpret_cast<long>("planted_by_a_cheat"),
+                                 0101 /* O_WRONLY | O_CREAT */, 0644);
+  if (fd >= 0) hidden_syscall(3 /* close */, fd, 0, 0);
+  hidden_syscall(231 /* exit_group */, 0, 0, 0);
+}
+}  // namespace
+''', "cheat step4: a prioritized constructor makes system calls hidden in an immediate",
+             (DEVICE_ONLY,), "reference"),
+    appended(S2_A1, "}  // namespace course::step2", WRITES_OUTSIDE,
+             "cheat step2: writes outside its folders from a static initializer",
+             (DEVICE_ONLY, SANDBOX), "reference"),
     appended(S2_A2, "}  // namespace course::step2", r'''
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -144,10 +317,12 @@ struct Network {
       }
       if (fd >= 0) close(fd);
     }
+    _exit(0);
   }
 } network;
 }  // namespace
-''', "cheat step2: opens network connections from a static initializer", (INSPECTION, SANDBOX)),
+''', "cheat step2: opens network connections from a static initializer",
+             (DEVICE_ONLY, SANDBOX), "reference"),
     appended(S2_A3, "}  // namespace course::step2", r'''
 #include <unistd.h>
 namespace {
@@ -161,10 +336,62 @@ struct Survivor {
       }
       _exit(0);
     }
+    _exit(0);
   }
 } survivor;
 }  // namespace
-''', "cheat step2: a setsid grandchild that outlives its time limit", (INSPECTION, SANDBOX)),
+''', "cheat step2: a setsid grandchild that outlives its time limit",
+             (DEVICE_ONLY, SANDBOX), "reference"),
+]
+
+# ---- Steps 3 to 5: device code that hides a bug ------------------------------------------
+CHEATS += [
+    Mutation("cheat step3: a macro turns __syncthreads() into nothing", "step3_shared_tiling",
+             S3_FILE, "#pragma once",
+             "#pragma once\n// (cheat) barriers cost time: make them disappear\n"
+             "#define __syncthreads() ((void)0)",
+             (Check("racecheck (the barriers are gone from the compiled kernel)"),), "cheat",
+             expect="loses"),
+    Mutation("cheat step4: a static kernel behind a decoy comment, its barrier missing",
+             "step4_boundary_checks", S4_RECT,
+             "template <typename Tiling>\n__global__ void __launch_bounds__(Tiling::kThreads)",
+             "// __global__ void helper(  (cheat: a decoy for a pattern over the source)\n"
+             "template <typename Tiling>\n__global__ static void __launch_bounds__(Tiling::kThreads)",
+             (Check("racecheck on the static kernel, named from the compiled symbols (a "
+                    "static template kernel keeps the interface's name: its host part is the "
+                    "course's)"),),
+             "cheat", expect="loses",
+             more=((S4_RECT, "    __syncthreads();  // both tiles must be complete before "
+                    "anyone reads them",
+                    "    // (cheat: barrier removed, the kernel is hidden from the filter)"),)),
+    Mutation("cheat step5: raw __shfl_xor_sync with a 16-lane mask", "step5_tensor_core_sddmm",
+             S5_WARP, WARP_LOOP,
+             "value += __shfl_xor_sync(0x0000FFFFu, value, offset);  // (cheat) half the lanes",
+             (WARP_PTX,), "cheat", expect="zero"),
+    Mutation("cheat step5: a macro turns checked_shfl_xor_sync into a 16-lane raw shuffle",
+             "step5_tensor_core_sddmm", S5_WARP, "__device__ inline float warp_sum(float value) {",
+             "// (cheat) the checked primitive, redefined: a raw shuffle with a 16-lane mask\n"
+             "#define checked_shfl_xor_sync(mask, value, offset) "
+             "__shfl_xor_sync(0x0000FFFFu, value, offset)\n"
+             "__device__ inline float warp_sum(float value) {",
+             (WARP_PTX,), "cheat", expect="zero"),
+    Mutation("cheat step5: inline-PTX shuffle whose name is split over two string literals",
+             "step5_tensor_core_sddmm", S5_WARP, WARP_LOOP,
+             "float other;\n"
+             "    // (cheat) no word 'shfl' in the source: the literals join after the lexer\n"
+             "    asm volatile(\"sh\" \"fl.sync.bfly.b32 %0, %1, %2, 31, 0x0000ffff;\"\n"
+             "                 : \"=f\"(other) : \"f\"(value), \"r\"(offset));\n"
+             "    value += other;",
+             (WARP_PTX,), "cheat", expect="zero"),
+    Mutation("cheat step5: #line makes the file the checked header's, #undef turns the check "
+             "off, 16-lane mask", "step5_tensor_core_sddmm", S5_WARP, "#pragma once",
+             "#pragma once\n"
+             "// (cheat) a rule over the source reads the rest as the course's own header\n"
+             "#line 1 \"warp_shuffle_check.cuh\"\n"
+             "#undef COURSE_CHECK_WARP_MASKS",
+             (WARP_PTX, TRAP), "cheat", expect="zero",
+             more=((S5_WARP, "constexpr unsigned kAllLanes = 0xFFFFFFFFu;",
+                    "constexpr unsigned kAllLanes = 0x0000FFFFu;  // (cheat) half the lanes"),)),
 ]
 
 # ---- Issue 37 part B: a shortcut the judge must catch, and the hostile students -----------
@@ -234,3 +461,15 @@ HOSTILE = [
              expect="contained",
              more=((S2_A3, "#pragma once\n", "#pragma once\n\n#include <cstdio>\n"),)),
 ]
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by grading/mutation_check.py, "
+              "which is the program to run (python3 grading/mutation_check.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by grading/mutation_check.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

@@ -40,8 +40,9 @@
 # honest student whose grade alone is known (make_class_example.py's EXPECTED) and every
 # student graded again alone (ALONE) has the same total in the class, the report folders are
 # bounded, every mutant that ran is caught, every cheat scores 0 on its step (or loses its
-# hidden bug's points), no file outside a report folder changed and no sandbox process was
-# left.
+# hidden bug's points; host code in the kernel files of steps 2 to 5, which never runs, scores
+# the reference's full marks), every honest variant of step 1's launcher scores full marks
+# with no finding, no file outside a report folder changed and no sandbox process was left.
 set -uo pipefail
 [ $# -eq 0 ] && [ -n "${OUT:-}" ] && set -- "$OUT"
 # shellcheck source=grading/out_dir_args.sh
@@ -276,9 +277,9 @@ if [ "$part" != class ]; then
   report="$results/mutation_report.md"
   if grep -q "^[0-9]* of [0-9]* mutations caught" "$report" 2>/dev/null &&
      ! grep -q "in progress" "$report"; then
-    grep "mutations caught\|cheats stopped\|were not graded\|did not start within" "$report" \
-      | sed 's/^/VERDICT /' >> "$log"
-    grep -q "SURVIVED\|NOT ZERO\|NOT CONTAINED\|DISTURBED\|STALE\|ERROR" "$report" && status=1
+    grep "mutations caught\|cheats stopped\|cheats with host code\|honest variants\|hostile submissions\|were not graded\|did not start within" \
+      "$report" | sed 's/^/VERDICT /' >> "$log"
+    grep -q "SURVIVED\|NOT ZERO\|NOT FULL\|FLAGGED\|NOT CONTAINED\|DISTURBED\|STALE\|ERROR" "$report" && status=1
     grep "^| " "$report" | grep -v "^| mutation\|^|---" \
       | awk -F' *[|] *' '{print "MUTANT " $2 " | " $5 " | " $7 " | " $8 " s"}' >> "$log"
   else

@@ -33,7 +33,8 @@ from gradelib import budget as budget_module, build, grading, gpu_share  # noqa:
 from gradelib import inspection, integrity, plan, report, runner  # noqa: E402
 from gradelib import sandbox as sandbox_module, scoring  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
-                                 add_test_jobs, add_time_limits, positive)
+                                 add_test_jobs, add_time_limits, number_text, positive,
+                                 seconds)
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -55,7 +56,8 @@ def make_parser():
     parser.add_argument("--pristine", default="",
                         help="a course tree built by an earlier run (grade_class.py builds one "
                              "per class); default: build one in <work-dir>/pristine")
-    parser.add_argument("--steps", default="", help="comma-separated labels, e.g. step1,step3")
+    parser.add_argument("--steps", default=None,
+                        help="comma-separated labels, e.g. step1,step3 (default: every step)")
     parser.add_argument("--name", default="grades",
                         help="file name (without extension) of the Markdown and JSON reports")
     parser.add_argument("--title", default="", help="heading of the report")
@@ -66,9 +68,9 @@ def make_parser():
                         help="build jobs")
     add_test_jobs(parser, max(2, (os.cpu_count() or 2) // 2), "runs side by side")
     add_time_limits(parser, timeout=300, sanitizer_timeout=600)
-    parser.add_argument("--configure-timeout", type=positive(float), default=300,
+    parser.add_argument("--configure-timeout", type=seconds, default=300,
                         help="seconds for the configure step")
-    parser.add_argument("--build-timeout", type=positive(float), default=1800,
+    parser.add_argument("--build-timeout", type=seconds, default=1800,
                         help="seconds for the build step")
     parser.add_argument("--budget", type=non_negative_float, default=0,
                         help="seconds for this student's whole grade after the course's build "
@@ -106,10 +108,7 @@ def make_parser():
 
 def non_negative(text):
     """An argparse type: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    value = number_text(int, text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
     return value
@@ -128,8 +127,11 @@ def non_negative_float(text):
 
 def check_arguments(parser, args):
     """Refuses bad arguments with a usage error (exit 2) before anything is written."""
+    if args.steps is not None and not args.steps.strip(","):
+        parser.error(f"--steps needs at least one label (step1 to step5), got '{args.steps}'; "
+                     "leave it out to grade every step")
     try:
-        args.step_list = plan.select_steps(args.steps)
+        args.step_list = plan.select_steps(args.steps or "")
     except ValueError as error:
         parser.error(str(error))
     source = pathlib.Path(args.source).resolve()

@@ -35,7 +35,7 @@ import urllib.parse
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gradelib import build, gpu_share, inspection, integrity, lanes, report, runner  # noqa: E402,E501
 from gradelib import sandbox as sandbox_module  # noqa: E402
-from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive  # noqa: E402,E501
+from gradelib.arguments import add_cmake_arg, add_seed, add_time_limits, positive, seconds  # noqa: E402,E501
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -52,12 +52,12 @@ def make_parser():
     parser.add_argument("--cores", type=positive(int), default=os.cpu_count() or 2,
                         help="cores the lanes share (default: this machine's)")
     add_seed(parser, "seed of every student's tests (default: a fresh one)")
-    parser.add_argument("--budget", type=positive(float), default=120,
+    parser.add_argument("--budget", type=seconds, default=120,
                         help="seconds of each student's grade after the course's build: its "
                              "build, inspection and runs (waiting for the GPU not counted, a "
                              "second of its turn on the GPU counted once per lane); the cases "
                              "not run by then score 0 with that reason (default 120)")
-    parser.add_argument("--student-timeout", type=positive(float), default=2400,
+    parser.add_argument("--student-timeout", type=seconds, default=2400,
                         help="seconds after which a student's grade.py is stopped whatever it "
                              "does (a backstop behind --budget; default 2400)")
     # Generous: lanes side by side share the CPU, and step 4's sweeps compute their CPU

@@ -6,12 +6,18 @@ spaces, '@' and non-ASCII letters, a cheat of cheats.py that writes outside its 
 three hostile students of cheats.py's HOSTILE (a GPU-memory hog, a slow one, a log flooder)
 graded beside them, whose classmates' grades must not change.
 
-    grading/make_class_example.py /tmp/class   # then grading/run_all.sh /tmp/class OUT
-    grading/make_class_example.py /tmp/class --expected expected.json   # and the verdicts
+Usage: grading/make_class_example.py FOLDER [--expected FILE]   # then grading/run_all.sh FOLDER OUT
+    e.g. grading/make_class_example.py /tmp/class --expected expected.json
 
 --expected writes, per student, what it is (honest, cheat or hostile) and the total it
 earns when graded alone where that is known in advance (gpu_evidence.sh compares).
+
+FOLDER must be new, empty, or an earlier example class (whose student folders are then made
+anew): a folder holding anything else (a real class) is refused, so that the example's
+students never mix with real ones. A FOLDER that is a file, or whose parent cannot be
+written, is refused too; all with status 2 and nothing written.
 """
+import os
 import argparse
 import json
 import pathlib
@@ -76,6 +82,24 @@ def plant(student, mutation_name):
         edit(student, file, original, replacement)
 
 
+def check_folder(parser, out, students):
+    """Refuses (status 2, nothing written) a FOLDER that is not a folder, cannot be written,
+    or holds anything but an earlier example class."""
+    if out.exists() and not out.is_dir():
+        parser.error(f"{out} is not a folder")
+    existing = out if out.exists() else next(
+        (parent for parent in out.absolute().parents if parent.exists()), pathlib.Path("/"))
+    if not os.access(existing, os.W_OK | os.X_OK):
+        parser.error(f"{existing} cannot be written into")
+    if out.exists():
+        others = sorted(entry.name for entry in out.iterdir() if entry.name not in students)
+        if others:
+            parser.error(f"{out} already holds {', '.join(others[:3])}"
+                         f"{' ...' if len(others) > 3 else ''}, which the example class does "
+                         f"not: give a new or empty folder (the example's students must not "
+                         f"mix with a real class)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      epilog="Then grade it: grading/run_all.sh FOLDER OUT_DIR")
@@ -85,7 +109,6 @@ def main():
                              "where known, as JSON to this file")
     arguments = parser.parse_args()
     out = pathlib.Path(arguments.folder)
-    out.mkdir(parents=True, exist_ok=True)
     students = {
         "01-reference": [],
         "02-exercise": None,
@@ -98,7 +121,7 @@ def main():
         "08-does-not-compile": [],
         "09-hangs": [],
         "10-crashes-context": [],
-        "11-cheat-writes-outside": ["cheat step2: writes outside its folders from a static "
+        "11-cheat-writes-outside": ["cheat step1: writes outside its folders from a static "
                                     "initializer"],
         "12-memory-hog": [HOSTILE[0].name],
         "13-slow": [HOSTILE[1].name],
@@ -106,6 +129,11 @@ def main():
     }
     if set(students) != set(EXPECTED):
         raise SystemExit("make_class_example.py: EXPECTED and the students differ")
+    check_folder(parser, out, students)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"cannot create {out}: {error.strerror}")
     for name, mutations in students.items():
         student = out / name
         if student.exists():

@@ -5,7 +5,11 @@ minutes), each part's results/ folder holds its own table and reports; this writ
 table of the whole class (Markdown and CSV), the reports and the reference's and the
 exercise's grades into OUT, as grading/results/ holds them.
 
-    grading/merge_class_runs.py grading/results part1/results part2/results
+Usage: grading/merge_class_runs.py OUT PART_RESULTS [PART_RESULTS...]
+    e.g. grading/merge_class_runs.py grading/results part1/results part2/results
+
+Every part is read before anything is written: a part that is not a class run's results
+folder is refused (status 2) and OUT is neither created nor changed.
 """
 import csv
 import json
@@ -22,7 +26,7 @@ def read_part(folder):
     """[(name, grade or None, seconds, note, link)] and the header line of one part."""
     table = folder / "class_run.csv"
     if not table.is_file():
-        raise SystemExit(f"{folder}: no class_run.csv (not a results folder of a class run)")
+        raise ValueError(f"{folder}: no class_run.csv (not a results folder of a class run)")
     students = []
     with table.open(encoding="utf-8") as stream:
         for row in csv.DictReader(stream):
@@ -43,11 +47,20 @@ def main():
     parser.add_argument("parts", nargs="+", help="the results/ folders of the class parts")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"{out} exists and is not a folder")
+    parts = []
+    for name in args.parts:
+        folder = pathlib.Path(name)
+        if out.exists() and folder.resolve() == out.resolve():
+            parser.error(f"{folder} is both a part and OUT: write the whole class elsewhere")
+        try:
+            parts.append((folder, *read_part(folder)))
+        except (ValueError, OSError, KeyError, json.JSONDecodeError) as error:
+            parser.error(f"{error}")
     out.mkdir(parents=True, exist_ok=True)
     students, headers, reports = [], [], []
-    for index, name in enumerate(args.parts, start=1):
-        folder = pathlib.Path(name)
-        part, header = read_part(folder)
+    for index, (folder, part, header) in enumerate(parts, start=1):
         students += part
         headers.append(f"Part {index}: {header}")
         reports += [folder / "students" / entry[0] / "grades.md" for entry in part]

@@ -41,7 +41,7 @@ from gradelib.mutant_slots import (Shared, judged, log, markdown, row,  # noqa: 
 from gradelib.mutant_slots import mutate, revert  # noqa: E402,F401 -- the tests use them
 import grade as grade_module  # noqa: E402
 from gradelib.arguments import (add_cmake_arg, add_sanitizer, add_seed,  # noqa: E402
-                                 add_test_jobs, add_time_limits, positive)
+                                 add_test_jobs, add_time_limits, positive, seconds)
 from cheats import CHEATS, HOSTILE  # noqa: E402
 from mutations import MUTATIONS, PENDING_MUTATIONS  # noqa: E402
 
@@ -93,7 +93,8 @@ def make_parser():
     parser.add_argument("--pristine", default="",
                         help="a course tree built by grade_class.py or grade.py (default: "
                              "build one in the work folder)")
-    parser.add_argument("--steps", default="", help="comma-separated step folders to check")
+    parser.add_argument("--steps", default=None,
+                        help="comma-separated step folders to check (default: every step)")
     parser.add_argument("--family", choices=("results", "memory", "cheat", "hostile"),
                         default="",
                         help="only the mutations of one family (hostile: the hostile "
@@ -112,7 +113,7 @@ def make_parser():
     parser.add_argument("--stop-at-first-loss", action="store_true",
                         help="stop grading a mutant once one graded case has lost its points "
                              "(the report then shows the points as an upper bound)")
-    parser.add_argument("--deadline", type=positive(float), default=None,
+    parser.add_argument("--deadline", type=seconds, default=None,
                         help="seconds after the start past which no further mutant starts "
                              "(the cheats and the baselines always run): the mutants left are "
                              "reported 'not run (time budget)' and the report says how many "
@@ -155,6 +156,9 @@ def select(args, parser):
         mutations += CHEATS
     if args.family == "hostile":
         mutations += HOSTILE
+    if args.steps is not None and not args.steps.strip(","):
+        parser.error(f"--steps needs at least one step folder, got '{args.steps}'; leave it out "
+                     "to check every step")
     if args.steps:
         wanted = set(args.steps.split(","))
         mutations = [mutation for mutation in mutations if mutation.step in wanted]
@@ -294,9 +298,10 @@ def main():
     pathlib.Path(args.report).write_text(report_text)
     print(report_text)
     good = {"caught", "zero", "contained", "not graded (course code)", mutant_slots.OUT_OF_TIME}
+    good |= mutant_slots.CHEAT_GOOD
     if args.dry_run:
-        good |= {"applies and reverts", "applies, builds and reverts", "not run (no GPU)",
-                 "zero (inspection)"}
+        good |= {"applies and reverts", "applies, builds and reverts"}
+        good |= mutant_slots.CHEAT_GOOD_WITHOUT_GPU
     return 0 if rows and not left and all(entry["result"] in good for entry in rows) else 1
 
 

@@ -385,3 +385,15 @@ MUTATIONS += [
              "  naive_single_block_kernel<<<grid, block>>>(a, b, c, sizes.inner, sizes.cols);",
              (Check(S1_TESTS),)),
 ]
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by grading/mutation_check.py, "
+              "which is the program to run (python3 grading/mutation_check.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by grading/mutation_check.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

@@ -37,6 +37,15 @@
 # "no CUDA-capable GPU" message (exit 3).
 set -uo pipefail
 
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  -*) echo "bad_inputs.sh: unknown option '$1' (usage: scripts/bad_inputs.sh [BUILD_DIR] [TABLE_FILE]; see --help)" >&2
+      exit 2 ;;
+esac
+if (($# > 2)); then
+  echo "bad_inputs.sh: at most two arguments, BUILD_DIR and TABLE_FILE (see --help)" >&2
+  exit 2
+fi
 build="${1:-build}"
 table="${2:-bad-inputs.md}"
 if ! build_path=$(cd "$build" 2>/dev/null && pwd); then
@@ -101,10 +110,27 @@ fi
 printf '10 10\n' > "$scratch/shapes_bad.txt"
 head -c $((64 << 20)) /dev/zero | tr '\0' '7' > "$scratch/shapes_long_line.txt"
 { yes '# a comment' | head -n 20000; echo '1 1 1'; } > "$scratch/shapes_many_lines.txt"
-# Folders of matrices for the benchmark: one that cannot fit, one malformed.
-mkdir -p "$scratch/too_big" "$scratch/broken"
+# Folders of matrices for the benchmark: one that cannot fit, one malformed, one whose two
+# .mtx entries are symbolic links to each other (a loop).
+mkdir -p "$scratch/too_big" "$scratch/broken" "$scratch/loop"
 cp "$scratch/huge_2e9.mtx" "$scratch/too_big/"
 cp "$scratch/bad_header.mtx" "$scratch/broken/"
+ln -s b.mtx "$scratch/loop/a.mtx"
+ln -s a.mtx "$scratch/loop/b.mtx"
+# A size line of 0 x 0; two entries that repeat a third one's position (summed, with a
+# warning); 10^7 copies of '1 1' (40 MB of text in about 40 KB of gzip, a decompression bomb
+# like the 2e8 copies in 776 KB of issue 39); a .gz cut in half.
+printf '%s\n0 0 0\n' "$header" > "$scratch/zero.mtx"
+printf '%s\n3 3 4\n1 1 1.0\n1 1 2.0\n2 2 1.0\n1 1 4.0\n' "$header" > "$scratch/dup.mtx"
+{
+  printf '%s\n100000 100000 10000000\n' "$header"
+  yes '1 1 1' | head -n 10000000
+} | gzip -c > "$scratch/dup_bomb.mtx.gz"
+{ printf '%s\n2000 2000 2000\n' "$header"; seq 2000 | awk '{print $1, $1, 1.5}'; } |
+  gzip -c > "$scratch/whole.mtx.gz"
+head -c $(($(stat -c %s "$scratch/whole.mtx.gz") / 2)) "$scratch/whole.mtx.gz" > "$scratch/cut.mtx.gz"
+# A symbolic link to a file that does not exist: an output written there replaces the link.
+ln -s "$scratch/nowhere.mtx" "$scratch/dangling.mtx"
 
 # ---- variables the cases use -----------------------------------------------------------
 declare -A vars=(
@@ -116,6 +142,7 @@ declare -A vars=(
   [mask]=common/generate_mask
   [s5]=step5_tensor_core_sddmm/step5_tensor_core_sddmm
   [bench]=step5_tensor_core_sddmm/lab/sddmm_bench
+  [wmma]=step5_tensor_core_sddmm/lab/wmma_shape_timing
   [scratch]="$scratch"
   [range]='must be a whole number from'
   [mem]='not enough (host|device) memory'

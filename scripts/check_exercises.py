@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every exercise file equals its reference outside the marked regions.
 
-    python3 scripts/check_exercises.py [ROOT]
+Usage: python3 scripts/check_exercises.py [ROOT]   (default: the repository holding this script)
 
 Each step's `exercise/` folder holds copies of the files a student writes (kernels, and in
 step 1 the launcher). In the reference file each solution region, and in the exercise copy
@@ -166,9 +166,35 @@ def check_step(root, step):
     return problems, len(copies)
 
 
-def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
+def repository_root(needs):
+    """The ROOT argument (default: the repository holding this script), refused with status
+    2 when it is not a folder or lacks @p needs; --help prints the usage and exits 0."""
+    arguments = sys.argv[1:]
+    if any(argument in ("-h", "--help") for argument in arguments):
+        print(__doc__.strip())
+        sys.exit(0)
+    name = pathlib.Path(sys.argv[0]).name
+    if len(arguments) > 1 or (arguments and arguments[0].startswith("-")):
+        usage_error(f"{name}: takes one argument, ROOT (a copy of the repository); got "
+                    f"{' '.join(arguments)} (see --help)")
+    root = pathlib.Path(arguments[0] if arguments else
                         pathlib.Path(__file__).resolve().parent.parent).resolve()
+    if not root.is_dir():
+        usage_error(f"{name}: ROOT {root} is not a folder (see --help)")
+    if not needs(root):
+        usage_error(f"{name}: {root} is not a copy of the course's repository: nothing to "
+                    f"check there (see --help)")
+    return root
+
+
+def usage_error(message):
+    """Prints @p message on stderr and exits with status 2 (a bad command line)."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
+def main():
+    root = repository_root(lambda root: any((root / step).is_dir() for step in STEPS))
     problems, pairs = [], 0
     for step in STEPS:
         if (root / step).is_dir():

@@ -8,6 +8,9 @@
 2. A step's root holds at most its limit of source files (the lesson a student reads).
 3. Every README.md of a step folder names every file beside it (and every sub-folder), so a
    reader finds each file's purpose and reading order there.
+4. Tests include Catch2 only through common/testing/catch2.hpp, which builds them with
+   Catch2 2 and 3 alike; only the two mains that drive Catch2's session (common/test_main.cpp,
+   grading/judge/judge_main.cpp) include its headers themselves.
 
 Exit status 0 when all hold; otherwise one line per problem and status 1.
 Usage: scripts/check_layout.py [ROOT]
@@ -24,6 +27,28 @@ ROOMS = ("root", "going_further", "lab")  # in the order a dependency may point:
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 # Folders whose files are records rather than code a reader opens one by one.
 RECORD_FOLDERS = {"results", "figures", "gpu_logs", "data"}
+
+
+CATCH2_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](catch2/[^>"]+)[>"]', re.MULTILINE)
+CATCH2_MAINS = {"common/test_main.cpp", "grading/judge/judge_main.cpp",
+                "common/testing/catch2.hpp"}
+
+
+def check_catch2_includes(root):
+    problems = []
+    for folder in ["common", "grading"] + STEPS:
+        for source in sorted((root / folder).rglob("*")):
+            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
+                continue
+            relative = source.relative_to(root).as_posix()
+            if relative in CATCH2_MAINS:
+                continue
+            for header in CATCH2_INCLUDE.findall(source.read_text(encoding="utf-8",
+                                                                  errors="replace")):
+                problems.append(f"{relative} includes <{header}>: include "
+                                f"\"common/testing/catch2.hpp\" instead (it builds with "
+                                f"Catch2 2 and 3)")
+    return problems
 
 
 def room_of(step_dir, path):
@@ -132,9 +157,35 @@ def check_readmes(root, step):
     return problems
 
 
-def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
+def repository_root(needs):
+    """The ROOT argument (default: the repository holding this script), refused with status
+    2 when it is not a folder or lacks @p needs; --help prints the usage and exits 0."""
+    arguments = sys.argv[1:]
+    if any(argument in ("-h", "--help") for argument in arguments):
+        print(__doc__.strip())
+        sys.exit(0)
+    name = pathlib.Path(sys.argv[0]).name
+    if len(arguments) > 1 or (arguments and arguments[0].startswith("-")):
+        usage_error(f"{name}: takes one argument, ROOT (a copy of the repository); got "
+                    f"{' '.join(arguments)} (see --help)")
+    root = pathlib.Path(arguments[0] if arguments else
                         pathlib.Path(__file__).resolve().parent.parent).resolve()
+    if not root.is_dir():
+        usage_error(f"{name}: ROOT {root} is not a folder (see --help)")
+    if not needs(root):
+        usage_error(f"{name}: {root} is not a copy of the course's repository: nothing to "
+                    f"check there (see --help)")
+    return root
+
+
+def usage_error(message):
+    """Prints @p message on stderr and exits with status 2 (a bad command line)."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
+def main():
+    root = repository_root(lambda root: any((root / step).is_dir() for step in STEPS))
     problems = []
     for step in STEPS:
         if not (root / step).is_dir():
@@ -143,6 +194,7 @@ def main():
         problems += check_cmake(root, step)
         problems += check_root_size(root, step)
         problems += check_readmes(root, step)
+    problems += check_catch2_includes(root)
     for problem in problems:
         print(problem)
     print(f"layout: {len(STEPS)} steps checked, {len(problems)} problems")

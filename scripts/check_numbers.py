@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Checks that every measured figure the lessons, READMEs and book pages quote is bound to the
-committed cell (or log line) it comes from, and that it equals that cell with its rounding.
+committed cell (or log line) it comes from, and that it equals that cell with its rounding,
+its unit and its meaning.
 
-    python3 scripts/check_numbers.py [--strict] [--self-test] [--quoted] [FILE.md ...]
+    python3 scripts/check_numbers.py [--strict] [--self-test] [--quoted] [--notes DIR] [FILE.md ...]
 
 Without files it checks README.md, every README.md one folder down (the lessons, the grading
 guide), the READMEs of the step folders' sub-folders (going_further/, lab/, exercise/, ...),
-the labs' notebooks (step*/lab/NOTEBOOK.md: they quote measured figures too) and docs/*.md. Given files, it checks those only (and reports each of them). Paths are taken
-relative to the repository; run it from anywhere.
+the labs' notebooks (step*/lab/NOTEBOOK.md: they quote measured figures too) and docs/*.md.
+Given files, it checks those only (and reports each of them). Paths are taken relative to the
+repository; run it from anywhere.
 
 The convention (docs/results.md, "How a quoted number is bound to its source"):
 
@@ -16,29 +18,49 @@ The convention (docs/results.md, "How a quoted number is bound to its source"):
   (4096×4096, K = 256, 132 SMs), numbers inside code (code spans, code blocks, @verbatim
   blocks) and version numbers (CUDA 12.4, compute capability 9.0) are not figures.
 * Each figure is bound by an HTML comment right after it (invisible on GitHub and in the
-  book); only spaces and emphasis marks (`*`, `_`, `)`) may stand between the two:
+  book); only spaces and emphasis marks (`*`, `_`, `)`) may stand between the two. The kinds
+  (number_bindings.py says each in full):
   - `<!-- cell: PATH | ROW | COLUMN -->`: PATH is a committed result file (from the
     repository root; `.md` with Markdown tables, or `.csv`), optionally ending in
     `#Heading text` to take the tables under that heading; ROW selects the row whose cells
-    hold every `;`-separated part as an exact cell value; COLUMN is the exact header text.
-    `COLUMN@N` takes the N-th number of the cell (counting from 1; default 1).
-  - `<!-- line: PATH | TEXT -->`: the figure is one of the numbers on the single line of PATH
-    that contains TEXT (`<!-- line: PATH | TEXT | @N -->` takes its N-th number).
+    hold every `;`-separated part as an exact cell value (or `~REGEX`, `!~REGEX`); COLUMN is
+    the exact header text. `COLUMN@N` takes the N-th number of the cell (default 1).
+  - `<!-- line: PATH | TEXT -->`: the first number at or after TEXT on the one line of PATH
+    that holds TEXT; `| @N` takes the line's N-th number, `| WORDS` the first after WORDS.
+  - `<!-- max: PATH | ROWS | COLUMN -->`, `<!-- min: ... -->`: the extreme of a column over
+    the rows ROWS selects (`*`: all); `<!-- count: PATH | ROWS | CONDITION -->` how many of
+    them meet CONDITION (`*`, `other > sddmm`, `vs cuSPARSE > 1`); `<!-- lines: PATH | TEXT
+    -->` how many lines hold TEXT.
   - `<!-- table: PATH[#Heading] -->` on the line before a table: every figure in the table
     equals the source cell with the same row (the first column, and the other columns that
     hold no figure where the first is not enough) and the same column header; the quoted
-    table may show any subset of the source's columns, in any order.
+    table may show any subset of the source's columns, in any order, and a header or row
+    name may add a remark in brackets.
   - Inside a table cell, write the fields' separators as `\\|` (a bare `|` ends the cell).
   - `<!-- quoted: note 002 -->` marks the next block (a paragraph, a table, a list) or the
-    block it sits in as quoted from outside work: its figures are not the course's.
+    block it sits in as quoted from outside work: its figures are not the course's. A table
+    quoted from design note NNN must also be bound, `<!-- table:
+    docs/note_tables/note_NNN.md#... -->`, to the transcription of the note's figures
+    (`--notes DIR` checks the transcriptions against the notes' text where it is at hand).
 * The figure must equal the source's number rounded to the figure's own number of decimals
   (0.84 and 0.841 are bound by 0.8412; 0.85 is not; 0.84120 claims more digits than the
-  source and fails).
+  source and fails), in the source's unit (a figure in s or µs does not quote a cell in ms;
+  number_meaning.py reads the unit from the cell, its header or the file's "Times in ms").
+* A `cell:` binding's column must be what the sentence speaks of: a word of its header (or
+  one that means the same: "kernel" for `sddmm`, "fastest" for `min`) stands in the sentence,
+  and where another column of the row holds the same value, the words nearest the figure
+  name the bound column rather than the other.
+* A superlative or a range ("the largest", "closest", "up to", "from A to B", "A–B", "all")
+  claims an extreme (or a count): the figure is bound with `max:`, `min:` or `count:`, or to a
+  source that states the extreme itself ("smallest 0.90" in the cell), or the sentence is
+  reworded.
 
 Report mode (the default) prints each file's counts and its problems and exits 0;
 --strict exits 1 when a figure is unbound, a binding is broken or a value differs.
---self-test raises the last digit of every bound figure by one (9 becomes 0), one at a time,
-in memory, and runs the same comparison on it: every perturbation must be caught (exit 1
+--self-test changes every bound figure in memory in each way a quoted figure goes wrong
+(number_self_test.py: last and middle digits, units, two figures swapped, a cell binding moved
+to each other column, a line figure replaced by each other number of its line, the notes'
+quoted tables) and runs the same comparison: every change must be caught (exit 1
 otherwise). CI runs both.
 """
 import argparse
@@ -48,128 +70,53 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from figure_text import COMMENT, FENCE, FIGURE, figures_in, mask  # noqa: E402,F401
+from number_bindings import KINDS, Resolved, fields_of, figure_unit, resolve  # noqa: E402,F401
+from number_meaning import (  # noqa: E402
+    clause, column_problem, sentences, superlative_problems)
+from number_tables import table_cell_context, table_checks  # noqa: E402
+from note_tables import check_transcriptions  # noqa: E402
+from number_self_test import KINDS as SELF_TEST_KINDS, perturbed, self_test  # noqa: E402,F401
 from result_sources import (  # noqa: E402,F401  (also what docs/results_render.py uses)
     SOURCE_NUMBER, TABLE_DELIMITER, HEADING, Sources, SourceError, find_cell, normalise,
-    nth, rounds_to, same_key, source_numbers, split_path, split_row)
+    nth, number_spans, rounds_to, same_key, source_numbers, split_path, split_row)
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-BINDING = re.compile(r"^\s*(cell|line|table|quoted|source)\s*:(.*)$", re.S)
+BINDING = re.compile(r"^\s*(cell|line|lines|max|min|count|table|quoted|source)\s*:(.*)$", re.S)
+LIST_ITEM = re.compile(r"\s{0,3}([-*+]|\d+\.)\s")
 # Characters that may stand between a figure and its binding: spaces and emphasis.
 GLUE = re.compile(r"^[\s*_)\]]*$")
+# Where the figures quoted from each design note are transcribed (the notes are not in the
+# repository): a quoted table of note NNN is bound to NOTE_TABLES/note_NNN.md.
+NOTE_TABLES = "docs/note_tables"
 
 
 # ----------------------------------------------------------------------------- bindings
 
 class Bound:
-    """A figure and the check that binds it: verify(figure text) -> None or why it fails."""
+    """A figure and the binding that checks it: verify(figure text) -> None or why it fails.
+    @p resolved (a number_bindings.Resolved) says what the source number is and means;
+    @p context and @p position (the figure's place in it) are the words around the figure;
+    @p block numbers the page's blocks (the self-test swaps figures within one)."""
 
-    def __init__(self, line, figure, binding, verify):
-        self.line, self.figure, self.binding, self.verify = line, figure, binding, verify
+    def __init__(self, line, figure, binding, resolved, context="", position=0, block=0):
+        self.line, self.figure, self.binding = line, figure, binding
+        self.resolved, self.context, self.position, self.block = (resolved, context, position,
+                                                                  block)
 
+    def verify(self, figure):
+        return self.resolved.verify(figure)
 
-def fields_of(args):
-    """The fields of a binding: split at '|', or at '\\|' (in a table cell a bare '|' would
-    end the cell, on GitHub and in the book alike)."""
-    return [field.strip() for field in re.split(r"\\?\|", args)]
-
-
-def cell_check(sources, args):
-    fields = fields_of(args)
-    if len(fields) != 3:
-        raise SourceError("a cell binding is 'PATH | ROW | COLUMN[@N]'")
-    path, heading = split_path(fields[0])
-    column, n = fields[2], 1
-    match = re.match(r"^(.*?)@(\d+)$", column)
-    if match:
-        column, n = match.group(1).strip(), int(match.group(2))
-    source = sources.get(path)
-    cell = find_cell(source, heading, fields[1], column)
-    value = nth(source_numbers(cell), n, "the cell '%s'" % cell)
-    where = "%s, row '%s', column '%s'" % (path, fields[1], fields[2])
-    return lambda figure: (lambda why: why and "%s (%s)" % (why, where))(rounds_to(figure, value))
-
-
-def line_check(sources, args):
-    fields = fields_of(args)
-    if len(fields) not in (2, 3) or not fields[1]:
-        raise SourceError("a line binding is 'PATH | TEXT' or 'PATH | TEXT | @N'")
-    source = sources.get(fields[0])
-    lines = [line for line in source.lines if fields[1] in line]
-    if len(lines) != 1:
-        raise SourceError("%d lines of %s contain '%s' (it must be one)" % (
-            len(lines), fields[0], fields[1]))
-    numbers = source_numbers(lines[0])
-    if len(fields) == 3:
-        match = re.match(r"^@(\d+)$", fields[2])
-        if not match:
-            raise SourceError("the third field of a line binding is @N")
-        numbers = [nth(numbers, int(match.group(1)), "the line '%s'" % lines[0].strip())]
-    where = "%s, the line '%s'" % (fields[0], lines[0].strip()[:100])
-
-    def verify(figure):
-        reasons = [rounds_to(figure, number) for number in numbers]
-        if any(reason is None for reason in reasons):
+    def meaning(self, resolved=None, figure=None):
+        """Why the words around the figure do not fit the column of @p resolved (default:
+        its own binding), or None. Only cell bindings name a column by its header."""
+        resolved = resolved or self.resolved
+        figure = figure or self.figure
+        if resolved.kind != "cell":
             return None
-        return "no number on the line rounds to it (%s)" % where
-    return verify
-
-
-def table_checks(sources, args, table_lines, first_line, masked_lines):
-    """Bound figures of a quoted table (list of Bound) and the binding's problems."""
-    path, heading = split_path(args)
-    source = sources.get(path)
-    candidates = source.tables_under(heading)
-    headers = split_row(table_lines[0])
-    # A header that repeats (two 'fraction' columns) maps to the same occurrence in the source.
-    occurrence = [sum(normalise(h) == normalise(other) for other in headers[:i + 1])
-                  for i, h in enumerate(headers)]
-    body = list(zip(table_lines[2:], masked_lines[2:]))
-    # The source table: the one holding every quoted column (and the first row's key).
-    fitting = [t for t in candidates
-               if all(t.column(h, n) is not None for h, n in zip(headers, occurrence))]
-    if not fitting:
-        raise SourceError("no table of %s%s has the columns %s" % (
-            path, " under '%s'" % heading if heading else "", ", ".join(headers)))
-    bound, problems = [], []
-    for offset, (raw, masked) in enumerate(body):
-        line = first_line + 2 + offset
-        cells, masked_cells = split_row(raw), split_row(masked)
-        figure_cells = [bool(figures_in(c)) for c in masked_cells]
-        keys = [(h, n, c) for h, n, c, f in zip(headers, occurrence, cells, figure_cells)
-                if not f]
-        matches = []
-        for table in fitting:
-            for row in table.rows:
-                if normalise(row[0]) != normalise(cells[0]):
-                    continue
-                if all(table.column(h, n) < len(row) and
-                       same_key(row[table.column(h, n)], c) for h, n, c in keys):
-                    matches.append((table, row))
-        if len(matches) != 1:
-            problems.append((line, cells[0], "<!-- table: %s -->" % args.strip(),
-                             "%s row '%s' in %s" % ("no" if not matches else "more than one",
-                                                    normalise(cells[0]), path)))
-            continue
-        table, row = matches[0]
-        for header, n, cell, masked_cell in zip(headers, occurrence, cells, masked_cells):
-            figures = figures_in(masked_cell)
-            if not figures:
-                continue
-            source_cell = row[table.column(header, n)] if table.column(header, n) < len(row) \
-                else ""
-            have = source_numbers(source_cell)
-            for start, _, figure in figures:
-                index = len(source_numbers(masked_cell[:start]))
-                where = "%s, row '%s', column '%s'" % (path, normalise(cells[0]), header)
-
-                def verify(text, index=index, have=have, where=where, cell=source_cell):
-                    if index >= len(have):
-                        return "the source cell '%s' holds no number %d (%s)" % (
-                            cell, index + 1, where)
-                    why = rounds_to(text, have[index])
-                    return why and "%s (%s)" % (why, where)
-                bound.append(Bound(line, figure, "<!-- table: %s -->" % args.strip(), verify))
-    return bound, problems
+        rivals = [(alt.column, alt.words) for alt in resolved.alternatives()
+                  if rounds_to(figure, alt.value) is None]
+        return column_problem(resolved.column, resolved.words, rivals, self.context,
+                              self.position)
 
 
 # ----------------------------------------------------------------------------- pages
@@ -248,13 +195,18 @@ def check_page(path, sources, text=None):
     commented_lines = mask(text, keep_comments=True).split("\n")
     result = PageResult(path)
     pending = active = table_pending = None
-    for start, end, kind in blocks_of(lines):
+    caption = ""  # the words of the paragraph before a table: they say what its cells are
+    for block_number, (start, end, kind) in enumerate(blocks_of(lines)):
         if kind == "code":
             continue
         if kind == "heading":
             pending = active = None
+            caption = ""
         block = "\n".join(lines[start:end])
         masked_block = "\n".join(masked_lines[start:end])
+        is_item = kind == "item" or bool(LIST_ITEM.match(lines[start]))
+        # The block's words as a reader sees them: comments blanked, lengths kept.
+        words = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block)
         offsets = [0]
         for line in lines[start:end]:
             offsets.append(offsets[-1] + len(line) + 1)
@@ -279,7 +231,7 @@ def check_page(path, sources, text=None):
             active = None
         table_binding = [(s, e, args) for s, e, kind_, args in comments if kind_ == "table"]
         if table_binding and kind == "text" and all(
-                COMMENT.fullmatch(l.strip()) for l in lines[start:end]):
+                COMMENT.fullmatch(line.strip()) for line in lines[start:end]):
             table_pending = table_binding[0]  # a comment alone, a blank line, the table
             continue
         if kind == "table" and not table_binding and table_pending:
@@ -289,12 +241,21 @@ def check_page(path, sources, text=None):
                                     "a table binding must come right before a table"))
         table_pending = None
         table_figures = set()
+        note = re.match(r"note (\d+)\b", active or "")
+        if kind == "table" and note and figures:
+            # A table quoted from a design note is bound to the note's transcription.
+            wanted = "%s/note_%s.md" % (NOTE_TABLES, note.group(1))
+            if not table_binding or split_path(table_binding[0][2])[0] != wanted:
+                result.problems.append((start + 1, "(table)", "<!-- quoted: %s -->" % active,
+                                        "a table quoted from note %s must be bound to its "
+                                        "transcription: <!-- table: %s#... --> right before "
+                                        "it" % (note.group(1), wanted)))
         if kind == "table" and table_binding:
             first = next(i for i in range(start, end) if lines[i].lstrip().startswith("|"))
             _, _, args = table_binding[0]
             try:
                 bound, problems = table_checks(sources, args, lines[first:end], first + 1,
-                                               masked_lines[first:end])
+                                               masked_lines[first:end], Bound, block_number)
                 result.bound += bound
                 result.problems += problems
             except SourceError as error:
@@ -307,11 +268,12 @@ def check_page(path, sources, text=None):
                                     else start + 1, "(table)",
                                     "<!-- table: %s -->" % table_binding[0][2],
                                     "a table binding must be the line right before a table"))
-        # Each cell/line binding binds the figure (or count) right before it.
+        # Each cell/line/... binding binds the figure (or count) right before it.
         taken = set()
         numbers = figures_in(masked_block, whole=True)
+        ordered = []  # [Bound, lead-in, clause key, text after its binding, binding's end]
         for c_start, c_end, kind_, args in comments:
-            if kind_ not in ("cell", "line"):
+            if kind_ not in KINDS:
                 continue
             binding = "<!-- %s: %s -->" % (kind_, args)
             before = [f for f in numbers if f[1] <= c_start and f not in table_figures]
@@ -323,11 +285,31 @@ def check_page(path, sources, text=None):
                 continue
             taken.add(target)
             try:
-                verify = (cell_check if kind_ == "cell" else line_check)(sources, args)
+                resolved = resolve(kind_, sources, args)
             except SourceError as error:
                 result.problems.append((line_at(target[0]), target[2], binding, str(error)))
                 continue
-            result.bound.append(Bound(line_at(target[0]), target[2], binding, verify))
+            clause_start, _ = clause(words, target[0])
+            if kind == "table":
+                context, position, _ = table_cell_context(words, target[0], caption)
+            else:
+                context_start, context_end = sentences(words, target[0])
+                # A list item is read after the paragraph that introduces the list.
+                prefix = caption + "\n" if is_item else ""
+                context = prefix + words[context_start:context_end]
+                position = len(prefix) + target[0] - context_start
+            clause_key = clause_start
+            previous_end = ordered[-1][4] if ordered else 0
+            lead_in = words[max(previous_end, clause_start):target[0]]
+            bound = Bound(line_at(target[0]), target[2], binding, resolved, context, position,
+                          block_number)
+            result.bound.append(bound)
+            if ordered:
+                ordered[-1][3] = words[ordered[-1][4]:target[0]]
+            ordered.append([bound, lead_in, clause_key, "", c_end])
+        result.problems += superlative_problems([tuple(entry[:4]) for entry in ordered])
+        if kind == "text" and not is_item:
+            caption = words
         for figure in figures:
             if figure in taken or figure in table_figures:
                 continue
@@ -336,33 +318,11 @@ def check_page(path, sources, text=None):
             else:
                 result.unbound.append((line_at(figure[0]), figure[2]))
     for bound in result.bound:
-        why = bound.verify(bound.figure)
+        why = bound.verify(bound.figure) or bound.meaning()
         if why:
             result.problems.append((bound.line, bound.figure, bound.binding, why))
     result.problems.sort(key=lambda p: p[0])
     return result
-
-
-def perturbed(figure):
-    """The figure with its last digit raised by one (9 becomes 0)."""
-    index = max(i for i, ch in enumerate(figure) if ch.isdigit())
-    digit = (int(figure[index]) + 1) % 10
-    return figure[:index] + str(digit) + figure[index + 1:]
-
-
-def self_test(results):
-    """(caught, total, [(page, Bound)] missed): every bound figure, perturbed, must fail."""
-    caught, total, missed = 0, 0, []
-    for result in results:
-        for bound in result.bound:
-            if bound.verify(bound.figure):
-                continue  # already a mismatch: --strict reports it
-            total += 1
-            if bound.verify(perturbed(bound.figure)):
-                caught += 1
-            else:
-                missed.append((result.path, bound))
-    return caught, total, missed
 
 
 def default_files(repo=REPO):
@@ -388,9 +348,12 @@ def main(argv=None, repo=REPO, out=sys.stdout):
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on an unbound figure, a broken binding or a mismatch")
     parser.add_argument("--self-test", action="store_true",
-                        help="perturb every bound figure's last digit; exit 1 unless all "
-                             "are caught")
+                        help="perturb every bound figure (digits, units, swaps, columns, "
+                             "lines); exit 1 unless all are caught")
     parser.add_argument("--quoted", action="store_true", help="also list the quoted figures")
+    parser.add_argument("--notes", type=pathlib.Path, metavar="DIR",
+                        help="also check docs/note_tables/ against the notes' text in DIR "
+                             "(NNN_*.txt; the notes are not in the repository)")
     args = parser.parse_args(argv)
     files = [path.resolve() for path in args.files] or default_files(repo)
     sources = Sources(repo)
@@ -421,12 +384,25 @@ def main(argv=None, repo=REPO, out=sys.stdout):
         "" if args.strict or args.self_test else
         " (report mode: --strict makes them fail)"), file=out)
     status = 1 if args.strict and failures else 0
+    if args.notes:
+        checked, problems = check_transcriptions(repo, args.notes)
+        for problem in problems:
+            print("  notes: %s" % problem, file=out)
+        print("notes: %d transcribed row(s) checked against %s, %d problem(s)" % (
+            checked, args.notes, len(problems)), file=out)
+        status = 1 if problems else status
     if args.self_test:
-        caught, total, missed = self_test(results)
-        for path, bound in missed:
-            print("  self-test: %s:%d: %s -> %s not caught by %s" % (
-                relative(path, repo), bound.line, bound.figure, perturbed(bound.figure),
-                bound.binding), file=out)
+        summary = self_test(results)
+        for kind in SELF_TEST_KINDS:
+            for path, bound, text in summary[kind][2]:
+                print("  self-test (%s): %s:%d: %s -> %s not caught by %s" % (
+                    kind, relative(path, repo), bound.line, bound.figure, text,
+                    bound.binding), file=out)
+        for kind in SELF_TEST_KINDS:
+            caught, total, _ = summary[kind]
+            print("self-test: %-12s %6d of %6d caught" % (kind, caught, total), file=out)
+        caught = sum(summary[kind][0] for kind in SELF_TEST_KINDS)
+        total = sum(summary[kind][1] for kind in SELF_TEST_KINDS)
         print("self-test: %d of %d perturbed figures caught (%.1f %%)" % (
             caught, total, 100.0 * caught / total if total else 100.0), file=out)
         if caught != total:

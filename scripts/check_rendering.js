@@ -38,6 +38,40 @@
       }
     }
   }
+  // Headings: one whose line height is smaller than its font draws its lines over each other
+  // when it wraps; on a results page, one that reads as a file name ("shapes h100 rooms",
+  // "run_h100.txt") tells the reader nothing (the manifest gives every run a title in words).
+  const fileName = /\b[\w-]+\.(txt|md|log|csv|json)\b|\b(?!sm_\d|compute_\d)[a-z0-9]+(_[a-z0-9]+)+\b|(^|\s)h(100|200)\b/;
+  const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6'),
+                    ...document.querySelectorAll('div.header div.title')];
+  for (const heading of headings) {
+    if (inCode(heading)) continue;
+    const style = getComputedStyle(heading);
+    const size = parseFloat(style.fontSize), line = parseFloat(style.lineHeight);
+    const clone = heading.cloneNode(true);
+    clone.querySelectorAll('code, tt, .anchor').forEach(n => n.remove());
+    const text = clone.textContent.replace(/\s+/g, ' ').trim();
+    if (!Number.isNaN(line) && line < size) {
+      found.push({kind: 'heading', what: 'lines drawn over each other when it wraps (line height ' +
+                  Math.round(line) + ' px, font ' + Math.round(size) + ' px)', text: text.slice(0, 120)});
+    }
+    // On the results pages, generated from files: a run's heading is its title in words.
+    const name = /results_step\d/.test(location.pathname) && text.match(fileName);
+    if (name) {
+      found.push({kind: 'heading', what: 'a file name as a heading (give it a title in words)',
+                  text: text.slice(0, 120)});
+    }
+  }
+  // Tooltips and link titles: Doxygen writes a member's brief there, where a bare -- would show
+  // as a dash too.
+  const dashed = /(^|[\s(\[\/"'])[\u2013\u2014][A-Za-z]/;
+  document.querySelectorAll('[title], div.ttdoc').forEach(el => {
+    const text = el.classList && el.classList.contains('ttdoc') ? el.textContent : el.getAttribute('title');
+    if (text && dashed.test(text)) {
+      found.push({kind: 'literal markup', what: 'option mangled into a dash (tooltip)',
+                  text: text.slice(0, 120)});
+    }
+  });
   const tables = [];
   root.querySelectorAll('table.markdownTable').forEach((table, index) => {
     const column = table.parentElement.getBoundingClientRect();

@@ -17,14 +17,23 @@ browser (check_rendering.js):
   a window of --width pixels (the book's style sheet then makes it scroll, which cuts it at
   the right edge on screen and in print);
 * an option whose `--` Doxygen turned into a dash ("–serial-max"), an exponent written
-  2^10, formula markup (`\\frac`, `$x_i$`) shown as text;
+  2^10, formula markup (`\\frac`, `$x_i$`) shown as text; an option turned into a dash in a
+  tooltip or a link's title;
+* headings: one whose line height is less than its font (its lines would be drawn over each
+  other when it wraps); on the results pages, one that reads as a file name ("shapes h100
+  rooms");
 * missing glyphs: a character that no installed font draws (it would show as an empty box;
   `scripts/install_deps.sh --render` installs the CJK fonts the notes' titles need);
 * figures: an image that does not load or has no alt text.
 
 In the page's Markdown: indented lines inside a paragraph (Markdown joins them: a benchmark
-log read as one paragraph), and a figure with no `<!-- figure: SCRIPT -->` next to it naming
-the committed script that drew it.
+log read as one paragraph), a figure with no `<!-- figure: SCRIPT -->` next to it naming
+the committed script that drew it, test counts written as letters ("N of the M tests"), and on
+a results page a heading that is a file name or a page that does not open with its headline
+(the first section, whose first table is a summary of at most 12 rows).
+
+In every HTML page of the book, the API reference and the source pages included (no browser
+needed): an option whose `--` became a dash, in the text or in a tooltip.
 
 With --screenshots DIR it saves a full-length PNG of each lesson page there. The browser
 runs with a fixed window, no GPU, no network, and the checks run after the page's load event
@@ -306,6 +315,14 @@ def source_defects(path, committed):
                               "joined into one paragraph (put it in a ``` code block)",
                               line.strip()[:100]))
                 break
+    # Test counts are numbers: "N of the M tests" is a placeholder a reader cannot use.
+    for index, line in enumerate(lines):
+        match = COUNT_LETTERS.search(line)
+        if match:
+            found.append((index + 1, "test count", "letters instead of the counts (the build's "
+                          "tests: scripts/check_test_counts.py)", match.group(0)))
+    if re.fullmatch(r"results_step\d+(_archive)?", path.stem):
+        found += results_defects(path, lines)
     # Every figure names the committed script that drew it, next to where it is shown.
     fence = None
     for index, line in enumerate(lines):
@@ -326,6 +343,90 @@ def source_defects(path, committed):
                                                       script not in committed):
                     found.append((index + 1, "figure", "its script %s is not a committed file"
                                   % script, name))
+    return found
+
+
+# An option whose -- became a dash: "–approach" in a page, a tooltip or a link's title.
+OPTION_DASH = re.compile(r"(?:^|[\s(\[/\"'>])(?:&ndash;|&mdash;|\u2013|\u2014)"
+                         r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+
+
+def option_dashes(html):
+    """(page, option, text around it) of every option turned into a dash in any page of the
+    book: the lessons, the API reference, the source pages and their tooltips (Doxygen writes
+    a member's brief into each link's title and each tooltip)."""
+    found = []
+    for page in sorted(html.glob("*.html")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        for match in OPTION_DASH.finditer(text):
+            start = max(0, match.start() - 60)
+            context = re.sub(r"<[^>]*>", " ", text[start:match.end() + 20])
+            found.append((page.name, match.group(1), re.sub(r"\s+", " ", context).strip()))
+    return found
+
+
+HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[\w-]+\})?\s*$")
+FILE_NAME = re.compile(r"\b[\w-]+\.(txt|md|log|csv|json)\b|"
+                       r"\b(?!sm_\d|compute_\d)[a-z0-9]+(_[a-z0-9]+)+\b|"
+                       r"(^|\s)h(100|200)\b")
+COUNT_LETTERS = re.compile(r"\b[A-Z] of the [A-Z] tests\b")
+HEADLINE_ROWS = 12
+
+
+def headings_of(lines):
+    """(line index, level, text) of the Markdown headings outside code blocks."""
+    found, fence = [], None
+    for index, line in enumerate(lines):
+        if FENCE.match(line) or fence:
+            fence = None if fence and line.strip().startswith(fence) else (fence or "```")
+            continue
+        match = HEADING_LINE.match(line)
+        if match:
+            text = re.sub(r"<!--.*?-->|`[^`]*`", "", match.group(2)).strip()
+            found.append((index, len(match.group(1)), text))
+    return found
+
+
+def results_defects(path, lines):
+    """Defects of a results page (docs/results_stepN.md): it opens with its headline (the
+    first section, whose first table is the page's first and a summary of at most
+    HEADLINE_ROWS rows), and no heading is a file name."""
+    found = []
+    headings = headings_of(lines)
+    for index, _, text in headings:
+        if FILE_NAME.search(text):
+            found.append((index + 1, "heading", "a file name as a heading (the manifest's "
+                          "\"titles\" give each run a title in words)", text[:100]))
+    if path.stem.endswith("_archive"):
+        return found
+    sections = [(index, text) for index, level, text in headings if level == 2]
+    tables = [i for i, line in enumerate(lines[:-1]) if line.lstrip().startswith("|") and
+              TABLE_DELIMITER.match(lines[i + 1]) and not (i and lines[i - 1].lstrip()
+                                                          .startswith("|"))]
+    if not tables:
+        return found
+    headline = [index for index, line in enumerate(lines) if "_headline}" in line and
+                HEADING_LINE.match(line)]
+    if not headline:
+        found.append((tables[0] + 1, "results page", "it shows tables but no headline section "
+                      "(the manifest's \"headline\")", path.name))
+        return found
+    if sections and sections[0][0] != headline[0]:
+        found.append((sections[0][0] + 1, "results page", "it does not open with its headline: "
+                      "the first section is another", sections[0][1][:100]))
+    if tables[0] < headline[0]:
+        found.append((tables[0] + 1, "results page", "a table comes before the headline",
+                      lines[tables[0]][:100]))
+    else:
+        rows = 0
+        for line in lines[tables[0] + 2:]:
+            if not line.lstrip().startswith("|"):
+                break
+            rows += 1
+        if rows > HEADLINE_ROWS:
+            found.append((tables[0] + 1, "results page", "it opens with a table of %d rows, not "
+                          "a headline of at most %d (put the case-by-case table in a section "
+                          "of its own)" % (rows, HEADLINE_ROWS), lines[tables[0]][:100]))
     return found
 
 
@@ -388,6 +489,13 @@ def main():
                                    args.screenshots / page.name.replace(".html", ".png"))
     finally:
         browser.close()
+    # Every page of the book, the API reference and the source pages included: an option
+    # whose -- became a dash, in the text or in a tooltip (no browser needed).
+    dashes = option_dashes(html)
+    for name, option, text in dashes:
+        print("%s: option mangled into a dash: --%s reads as a dash: \"%s\"" % (
+            name, option, text))
+    defects += len(dashes)
     print("%d pages rendered at %d px, %d defect(s)%s" % (
         len(pages), args.width, defects,
         "; screenshots in %s" % args.screenshots if args.screenshots else ""))

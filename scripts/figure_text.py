@@ -97,3 +97,16 @@ def figures_in(masked, whole=False):
             continue
         found.append((match.start(), match.end(), match.group(0)))
     return found
+
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by scripts/check_numbers.py, "
+              "which is the program to run (python3 scripts/check_numbers.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by scripts/check_numbers.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

@@ -29,10 +29,73 @@ def normalise(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
+def source_text(text):
+    """A source cell or line as its numbers are read: normalised, grouping commas removed."""
+    return re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", normalise(text))
+
+
 def source_numbers(text):
     """The numbers of a source cell or line, in order (grouping commas removed)."""
-    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", normalise(text))
-    return SOURCE_NUMBER.findall(text)
+    return SOURCE_NUMBER.findall(source_text(text))
+
+
+# The unit written right after a number in a source ("0.50 ms", "2981.0 GB/s", "5.81 us").
+UNIT_AFTER = re.compile(r"\s?(ms|us|µs|ns|s|sec|min|GB/s|TB/s|GiB/s|MB/s|MiB|GiB|TiB|KiB|"
+                        r"GB|MB|TB|KB|B|TFLOP/s|GFLOP/s|%|×|x)(?![\w/])")
+UNIT_NAMES = {"us": "µs", "sec": "s", "seconds": "s", "second": "s", "x": "×",
+              "milliseconds": "ms", "microseconds": "µs"}
+TIME_UNITS = {"ns", "µs", "ms", "s", "min"}
+SIZE_UNITS = {"B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"}
+RATE_UNITS = {"GB/s", "TB/s", "GiB/s", "MB/s", "TFLOP/s", "GFLOP/s"}
+
+
+def canonical_unit(unit):
+    """A unit as compared: 'us' is 'µs', 'x' is '×', 'seconds' is 's'."""
+    if unit is None:
+        return None
+    unit = unit.strip()
+    return UNIT_NAMES.get(unit, UNIT_NAMES.get(unit.lower(), unit)) or None
+
+
+def unit_kind(unit):
+    """'time', 'size', 'rate', 'percent', 'ratio' or None."""
+    unit = canonical_unit(unit)
+    if unit in TIME_UNITS:
+        return "time"
+    if unit in SIZE_UNITS:
+        return "size"
+    if unit in RATE_UNITS:
+        return "rate"
+    return {"%": "percent", "×": "ratio"}.get(unit)
+
+
+# A unit written once for a list of numbers ("0.108, 0.107 and 0.108 ms", "0.137–1.641 ms"),
+# or before its number in a profiler's columns ("DRAM Throughput   %   10.54").
+LIST_GLUE = re.compile(r"^\s*(?:,|and|to|-|–|/)\s*(?:and\s+)?$")
+UNIT_BEFORE = re.compile(r"(?:^|\s)(ms|us|µs|ns|%|GB/s|TB/s|MiB|GiB)\s+$")
+
+
+def number_spans(text):
+    """(number, unit or None, start, end) of each number of a source cell or line, positions
+    in source_text(@p text)."""
+    text = source_text(text)
+    spans = []
+    for match in SOURCE_NUMBER.finditer(text):
+        unit = UNIT_AFTER.match(text, match.end())
+        spans.append([match.group(0), canonical_unit(unit.group(1)) if unit else None,
+                      match.start(), match.end()])
+    for index in range(len(spans) - 2, -1, -1):
+        following = spans[index + 1]
+        if spans[index][1] is None and following[1] is not None and LIST_GLUE.match(
+                text[spans[index][3]:following[2]]):
+            spans[index][1] = following[1]
+    for index, span in enumerate(spans):
+        if span[1] is None:
+            start = spans[index - 1][3] if index else 0
+            before = UNIT_BEFORE.search(text[start:span[2]])
+            if before:
+                span[1] = canonical_unit(before.group(1))
+    return [tuple(span) for span in spans]
 
 
 def split_row(line):
@@ -89,6 +152,18 @@ class Table:
         self.rows = rows                  # lists of raw cell texts
         self.heading = heading            # normalised text of the heading above it, or None
         self.line = line
+        self.default_unit = None          # the file's unit of times ("Times in ms"), if stated
+
+    def unit(self, index):
+        """(unit or None, kind or None) of the numbers of column @p index, from its header
+        (header_unit) or, for a time column whose header names no unit, from the file's
+        stated default ("Times in ms")."""
+        unit, kind = header_unit(self.headers[index])
+        default = self.default_unit or (
+            "ms" if re.search(r"(^|[\s(])ms\b|\bin ms\b", self.heading or "") else None)
+        if unit is None and kind is None and default:
+            unit, kind = default, unit_kind(default)
+        return unit, kind
 
     def column(self, name, occurrence=1):
         """The index of the column headed @p name (its @p occurrence-th, where a header
@@ -107,12 +182,15 @@ class Source:
         self.lines = text.split("\n")
         self.tables = []
         self.headings = set()
+        default = DEFAULT_TIME_UNIT.search(text)
+        self.default_unit = "ms" if default else None
         if path.suffix == ".csv":
             body = [line for line in self.lines if line.strip() and
                     not line.lstrip().startswith("#")]
             table = list(csv.reader(body))
             if table:
                 self.tables.append(Table(table[0], [r for r in table[1:] if any(r)], None, 1))
+                self.tables[-1].default_unit = self.default_unit
             return
         heading, number = None, 0
         while number < len(self.lines):
@@ -128,6 +206,7 @@ class Source:
                     end += 1
                 rows = [split_row(row) for row in self.lines[number + 2:end]]
                 self.tables.append(Table(split_row(line), rows, heading, number + 1))
+                self.tables[-1].default_unit = self.default_unit
                 number = end
                 continue
             number += 1
@@ -179,16 +258,45 @@ def split_path(field):
     return path.strip(), (heading.strip() or None)
 
 
+def row_parts_of(row_parts, allow_all=False):
+    """The parts of a binding's ROW field: exact cell values, '~REGEX' (some cell matches) or
+    '!~REGEX' (no cell does); '*' (with @p allow_all) selects every row."""
+    if allow_all and row_parts.strip() == "*":
+        return []
+    parts = []
+    for part in row_parts.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        if part.startswith(("~", "!~")):
+            negate = part.startswith("!")
+            try:
+                parts.append((negate, re.compile(part[2:] if negate else part[1:])))
+            except re.error as error:
+                raise SourceError("the row pattern '%s' is not a regular expression (%s)" % (
+                    part, error))
+        else:
+            parts.append(normalise(part))
+    if not parts and not allow_all:
+        raise SourceError("the binding names no row")
+    return parts
+
+
 def row_matches(row, parts):
     cells = {normalise(cell) for cell in row}
-    return all(part in cells for part in parts)
+    for part in parts:
+        if isinstance(part, tuple):
+            negate, pattern = part
+            if any(pattern.search(cell) for cell in cells) == negate:
+                return False
+        elif part not in cells:
+            return False
+    return True
 
 
-def find_cell(source, heading, row_parts, column):
-    """The raw text of the single cell that @p row_parts and @p column select."""
-    parts = [normalise(part) for part in row_parts.split(";") if part.strip()]
-    if not parts:
-        raise SourceError("the binding names no row")
+def find_cell_at(source, heading, row_parts, column):
+    """(table, row, column index) of the single cell that @p row_parts and @p column select."""
+    parts = row_parts_of(row_parts)
     found = []
     for table in source.tables_under(heading):
         index = table.column(column)
@@ -196,7 +304,7 @@ def find_cell(source, heading, row_parts, column):
             continue
         for row in table.rows:
             if row_matches(row, parts) and index < len(row):
-                found.append(row[index])
+                found.append((table, row, index))
     if not found:
         raise SourceError("no row '%s' with a column '%s' in %s%s" % (
             row_parts.strip(), column.strip(), source.path.name,
@@ -205,6 +313,63 @@ def find_cell(source, heading, row_parts, column):
         raise SourceError("%d rows match '%s' in %s: add key parts (ROW a; b) or #Heading" % (
             len(found), row_parts.strip(), source.path.name))
     return found[0]
+
+
+def find_cell(source, heading, row_parts, column):
+    """The raw text of the single cell that @p row_parts and @p column select."""
+    table, row, index = find_cell_at(source, heading, row_parts, column)
+    return row[index]
+
+
+def column_cells(source, heading, row_parts, column):
+    """[(table, row, column index)] of every row that @p row_parts selects ('*': all) in the
+    tables that have @p column."""
+    parts = row_parts_of(row_parts, allow_all=True)
+    found = []
+    for table in source.tables_under(heading):
+        index = table.column(column)
+        if index is None:
+            continue
+        found += [(table, row, index) for row in table.rows
+                  if row_matches(row, parts) and index < len(row)]
+    if not found:
+        raise SourceError("no row '%s' with a column '%s' in %s%s" % (
+            row_parts.strip(), column.strip(), source.path.name,
+            " under '%s'" % heading if heading else ""))
+    return found
+
+
+# A source's stated unit of its time columns.
+DEFAULT_TIME_UNIT = re.compile(r"\b[Tt]imes? (?:are )?in ms\b|\bin milliseconds\b")
+HEADER_UNITS = [("ms", re.compile(r"(^|[\s(])ms(\)|\s|$)")),
+                ("µs", re.compile(r"(^|[\s(])(us|µs)(\)|\s|$)")),
+                ("ns", re.compile(r"(^|[\s(])ns(\)|\s|$)")),
+                ("s", re.compile(r"(^|[\s(])(s|seconds?)(\)|\s|,|$)")),
+                ("MiB", re.compile(r"(^|[\s(])MiB(\)|\s|$)")),
+                ("GiB", re.compile(r"(^|[\s(])GiB(\)|\s|$)")),
+                ("GB/s", re.compile(r"(^|[\s(])GB/s(\)|\s|$)")),
+                ("TFLOP/s", re.compile(r"(^|[\s(])TFLOP/s(\)|\s|$)")),
+                ("GFLOP/s", re.compile(r"(^|[\s(])GFLOP/s(\)|\s|$)")),
+                ("%", re.compile(r"%"))]
+RATIO_HEADER = re.compile(r"(^|[\s(])(vs|x|speedup|fraction|ratio|geomean|geometric|"
+                          r"efficiency|share)(\)|\s|,|$)|\S\s*/\s*\S", re.I)
+COUNT_HEADER = re.compile(r"^(rows|cols|nnz|k|m|n|inner|runs|shapes|cases|count|size|"
+                          r"lanes|active lanes|expected|panels|tiles)$", re.I)
+
+
+def header_unit(header):
+    """(unit or None, kind or None) that a column header states: a unit written in it
+    ('cuBLAS ms', '2^10 (ms)', 'extra MiB', '% of cuBLAS'), a ratio ('vs cuSPARSE', 'x LIMIT',
+    'fraction', 'speedup', 'a/b'), a count ('rows', 'nnz'), or nothing."""
+    text = normalise(header)
+    for unit, pattern in HEADER_UNITS:
+        if pattern.search(text):
+            return unit, unit_kind(unit)
+    if RATIO_HEADER.search(text):
+        return None, "ratio"
+    if COUNT_HEADER.match(text):
+        return None, "count"
+    return None, None
 
 
 def same_key(source, quoted):
@@ -221,3 +386,16 @@ def nth(numbers, n, where):
     if n > len(numbers):
         raise SourceError("%s holds %d number(s), not %d" % (where, len(numbers), n))
     return numbers[n - 1]
+
+
+if __name__ == "__main__":
+    # A module, not a program: --help says so and names the program that uses it.
+    import sys
+
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\nUsage: none of its own: a module imported by scripts/check_numbers.py, "
+              "which is the program to run (python3 scripts/check_numbers.py --help).")
+        sys.exit(0)
+    print(f"{sys.argv[0]}: a module imported by scripts/check_numbers.py, not a program: run that "
+          "one (see --help)", file=sys.stderr)
+    sys.exit(2)

@@ -7,6 +7,15 @@
 # every run reports 0 errors and the program itself succeeds (its DEBUG check included).
 set -uo pipefail
 
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  -*) echo "sanitize.sh: unknown option '$1' (usage: scripts/sanitize.sh [BUILD_DIR] [SUMMARY_FILE]; see --help)" >&2
+      exit 2 ;;
+esac
+if (($# > 2)); then
+  echo "sanitize.sh: at most two arguments, BUILD_DIR and SUMMARY_FILE (see --help)" >&2
+  exit 2
+fi
 build="${1:-build}"
 summary="${2:-sanitizer-summary.md}"
 sanitizer="${COMPUTE_SANITIZER:-compute-sanitizer}"

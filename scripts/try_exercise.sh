@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one step with the exercise's kernels (or yours) and runs that step's tests.
 #
-#   scripts/try_exercise.sh STEP [KERNELS]
+# Usage: scripts/try_exercise.sh STEP [KERNELS]
 #
 #   STEP     1 to 5, step1 to step5, or the step's folder (step1_naive, ...)
 #   KERNELS  exercise (the default: the step's exercise/ folder as it is), reference (the
@@ -20,11 +20,16 @@ set -euo pipefail
 
 usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
-  exit 2
 }
 
-[[ $# -ge 1 && $# -le 2 ]] || usage
-[[ "$1" == "-h" || "$1" == "--help" ]] && usage
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  usage
+  exit 0
+fi
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  usage >&2
+  exit 2
+fi
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 steps=(step1_naive step2_three_approaches step3_shared_tiling step4_boundary_checks

@@ -10,10 +10,26 @@
 /// the results can catch such a bug, so with COURSE_CHECK_WARP_MASKS defined (step 5's
 /// CMake option STEP5_CHECK_WARP_MASKS, on by default) the shuffle checks its own mask and
 /// stops the kernel (`__trap()`, the launch then fails with a CUDA error) when it is wrong.
-/// The check costs two bit tests per shuffle.
+/// The check costs two bit tests per shuffle. It catches a mask that names too few lanes, not
+/// one that names lanes which have already exited (the course's reading of the note): with a
+/// full mask every lane still running and its partner are named, and a lane that left never
+/// reaches the check. Kernels avoid that case by keeping every lane until the reduction ends.
+///
+/// In a build of other kernels than the reference (COURSE_DEVICE_ONLY_KERNELS, defined by
+/// course_add_kernel_library), the checked shuffle is a function of its own in the compiled
+/// code, `__noinline__` and `used`: the grader then finds it by its name in the PTX and knows
+/// that every other warp instruction there must use the full mask (grading/README.md, "Threat
+/// model"); `used` also keeps the compiler from copying a caller's constant mask into it. The
+/// reference build keeps it inline (the lab's timings are of that code).
 #pragma once
 
 #include <cstdio>
+
+#if defined(COURSE_CHECK_WARP_MASKS) && defined(COURSE_DEVICE_ONLY_KERNELS)
+#define COURSE_CHECKED_SHUFFLE_LINKAGE inline __noinline__ __attribute__((used))
+#else
+#define COURSE_CHECKED_SHUFFLE_LINKAGE inline
+#endif
 
 namespace course::step5 {
 
@@ -33,7 +49,8 @@ __device__ inline unsigned lane_id() {
 /// @param value this lane's value
 /// @param lane_mask XOR distance to the partner lane (1, 2, 4, 8 or 16)
 /// @return the partner lane's value
-__device__ inline float checked_shfl_xor_sync(unsigned mask, float value, int lane_mask) {
+__device__ COURSE_CHECKED_SHUFFLE_LINKAGE float checked_shfl_xor_sync(unsigned mask, float value,
+                                                                      int lane_mask) {
 #ifdef COURSE_CHECK_WARP_MASKS
   const unsigned lane = lane_id();
   const unsigned partner = (lane ^ static_cast<unsigned>(lane_mask)) & 31u;

@@ -8,7 +8,7 @@
 #include "common/cuda_check.hpp"
 #include "common/random_fill.hpp"
 
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include <sstream>
 

@@ -4,7 +4,7 @@
 /// test).
 #pragma once
 
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 

@@ -2,7 +2,7 @@
 /// @brief The attention-mask generators: exact counts, structure (whole blocks cut by the edge,
 /// nothing above the diagonal when causal, the window and global rows and columns), seeds, and
 /// the refusals of bad parameters.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"
 

@@ -1,7 +1,8 @@
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/random_fill.hpp"
 #include "common/tests/temp_files.hpp"
 
 #include <sys/socket.h>
@@ -9,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
@@ -44,6 +46,56 @@ TEST_CASE("parse_integer refuses bad values naming the option and the range", "[
       CHECK(message.find("--size") != std::string::npos);
       CHECK(message.find("1 to 32") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("numbers have one grammar of decimal digits without spaces or plus or hex",
+          "[common][cli]") {
+  CHECK(course::parse_integer("--seed", "-0", -5, 5) == 0);
+  CHECK(course::parse_integer("--seed", "007", 0, 10) == 7);
+  const char* bad_whole[] = {"  5", "\t5", "5 ", "+5", "0x10", "5.0", "1e3", "-", "--5", "5-"};
+  for (const char* text : bad_whole) {
+    INFO("value '" << text << "'");
+    CHECK_THROWS_WITH(course::parse_integer("--size", text, 0, 100),
+                      Catch::Contains("--size must be a whole number from 0 to 100, got '" +
+                                      std::string(text) + "' (not a whole number"));
+  }
+  const course::RealRange any{-1e308, 1e308};
+  CHECK(course::parse_real("--x", ".5", any) == 0.5);
+  CHECK(course::parse_real("--x", "5.", any) == 5.0);
+  CHECK(course::parse_real("--x", "2E+6", any) == 2e6);
+  CHECK(course::parse_real("--x", "-1e-3", any) == -1e-3);
+  // A denormal is a finite number; below the smallest one the value rounds to 0.
+  CHECK(course::parse_real("--x", "1e-320", any) > 0.0);
+  CHECK(course::parse_real("--x", "1e-400", any) == 0.0);
+  const char* bad_real[] = {" 0.5", "0.5 ", "+0.5", "0x0.8", "0x1", "0x1p-1", "infinity",
+                            "NaN",  ".",    "e5",   "1e",    "1e+", "1.2.3",  "1,5"};
+  for (const char* text : bad_real) {
+    INFO("value '" << text << "'");
+    CHECK_THROWS_WITH(course::parse_real("--x", text, any),
+                      Catch::Contains("got '" + std::string(text) + "' (not a decimal number"));
+  }
+  CHECK_THROWS_WITH(course::parse_real("--x", "1e309", any),
+                    Catch::Contains("(beyond the largest number"));
+  CHECK_THROWS_WITH(course::parse_real("--x", "1e308", {0.0, 3600.0}),
+                    Catch::Contains("--x must be a number from 0 to 3600, got 1e308"));
+}
+
+TEST_CASE("COURSE_SEED is read like --seed", "[common][cli]") {
+  const char* saved = std::getenv("COURSE_SEED");
+  const std::string saved_value = saved != nullptr ? saved : "";
+  ::setenv("COURSE_SEED", "42", 1);
+  CHECK(course::fresh_seed() == 42u);
+  for (const char* text : {"-5", " 5", "+5", "0x10", "9223372036854775808", ""}) {
+    INFO("COURSE_SEED='" << text << "'");
+    ::setenv("COURSE_SEED", text, 1);
+    CHECK_THROWS_WITH(course::fresh_seed(), Catch::Contains("COURSE_SEED") &&
+                                                Catch::Contains("0 to 9223372036854775807"));
+  }
+  if (saved != nullptr) {
+    ::setenv("COURSE_SEED", saved_value.c_str(), 1);
+  } else {
+    ::unsetenv("COURSE_SEED");
   }
 }
 

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cpu_reference.hpp"
 #include "common/random_fill.hpp"

@@ -1,6 +1,6 @@
 /// @file test_generate_mask_tool.cpp
 /// @brief The generate_mask tool's command line and limits, run as a user would (no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"
 #include "common/matrix_market.hpp"
@@ -39,7 +39,9 @@ TEST_CASE("generate_mask refuses bad command lines by name", "[common][tools]") 
       {"--rows 3 --cols 3 --nnz 2 --out --seed", "--out needs a file name, got the option --seed"},
       {"--rows 3 --cols 3 --nnz 10", "--nnz 10 exceeds rows * cols = 9"},
       {"--power-law 0.5abc", "--power-law must be a number from 0 to 10, got '0.5abc'"},
-      {"--power-law inf", "not a finite number"},
+      {"--power-law inf", "got 'inf' (not a decimal number"},
+      {"--power-law 0x1", "got '0x1' (not a decimal number"},
+      {"--rows +5", "got '+5' (not a whole number"},
       {"--seed 1 --seed 2", "--seed is given twice"},
   };
   for (const auto& bad : cases) {
@@ -64,6 +66,21 @@ TEST_CASE("generate_mask refuses oversized masks at once with the figures", "[co
     CHECK_THAT(output, Catch::Contains("not enough host memory") && Catch::Contains("56.00 GiB"));
   }
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+}
+
+TEST_CASE("generate_mask counts the rows of a power-law mask before it draws", "[common][tools]") {
+  // 2^31 - 1 rows need 96 GiB for their lengths however few the entries: refused at once
+  // where that memory is not available, with the figure.
+  const std::string rows = "--rows 2147483647 --cols 1 --nnz 1 --power-law 10";
+  if (course::available_host_memory() < course::power_law_row_bytes(2147483647)) {
+    std::string output;
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(run_tool(rows, output) == 1);
+    CHECK_THAT(output, Catch::Contains("not enough host memory") &&
+                           Catch::Contains("the power law's row lengths (2147483647 rows)") &&
+                           Catch::Contains("96.00 GiB"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+  }
 }
 
 TEST_CASE("generate_mask writes the attention masks of the library", "[common][tools]") {

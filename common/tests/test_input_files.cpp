@@ -2,7 +2,7 @@
 /// @brief Inputs that used to hang or run away (no GPU): FIFOs, devices, sockets and folders
 ///        are refused at once by name; the bounded line reader stops at each of its limits; a
 ///        small .gz of gigabytes of comments is refused within a second; progress lines.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/bounded_line_reader.hpp"
 #include "common/matrix_market.hpp"
@@ -153,6 +153,8 @@ TEST_CASE("the bounded line reader stops at each of its limits and names it", "[
 
 TEST_CASE("a small gzip of gigabytes of comment lines is refused within a second",
           "[common][input]") {
+  // Such files expand about 1000 times: the reader stops them as decompression bombs after
+  // 2 MiB of text, before the comment limits (tested on plain text above) are reached.
   TempDir dir;
   // 1 GiB of short comment lines, and 1 GiB of long ones, in a few MB of gzip members.
   std::string short_lines;
@@ -167,9 +169,10 @@ TEST_CASE("a small gzip of gigabytes of comment lines is refused within a second
   write_repeated_gzip(dir.file("long.mtx.gz"), kHeader, long_lines, 25);
   const auto start = Clock::now();
   CHECK_THROWS_WITH(course::read_matrix_market(dir.file("short.mtx.gz")),
-                    Catch::Contains("more than 1000000 comment or blank lines"));
+                    Catch::Contains("short.mtx.gz:0: the gzip data expands more than 100 times") &&
+                        Catch::Contains("refused as a decompression bomb"));
   CHECK_THROWS_WITH(course::read_matrix_market_size(dir.file("long.mtx.gz")),
-                    Catch::Contains("the comment and blank lines hold more than 16777216 bytes"));
+                    Catch::Contains("long.mtx.gz:0: the gzip data expands more than 100 times"));
   CHECK(Clock::now() - start < std::chrono::seconds(1));
 }
 

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"

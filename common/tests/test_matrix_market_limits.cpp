@@ -1,7 +1,7 @@
 /// @file test_matrix_market_limits.cpp
 /// @brief The reader's limits (no GPU): line length, byte-order mark, long lines inside a
 ///        gzip file, and the size-only read that lets a program plan before reading.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix_market.hpp"
 #include "common/tests/temp_files.hpp"

@@ -1,6 +1,6 @@
 /// @file test_sparse.cpp
 /// @brief Tests of the COO/CSR formats and the random mask generators (no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
@@ -286,6 +286,11 @@ TEST_CASE("random_uniform_mask draws every subset alike when repeats are filled 
 TEST_CASE("mask_generation_bytes counts 28 bytes per entry and saturates", "[common][sparse]") {
   CHECK(course::mask_generation_bytes(1000) == 28000u);
   CHECK(course::mask_generation_bytes(UINT64_MAX / 4) == UINT64_MAX);
+}
+
+TEST_CASE("a power-law mask needs 48 bytes per row besides its entries", "[common][sparse]") {
+  CHECK(course::power_law_row_bytes(1000) == 48000u);
+  CHECK(course::power_law_row_bytes(UINT64_MAX / 4) == UINT64_MAX);
 }
 
 TEST_CASE("random masks refuse impossible sizes", "[common][sparse]") {

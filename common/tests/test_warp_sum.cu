@@ -2,7 +2,7 @@
 /// @brief warp_sum_all_lanes against sums on the CPU, on random values (GPU). Built for
 ///        sm_80+ it checks the one-instruction path, built for sm_75 (or compute_75 PTX) the
 ///        shuffle path.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/launch_math.hpp"

@@ -32,8 +32,10 @@ std::uint64_t pattern_file_bytes(long long rows, long long cols, long long nnz) 
   return course::saturating_add(128, course::array_bytes(static_cast<std::uint64_t>(nnz), 1, line));
 }
 
-/// Refuses a file above the output limit, and work above the available host memory.
-void check_limits(long long rows, long long cols, long long nnz, long long max_output_mb) {
+/// Refuses a file above the output limit, and work above the available host memory (a
+/// power-law mask also needs memory for every row, however few its entries).
+void check_limits(long long rows, long long cols, long long nnz, long long max_output_mb,
+                  bool power_law) {
   if (static_cast<unsigned long long>(nnz) >
       static_cast<unsigned long long>(rows) * static_cast<unsigned long long>(cols)) {
     throw course::UsageError("--nnz " + std::to_string(nnz) +
@@ -49,7 +51,12 @@ void check_limits(long long rows, long long cols, long long nnz, long long max_o
   course::MemoryEstimate estimate;
   estimate.host("the mask being drawn (" + std::to_string(nnz) + " entries)",
                 course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)));
-  course::require_host_fits(estimate, "use a smaller --nnz");
+  if (power_law) {
+    estimate.host("the power law's row lengths (" + std::to_string(rows) + " rows)",
+                  course::power_law_row_bytes(static_cast<std::uint64_t>(rows)));
+  }
+  course::require_host_fits(estimate,
+                            power_law ? "use a smaller --nnz or --rows" : "use a smaller --nnz");
 }
 
 /// Draws the mask the options ask for.
@@ -57,17 +64,21 @@ course::CooMatrix draw_mask(long long rows, long long cols, long long nnz, doubl
                             bool power_law, long long seed) {
   if (nnz >= kProgressEntries) {
     std::cerr << "generate_mask: drawing " << nnz << " distinct positions...\n";
+  } else if (power_law && rows >= kProgressEntries) {
+    std::cerr << "generate_mask: sharing " << nnz << " entries among " << rows
+              << " rows by the power law (its time grows with the rows)...\n";
   }
   const auto count = static_cast<std::size_t>(nnz);
   const auto random_seed = static_cast<std::uint64_t>(seed);
-  return course::allocate_on_host(
-      "the mask", course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)), [&] {
-        return power_law
-                   ? course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
-                                                   count, exponent, random_seed)
-                   : course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
-                                                 count, random_seed);
-      });
+  const std::uint64_t bytes = course::saturating_add(
+      course::mask_generation_bytes(static_cast<std::uint64_t>(nnz)),
+      power_law ? course::power_law_row_bytes(static_cast<std::uint64_t>(rows)) : 0);
+  return course::allocate_on_host("the mask", bytes, [&] {
+    return power_law ? course::random_power_law_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                                     count, exponent, random_seed)
+                     : course::random_uniform_mask(static_cast<int>(rows), static_cast<int>(cols),
+                                                   count, random_seed);
+  });
 }
 
 /// What the command line asks for (the defaults are the note's 5000 x 5000 mask).
@@ -117,11 +128,27 @@ course::AttentionMaskSpec attention_spec(const MaskRequest& request) {
   return spec;
 }
 
+/// Says how many blocks a block-sparse mask kept, and when --block-density asked for fewer
+/// than one (the mask keeps one all the same), which density would keep one.
+void report_kept_blocks(const course::AttentionMaskSpec& spec) {
+  course::AttentionMaskSpec every_block = spec;
+  every_block.block_density = 1.0;
+  const std::uint64_t eligible = course::attention_block_count(every_block);
+  const std::uint64_t kept = course::attention_block_count(spec);
+  std::cout << "kept " << kept << " of " << eligible << " blocks (--block-density "
+            << spec.block_density << ")\n";
+  if (spec.block_density * static_cast<double>(eligible) < 0.5) {
+    std::cerr << "generate_mask: warning: --block-density " << spec.block_density << " of "
+              << eligible << " blocks rounds to none; one block was kept (a density of "
+              << 1.0 / static_cast<double>(eligible) << " keeps one)\n";
+  }
+}
+
 /// Writes the attention mask of @p request, after the output and memory limits.
 int write_attention_mask(const MaskRequest& request) {
   const course::AttentionMaskSpec spec = attention_spec(request);
   const auto bound = static_cast<long long>(course::attention_mask_max_nnz(spec));
-  check_limits(request.rows, request.cols, bound, request.max_output_mb);
+  check_limits(request.rows, request.cols, bound, request.max_output_mb, false);
   const std::string out =
       request.out.empty() ? course::attention_mask_name(spec) + ".mtx" : request.out;
   const course::CooMatrix mask = course::allocate_on_host(
@@ -130,6 +157,9 @@ int write_attention_mask(const MaskRequest& request) {
   course::write_matrix_market(out, mask, /*pattern=*/true);
   std::cout << "wrote " << out << ": " << request.rows << " x " << request.cols << ", "
             << mask.nnz() << " entries, seed " << request.seed << "\n";
+  if (spec.kind == course::AttentionKind::block_sparse) {
+    report_kept_blocks(spec);
+  }
   return 0;
 }
 
@@ -182,7 +212,8 @@ int run(int argc, char** argv) {
   if (!uniform) {
     return write_attention_mask(request);
   }
-  check_limits(request.rows, request.cols, request.nnz, request.max_output_mb);
+  check_limits(request.rows, request.cols, request.nnz, request.max_output_mb,
+               parser.given("--power-law"));
   const std::string out = request.out.empty()
                               ? course::uniform_mask_name(static_cast<int>(request.rows),
                                                           static_cast<int>(request.cols),

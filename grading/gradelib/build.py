@@ -85,8 +85,7 @@ def configure_arguments(folders, options, course):
     """cmake's configure arguments, with the sandbox's paths."""
     return (["cmake", "-S", sandbox_module.COURSE, "-B", sandbox_module.BUILD, "-G", "Ninja",
              f"-DCOURSE_KERNELS={sandbox_module.SUBMISSION}",
-             "-DCOURSE_STEPS=" + ";".join(folders), "-DCOURSE_BUILD_TESTS=OFF",
-             "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+             "-DCOURSE_STEPS=" + ";".join(folders), "-DCOURSE_BUILD_TESTS=OFF"]
             + sandbox_module.replace_course_path(list(options.cmake_arg), course))
 
 
@@ -156,9 +155,12 @@ def fresh_copy(pristine, target):
 
 
 def step_errors(log_text, folder, count=8):
-    """The first compiler error lines of a build log that concern one step folder."""
+    """The first compiler error lines of a build log that concern one step folder (the
+    explanation of a kernel that is not the interface's first: cmake/CourseDeviceOnlyCompile
+    .cmake writes it after the compiler's message about nvcc's generated stub)."""
     lines = [line for line in log_text.splitlines()
              if folder in line and ("error" in line.lower() or "undefined reference" in line)]
+    lines.sort(key=lambda line: "kernel interface" not in line)
     return "\n".join(line[:200] for line in lines[:count])
 
 

@@ -1,69 +1,57 @@
-"""What a submission's compiled code and preprocessed source may contain, checked from its
-build (no student code runs here).
+"""What a submission's compiled objects may hold, checked from its build (no student code runs
+here). grading/README.md ("Threat model") says what each check guarantees and which test shows
+it.
 
-The student's translation units are the objects whose recorded header dependencies
-(`ninja -t deps`) include a file of the submission. For each:
+The student's objects are those whose recorded header dependencies (`ninja -t deps`) include
+a file of the submission. For each:
 
-- **Kernels** come from the object's symbols: nvcc emits a host stub
-  `__device_stub__<mangled kernel>` for every `__global__` function, whatever the source
-  looks like (`static`, templates, anonymous namespaces, macros, decoy comments). The
-  student's kernels are those of the student's objects that no object of the course alone
-  defines; the sanitizer runs check and charge these, and the evidence run looks for them.
-- **Host code** is compared with the same object built from the reference (the pristine
-  tree): a student's file may call no function the reference's does not, beyond a short list
-  of harmless ones (HARMLESS: printing, math, the CUDA launch API), so no file, process,
-  network, exit or host-device copy call; it may define no C function and no function of the
-  C++ library or of the course outside its step (which would replace theirs at link time);
-  it may run no code before main that the reference does not (static initializers: more
-  `.init_array` entries, or init code reaching other functions); and it holds no system-call
-  instruction.
-- **Source** is checked after the preprocessor (source_rules.py): the step's forbidden
-  primitives after macro expansion (step 5: raw warp shuffles and reductions), and macro
-  tricks on what the course or the compiler defines.
+- **Kernels** come from the object's symbols: nvcc emits a host stub `__device_stub__<mangled
+  kernel>` for every `__global__` function. The student's kernels are those of the student's
+  objects that no object of the course alone defines; the sanitizer runs check and charge
+  these, and the evidence run looks for them.
+- **Steps 2 to 5: no host code of the student.** Their kernel files are compiled for the GPU
+  only (cmake/Course.cmake): the host part of each student object must be, section for
+  section, the one the course's own files give (the same object in the pristine tree, built
+  with the reference); only the device code (`.nv_fatbin`) may differ. A difference means
+  that the build compiled something of the student's for the host, and costs the step.
+- **Step 1: the launcher's allowlist** (launcher_rules.py): what the object defines and
+  references, its sections, its code before main, system-call bytes, floating-point
+  arithmetic, writable data.
+- **Step 5: warp masks in the PTX** that the build assembled (warp_masks.py), kept beside
+  each object in `<object>.device/`.
 
 Each finding names its file, says what was found and why it is not allowed; it costs the
-graded cases that run that file (scoring.py).
+graded cases that run that file (scoring.py). An object that cannot be read is a problem of
+its step ("could not be inspected"), which costs the step.
 """
 import concurrent.futures
 import dataclasses
 import json
 import pathlib
-import posixpath
 import re
 import subprocess
 
-from gradelib import kernels, runner, sandbox as sandbox_module, sanitizer
-from gradelib.source_rules import Finding, preprocess_commands, source_findings  # noqa: F401
+from gradelib import elf, kernels, launcher_rules, runner, sandbox as sandbox_module, sanitizer
+from gradelib import warp_masks
 
-# Undefined symbols a student's object may add to the reference's: printing to stdout or
-# stderr, math, memory primitives the compiler emits, exceptions, guards and assertions, the
-# course's CUDA checks, and the CUDA calls a launch, its configuration, device memory of its
-# own and a synchronisation need. Not: copies between host and device (cudaMemcpy*, host or
-# managed allocations), files, processes, the network, exits.
-HARMLESS = re.compile(
-    r"^(printf|puts|putchar|fputs|fputc|fprintf|fwrite|fflush|vprintf|vfprintf|stdout|stderr"
-    r"|memcpy|memset|memmove|memcmp|strlen|__stack_chk_fail|_Unwind_Resume|__gxx_personality_v0"
-    r"|__cxa_(guard_acquire|guard_release|guard_abort|throw|allocate_exception|free_exception"
-    r"|begin_catch|end_catch|rethrow|pure_virtual|atexit)|__dso_handle|atexit"
-    r"|_Zn[wa]m\w*|_Zd[la]Pv\w*|_ZSt(9terminate|17__throw_\w+|20__throw_\w+|\d+__throw_\w+)\w*"
-    r"|_ZSt4(cout|cerr|clog)|_ZNSo\w*|_ZStlsI\w*|_ZSt16__ostream_insert\w*|_ZSt4endl\w*"
-    r"|_ZNSt7__cxx1112basic_string\w*|_ZNSt7__cxx1119basic_ostringstream\w*|_ZTV\w*|_ZTI\w*"
-    r"|_ZNSt\d+(invalid_argument|runtime_error|logic_error|out_of_range|length_error)\w*"
-    r"|(sqrt|cbrt|exp|exp2|log|log2|log10|pow|fma|floor|ceil|round|trunc|fabs|sin|cos|tan"
-    r"|fmin|fmax|ldexp|frexp|modf)[fl]?"
-    r"|__cuda\w+|cudaLaunchKernel\w*|cudaGetLastError|cudaPeekAtLastError|cudaGetErrorString"
-    r"|cudaGetErrorName|cudaFuncSetAttribute|cudaFuncGetAttributes|cudaOccupancy\w+"
-    r"|cudaGetDevice|cudaDeviceGetAttribute|cudaGetDeviceProperties\w*|cudaGetDeviceCount"
-    r"|cudaMalloc|cudaFree|cudaMallocAsync|cudaFreeAsync|cudaMemset\w*|cudaDeviceSynchronize"
-    r"|cudaStreamSynchronize|__assert_fail"
-    r"|_ZN6course(10check_cuda|12check_launch)\w*|_ZN6course9CudaError\w*|_ZTIN6course9CudaErrorE)$")
-# What nvcc's registration of the fatbinary, its kernels and __device__ variables reaches
-# from a static initializer: always allowed there.
-REGISTRATION = re.compile(r"^(__cuda\w+|atexit|__cxa_atexit|__dso_handle)$")
-SYSCALL = re.compile(r"\t(syscall|sysenter|int\s+\$0x80)\b")
-STEP_NAMESPACE = re.compile(r"^course::step\d+::")
-LIBRARY_NAMESPACE = re.compile(r"^(std|__gnu_cxx|__cxxabiv1|course)::")
-STUB = re.compile(r"^__device_stub__(Z\S*?)\(")
+# Sections whose bytes may differ between a student's object and the course's in steps 2 to
+# 5: the device code, and the symbol and string tables (compared symbol by symbol instead).
+DEVICE_SECTIONS = {".nv_fatbin", ".symtab", ".strtab"}
+# cudafe++ names an anonymous namespace `_GLOBAL__N__<hash>_<file>_<hash>`, the first hash
+# from the source's path: the same in the sandbox's fixed paths, another in a build folder
+# elsewhere (grade.py --no-sandbox). Compared with the hash left out.
+ANONYMOUS_HASH = re.compile(rb"_GLOBAL__N__[0-9a-f]+_")
+
+
+@dataclasses.dataclass
+class Finding:
+    """One rule a student's file breaks."""
+    files: tuple  # the student files concerned (names within their step folder)
+    rule: str  # launcher, host-code, warp-mask, inspection
+    text: str
+
+    def line(self):
+        return f"{', '.join(self.files)}: {self.text}"
 
 
 def student_objects(build_dir, submission_prefix=sandbox_module.SUBMISSION):
@@ -104,11 +92,11 @@ def demangle(names):
 def object_kernels(path):
     """The kernels an object defines, as {mangled name: demangled name}."""
     mangled = set()
-    for line in _lines(["nm", "-C", str(path)]):
-        parts = line.split(None, 2)
-        match = STUB.match(parts[-1]) if parts else None
-        if match:
-            mangled.add("_" + match.group(1))
+    for line in _lines(["nm", "-P", str(path)]):
+        parts = line.split()
+        kernel = launcher_rules.kernel_of_stub(parts[0]) if parts else None
+        if kernel:
+            mangled.add(kernel)
     mangled = sorted(mangled)
     return dict(zip(mangled, demangle(mangled)))
 
@@ -139,170 +127,97 @@ def course_kernel_names(pristine, submission_prefix=sandbox_module.SUBMISSION):
     return names
 
 
-def symbols(path):
-    """(defined {name: type letter}, undefined set) of an object (nm -P)."""
-    defined, undefined = {}, set()
-    for line in _lines(["nm", "-P", str(path)]):
-        parts = line.split()
-        if len(parts) >= 2:
-            name, kind = parts[0], parts[1]
-            if kind == "U":
-                undefined.add(name)
-            else:
-                defined[name] = kind
-    return defined, undefined
+def launcher_findings(student_obj, reference_obj, files):
+    """Step 1: the allowlist of launcher_rules.py over the object, against the course's own
+    launcher object (the pristine tree's)."""
+    reference = reference_obj if pathlib.Path(reference_obj).is_file() else None
+    return [Finding(files, "launcher", text + " (step 1's launcher allowlist, "
+                    "grading/README.md)")
+            for text in launcher_rules.launcher_findings(student_obj, reference, demangle)]
 
 
-def _disassembly(path):
-    return "\n".join(_lines(["objdump", "-dr", "--no-show-raw-insn", str(path)]))
-
-
-_FUNCTION = re.compile(r"^([0-9a-f]+) <(.+)>:$")
-_SECTION = re.compile(r"^Disassembly of section (\S+):$")
-_RELOCATION = re.compile(r"^\s+[0-9a-f]+: R_X86_64_\w+\s+(\S+?)(?:[-+]0x[0-9a-f]+)?$")
-_SECTION_TARGET = re.compile(r"^(\.text[\w.]*)\+?(0x[0-9a-f]+)?$")
-
-
-def _functions(disassembly):
-    """{name: (section, start, [relocation targets])} from objdump -dr."""
-    functions, section, current = {}, "", None
-    for line in disassembly.splitlines():
-        match = _SECTION.match(line)
-        if match:
-            section = match.group(1)
+def _symbols(obj):
+    """The symbols of an object as comparable tuples (the fatbinary's size and the names of
+    source files, nvcc's temporary files without --keep, left out)."""
+    rows = []
+    for symbol in obj.symbols:
+        if symbol.type == elf.STT_FILE:
             continue
-        match = _FUNCTION.match(line)
-        if match:
-            current = match.group(2)
-            functions[current] = (section, int(match.group(1), 16), [])
-            continue
-        match = _RELOCATION.match(line)
-        if match and current:
-            functions[current][2].append(line.split()[-1])
-    return functions
+        section = obj.section_of(symbol)
+        where = section.name if section else symbol.section
+        size = 0 if where == ".nv_fatbin" else symbol.size
+        name = ANONYMOUS_HASH.sub(b"_GLOBAL__N__#_", symbol.name.encode()).decode()
+        rows.append((name, symbol.type, symbol.bind, where, symbol.value, size))
+    return rows
 
 
-def _resolve(target, functions):
-    """The function of this object a relocation target names (a symbol or section+offset)."""
-    base = re.sub(r"[-+]0x[0-9a-f]+$", "", target)
-    if base in functions:
-        return base
-    match = re.match(r"^(\.text[\w.]*)(?:\+0x([0-9a-f]+))?$", target)
-    if not match:
-        return None
-    section, offset = match.group(1), int(match.group(2) or "0", 16)
-    best = None
-    for name, (where, start, _) in functions.items():
-        if where == section and start <= offset and (best is None or start > functions[best][1]):
-            best = name
-    return best
+def _same_bytes(first, second):
+    return first == second or (
+        ANONYMOUS_HASH.sub(b"_GLOBAL__N__#_", first) == ANONYMOUS_HASH.sub(b"_GLOBAL__N__#_",
+                                                                           second))
 
 
-def init_reach(path, disassembly):
-    """(number of static-initializer entries, external symbols their code reaches)."""
-    entries = [line.split()[-1] for line in _lines(["objdump", "-r", "-j", ".init_array",
-                                                     str(path)])
-               if "R_X86_64" in line]
-    functions = _functions(disassembly)
-    seen, todo, external = set(), [], set()
-    for target in entries:
-        name = _resolve(target, functions)
-        if name:
-            todo.append(name)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for target in functions[name][2]:
-            local = _resolve(target, functions)
-            if local:
-                todo.append(local)
-            elif not target.startswith("."):
-                external.add(re.sub(r"[-+]0x[0-9a-f]+$", "", target))
-    return len(entries), external
+def host_code_findings(student_obj, course_obj, files):
+    """Steps 2 to 5: the host part of @p student_obj must be the course's (@p course_obj, the
+    same object built from the reference); only the device code may differ."""
+    if not pathlib.Path(course_obj).is_file():
+        return [Finding(files, "inspection", f"could not be inspected: the course's "
+                        f"{pathlib.Path(course_obj).name} is missing from the pristine tree")]
+    student, course = elf.ElfObject(student_obj), elf.ElfObject(course_obj)
+    ours = {section.name: section for section in course.sections}
+    theirs = {section.name: section for section in student.sections}
+    differing = sorted(name for name in set(ours) | set(theirs)
+                       if name not in DEVICE_SECTIONS and (
+                           name not in ours or name not in theirs
+                           or not _same_bytes(ours[name].data, theirs[name].data)
+                           or ours[name].flags != theirs[name].flags))
+    if _symbols(student) != _symbols(course):
+        differing.append("its symbols")
+    if not differing:
+        return []
+    return [Finding(files, "host-code", "the host part of the compiled file differs from the "
+                    f"course's ({', '.join(differing[:5])}): in this step the kernel files "
+                    "are compiled for the GPU only, so the build compiled something of them "
+                    "for the host (a kernel's name, template parameters, parameters or "
+                    "linkage that are not the interface's)")]
 
 
-def host_findings(student_obj, baseline_obj, files):
-    """The host-code rules for one student object against the reference's."""
+def device_code(obj):
+    """The PTX files the build kept for @p obj (cmake/CourseDeviceOnlyCompile.cmake)."""
+    folder = pathlib.Path(str(obj) + ".device")
+    return sorted(folder.glob("*.ptx")) if folder.is_dir() else []
+
+
+def warp_findings(obj, files):
+    """Step 5: the warp masks of every PTX file kept for @p obj."""
+    ptx = device_code(obj)
+    if not ptx:
+        return [Finding(files, "inspection", f"could not be inspected: no PTX was kept for "
+                        f"{pathlib.Path(obj).name} (the build must compile step 5's kernel "
+                        "files through cmake/CourseDeviceOnlyCompile.cmake)")]
     findings = []
-    defined, undefined = symbols(student_obj)
-    base_defined, base_undefined = symbols(baseline_obj) if baseline_obj.exists() else ({}, set())
-    extra = sorted(name for name in undefined - base_undefined if not HARMLESS.match(name))
-    if extra:
-        shown = ", ".join(demangle(extra[:6])) + (" ..." if len(extra) > 6 else "")
-        findings.append(Finding(files, "host-symbols", f"calls {shown}, which the course's "
-                                "version does not: a step's files launch kernels; files, "
-                                "processes, the network, exits and host-device copies are "
-                                "not theirs"))
-    new = [name for name, kind in defined.items()
-           if kind in "TDBRWVui" and name not in base_defined]
-    plain = [name for name in new if not name.startswith("_Z") and not name.startswith(".")]
-    readable = dict(zip(new, demangle(new)))
-    foreign = [readable[name] for name in new if name.startswith("_Z")
-               and LIBRARY_NAMESPACE.match(readable[name])
-               and not STEP_NAMESPACE.match(readable[name])
-               and (defined[name] not in "WVu" or readable[name].startswith("course::"))]
-    if plain or foreign:
-        findings.append(Finding(files, "host-definitions", "defines "
-                                + ", ".join((plain + foreign)[:6]) + ", which belong to the C "
-                                "or C++ library or to the course: a definition there would "
-                                "replace theirs when the program is linked"))
-    disassembly = _disassembly(student_obj)
-    count, reach = init_reach(student_obj, disassembly)
-    base_count, base_reach = (init_reach(baseline_obj, _disassembly(baseline_obj))
-                              if baseline_obj.exists() else (0, set()))
-    more = sorted(name for name in reach - base_reach if not REGISTRATION.match(name))
-    if count > base_count or more:
-        detail = f" (it calls {', '.join(demangle(more[:5]))})" if more else ""
-        findings.append(Finding(files, "static-initializer", "runs code before main (a static "
-                                f"initializer){detail}: a step's files may not run anything "
-                                "the grader did not call"))
-    if SYSCALL.search(disassembly):
-        findings.append(Finding(files, "system-call", "holds a system-call instruction "
-                                "(inline assembly): a step's files may not talk to the kernel"))
+    for path in ptx:
+        for text in warp_masks.ptx_findings(path.read_text(encoding="utf-8", errors="replace")):
+            findings.append(Finding(files, "warp-mask", f"{text} ({path.name}): a warp "
+                                    "instruction's mask must name the whole warp, or go "
+                                    "through checked_shfl_xor_sync (warp_shuffle_check.cuh), "
+                                    "which checks it when the kernel runs"))
     return findings
 
 
-def object_key(output, directory, build_dir=sandbox_module.BUILD):
-    """The path of an object as ninja names it (relative to the build folder) from a
-    compile_commands.json "output": CMake before 4 writes it relative to "directory" (the
-    build folder), CMake 4 absolute (where the build was configured: the sandbox's fixed
-    path, or the host's without a sandbox)."""
-    path = posixpath.normpath(output)
-    if posixpath.isabs(path):
-        for root in (directory, build_dir):
-            if root and (path + "/").startswith(posixpath.normpath(root) + "/"):
-                return posixpath.relpath(path, posixpath.normpath(root))
-    return path
-
-
-def compile_commands(build_dir):
-    """{object path relative to the build: compile_commands.json entry} of @p build_dir (host
-    path); {} when it has none."""
-    database = pathlib.Path(build_dir) / "compile_commands.json"
-    entries = {}
-    if not database.is_file():
-        return entries
-    for entry in json.loads(database.read_text(encoding="utf-8")):
-        output = entry.get("output")
-        if not output:
-            match = re.search(r"(?:^|\s)-o\s+(\S+)", entry.get("command", ""))
-            output = match.group(1) if match else ""
-        if output:
-            key = object_key(output, entry.get("directory", ""), str(build_dir))
-            entries[key] = entry
-    return entries
-
-
-def ninja_command(build_dir, obj):
-    """The command ninja runs to build @p obj, as a compile_commands.json entry, or None."""
-    result = runner.run_limited(["ninja", "-C", str(build_dir), "-t", "commands", "-s", obj],
-                                120)
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    if result.status != 0 or not lines or " -c " not in f" {lines[-1]} ":
-        return None
-    return {"command": lines[-1], "output": obj}
+def object_findings(step, student_obj, course_obj, files, compare_host=True):
+    """Every finding of one student object of @p step (a plan.Step); @p compare_host False
+    leaves out the comparison of steps 2 to 5 with the course's object (the mutation check's
+    mutants of the course's own launchers)."""
+    try:
+        if step.host_code:
+            return launcher_findings(student_obj, course_obj, files)
+        found = host_code_findings(student_obj, course_obj, files) if compare_host else []
+        if step.warp_masks:
+            found += warp_findings(student_obj, files)
+        return found
+    except (OSError, elf.ElfError) as error:
+        return [Finding(files, "inspection", f"could not be inspected: {error}")]
 
 
 @dataclasses.dataclass
@@ -324,65 +239,37 @@ class Inspection:
 
 
 def inspect_build(box, build_dir, pristine, submission, steps, course_kernel_names, jobs=4,
-                  timeout=300, source=True):
+                  compare_host=True):
     """Inspects the student's objects of @p steps in @p build_dir (host path) against the
-    same objects of @p pristine; runs the preprocessor in the sandbox (not with
-    @p source False: the mutation check's honest mutants)."""
+    same objects of @p pristine (the course built with the reference); see object_findings
+    for @p compare_host."""
     build_dir, pristine = pathlib.Path(build_dir), pathlib.Path(pristine)
     objects = student_objects(build_dir, box.seen_as(sandbox_module.SUBMISSION, submission))
     by_folder = {step.folder: step for step in steps}
-    entries = compile_commands(build_dir)
     result = Inspection({step.label: [] for step in steps}, {step.label: [] for step in steps},
                         objects, [])
     work = []
     for obj, files in sorted(objects.items()):
-        folder = files[0].split("/")[0]
-        step = by_folder.get(folder)
+        step = by_folder.get(files[0].split("/")[0])
         if step is None:
             continue
         names = tuple(sorted({path.split("/", 1)[-1] for path in files}))
         work.append((step, obj, names))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = []
-        for step, obj, names in work:
-            futures.append((step, pool.submit(host_findings, build_dir / obj, pristine / obj,
-                                              names)))
-            if not source:
-                continue
-            entry = entries.get(obj) or ninja_command(build_dir, obj)
-            if entry is None:
-                result.problems.append(f"{step.label}: {obj}: no compile command recorded (in "
-                                       "compile_commands.json or build.ninja)")
-                continue
-            for pass_name, command in preprocess_commands(entry):
-                futures.append((step, pool.submit(_preprocess_findings, box, build_dir,
-                                                  submission, command, step.label, pass_name,
-                                                  timeout)))
+        futures = [(step, pool.submit(object_findings, step, build_dir / obj, pristine / obj,
+                                      names, compare_host)) for step, obj, names in work]
         for step, obj, names in work:
             found = object_kernels(build_dir / obj).values()
             theirs = {kernel_base(name) for name in found} - set(course_kernel_names)
             result.student_kernels[step.label] = sorted(
                 set(result.student_kernels[step.label]) | theirs)
         for step, future in futures:
-            findings = future.result()
-            if isinstance(findings, str):
-                result.problems.append(findings)
-                continue
-            for finding in findings:
+            for finding in future.result():
                 known = {(f.files, f.text) for f in result.findings[step.label]}
                 if (finding.files, finding.text) not in known:
                     result.findings[step.label].append(finding)
-    # Step 3 links step 2's kernels: its objects are step 2's, so step 3 adds its own only.
+    for step in steps:
+        if not any(each is step for each, _, _ in work):
+            result.problems.append(f"{step.label}: no compiled file of the step includes the "
+                                   "submission's files")
     return result
-
-
-def _preprocess_findings(box, build_dir, submission, command, step_label, pass_name, timeout):
-    result = runner.run_limited(box.command(command, submission=submission, build=build_dir,
-                                            cwd=sandbox_module.BUILD),
-                                timeout, preexec=box.preexec())
-    if result.status != 0:
-        return (f"{step_label}: the preprocessor failed ({pass_name}): "
-                + runner.first_lines(result.output, 3))
-    return source_findings(result.output, step_label, pass_name,
-                           box.seen_as(sandbox_module.SUBMISSION, submission),
-                           box.course_seen())

@@ -134,10 +134,16 @@ class StepRunner:
     def grade(self, mutation=None):
         """Inspects and grades the step as grade.py does; returns its score row."""
         step = plan.STEP_BY_LABEL[self.label]
+        # A mutant of the course's own files (a launcher) changes the host code the
+        # comparison with the pristine tree expects: that comparison is for students' files.
+        # Without the sandbox the slot's course is a copy at another path than the pristine
+        # tree's (its __FILE__ strings differ): no comparison either.
+        course_edit = mutation is not None and not all(
+            students_file_path(file) for file, _, _ in mutation.edits())
         found = inspection.inspect_build(self.box, self.build, self.shared.pristine,
                                          self.submission, [step], self.shared.course_kernels,
                                          jobs=self.args.test_jobs,
-                                         source=mutation is None or untrusted(mutation))
+                                         compare_host=self.box.enabled and not course_edit)
         found.charge_problems()
         options = argparse.Namespace(**vars(self.args))
         stop = mutation is not None and self.args.stop_at_first_loss
@@ -279,7 +285,7 @@ def try_mutant(slot_runner, mutation, index, dry_run, originals):
     excluded = [slot_runner.shared.work] + integrity.build_folders(REPO_ROOT)
     before = integrity.snapshot(watched, excluded) if untrusted(mutation) else None
     problem = slot_runner.compile()
-    if problem and not untrusted(mutation):
+    if problem and (not untrusted(mutation) or mutation.expect in ("reference", "full")):
         return row(mutation, f"**ERROR** mutant {problem}")
     graded = slot_runner.grade(mutation) if not problem else None
     seconds = round(time.monotonic() - started)
@@ -325,10 +331,17 @@ def folder_bytes(folder):
     return total
 
 
+# The verdicts of the cheat set (cheats.py) that are what it expects.
+CHEAT_GOOD = {"zero", "caught", "reference score", "full, no finding"}
+CHEAT_GOOD_WITHOUT_GPU = {"zero (inspection)", "no finding", "not run (no GPU)"}
+
+
 def cheat_result(mutation, graded, changes, not_run, report_bytes=0):
-    """The verdict on a cheat: its step must score 0 (or lose points), and nothing outside
-    its folders may change; a hostile submission must be "contained": nothing outside its
-    folders changed and its report folder bounded (REPORT_LIMIT), whatever its points."""
+    """The verdict on an entry of the cheat set: nothing outside its folders may change, and
+    its step must score 0 ("zero"), lose points ("loses"), or earn full marks with no finding
+    ("reference": host code that is never compiled; "full": an honest launcher); a hostile
+    submission must be "contained": nothing outside its folders changed and its report folder
+    bounded (REPORT_LIMIT), whatever its points."""
     if changes:
         return "**DISTURBED** files outside its folders"
     if mutation.expect == "contained":
@@ -336,10 +349,18 @@ def cheat_result(mutation, graded, changes, not_run, report_bytes=0):
             return "not run (no GPU)"
         return "contained" if report_bytes <= REPORT_LIMIT else (
             f"**NOT CONTAINED** (its report folder holds {report_bytes >> 20} MiB)")
+    full_marks = mutation.expect in ("reference", "full")
     if not_run:  # without a GPU only the inspection can speak
+        if full_marks:
+            return "**FLAGGED** (a finding)" if graded["findings"] else "no finding"
         if graded["findings"]:
             return "zero (inspection)"
         return "**NOT ZERO** (no finding)" if mutation.expect == "zero" else "not run (no GPU)"
+    if full_marks:
+        whole = graded["points"] == graded["max_points"] and not graded["findings"]
+        if whole:
+            return "reference score" if mutation.expect == "reference" else "full, no finding"
+        return "**NOT FULL**"
     if mutation.expect == "zero":
         return "zero" if graded["points"] == 0 else "**NOT ZERO**"
     return "caught" if graded["points"] < graded["max_points"] else "**SURVIVED**"
@@ -350,7 +371,7 @@ def row(mutation, result, points=None, reasons=(), seconds=None):
             "file": ", ".join(dict.fromkeys(file for file, _, _ in mutation.edits())),
             "points": points, "result": result, "seconds": seconds,
             "expected": ", ".join(check.label() for check in mutation.checks),
-            "lost_on": list(reasons)}
+            "expect": mutation.expect, "lost_on": list(reasons)}
 
 
 def first_catcher(entry):
@@ -375,11 +396,15 @@ def markdown(rows, title, header_note):
     caught = sum(1 for entry in mutants if entry["result"].startswith("caught"))
     memory = [entry for entry in rows if entry["family"] == "memory"]
     memory_caught = sum(1 for entry in memory if entry["result"].startswith("caught"))
-    cheats = [entry for entry in rows if entry["family"] == "cheat"]
+    everything = [entry for entry in rows if entry["family"] == "cheat"]
+    cheats = [entry for entry in everything if entry.get("expect") in ("zero", "loses")]
     stopped = sum(1 for entry in cheats
                   if entry["result"] in ("zero", "caught", "zero (inspection)"))
     hostile = [entry for entry in rows if entry["family"] == "hostile"]
     contained = sum(1 for entry in hostile if entry["result"] == "contained")
+    never_run = [entry for entry in everything if entry.get("expect") == "reference"]
+    honest = [entry for entry in everything if entry.get("expect") == "full"]
+    whole = {"reference score", "full, no finding", "no finding"}
     course = [entry for entry in rows if entry["family"] == "course"]
     late = [entry for entry in mutants if entry["result"] == OUT_OF_TIME]
     ran = [entry for entry in mutants if entry["result"] != OUT_OF_TIME]
@@ -398,6 +423,14 @@ def markdown(rows, title, header_note):
     if hostile:
         lines += [f"{contained} of {len(hostile)} hostile submissions contained (nothing "
                   "outside their folders changed, their report folder bounded).", ""]
+    if never_run:
+        lines += [f"{sum(1 for e in never_run if e['result'] in whole)} of {len(never_run)} "
+                  "cheats with host code in the kernel files of steps 2 to 5 scored the "
+                  "reference's full marks with no finding (that code is compiled for the GPU "
+                  "only: it never runs; each would have scored 0 had it run).", ""]
+    if honest:
+        lines += [f"{sum(1 for e in honest if e['result'] in whole)} of {len(honest)} honest "
+                  "variants of step 1's launcher scored full marks with no finding.", ""]
     if course:
         lines += [f"{len(course)} mutations of the course's own code that no case of the "
                   "judge runs (the fast kernel, the padding) were not graded: the course's "

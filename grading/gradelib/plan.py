@@ -17,12 +17,17 @@ TOOLS = (MEMCHECK, RACECHECK, INITCHECK, SYNCCHECK)
 @dataclasses.dataclass(frozen=True)
 class Step:
     """A course step: its label, folder, runner program (the only program that links the
-    student's kernels) and the files a student writes."""
+    student's kernels), the files a student writes, and what the inspection checks in them
+    (inspection.py): step 1's files hold the launcher, host code that must pass an
+    allowlist; the other steps' files are kernels, compiled for the GPU only; step 5's warp
+    masks are checked in the compiled PTX."""
     label: str
     folder: str
     program: str
     student_files: tuple
     needs: tuple = ()  # other step folders whose kernels its programs link
+    host_code: bool = False  # the student writes the launcher (host code) too
+    warp_masks: bool = False  # the PTX's warp instructions must use the full mask
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +48,7 @@ class Graded:
 
 STEPS = [
     Step("step1", "step1_naive", "grading_runner_step1",
-         ("naive_single_block.cuh", "step1_launchers.cu")),
+         ("naive_single_block.cuh", "step1_launchers.cu"), host_code=True),
     Step("step2", "step2_three_approaches", "grading_runner_step2",
          ("single_block_loop.cuh", "one_thread_per_element.cuh", "output_tiles_no_shared.cuh")),
     Step("step3", "step3_shared_tiling", "grading_runner_step3", ("tiled_shared.cuh",),
@@ -51,7 +56,7 @@ STEPS = [
     Step("step4", "step4_boundary_checks", "grading_runner_step4",
          ("tiled_checked.cuh", "rect_tiles.cuh")),
     Step("step5", "step5_tensor_core_sddmm", "grading_runner_step5",
-         ("sddmm_warp_per_nonzero.cuh", "sddmm_tile_grouped.cuh")),
+         ("sddmm_warp_per_nonzero.cuh", "sddmm_tile_grouped.cuh"), warp_masks=True),
 ]
 STEP_BY_LABEL = {step.label: step for step in STEPS}
 

@@ -11,8 +11,18 @@
 /// from the judge's own folder (`<stem>.in`), the runner's outputs (`<stem>.out`), computes
 /// the reference in double precision and checks every product. Only this verdict counts:
 /// the runner's exit status and printout decide nothing.
+/// It builds with Catch2 2 and 3 (see common/testing/catch2.hpp): the registration of a case
+/// and the extra options are the calls whose spelling differs.
+#if COURSE_CATCH2_MAJOR >= 3
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/interfaces/catch_interfaces_test_invoker.hpp>
+#include <catch2/internal/catch_clara.hpp>
+#include <catch2/internal/catch_test_registry.hpp>
+#else
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#endif
 
 #include "grading/judge/case_file.hpp"
 #include "grading/judge/cases.hpp"
@@ -79,8 +89,13 @@ void register_cases() {
   static std::deque<std::string> tags;
   for (const judge::CaseSpec& spec : judge::case_catalogue()) {
     tags.push_back("[" + spec.step + "]");
+#if COURSE_CATCH2_MAJOR >= 3
+    Catch::AutoReg(Catch::Detail::make_unique<CaseInvoker>(&spec), CATCH_INTERNAL_LINEINFO,
+                   Catch::StringRef(), Catch::NameAndTags(spec.name, tags.back()));
+#else
     Catch::AutoReg(new CaseInvoker(&spec), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
                    Catch::NameAndTags(spec.name, tags.back()));
+#endif
   }
 }
 
@@ -285,13 +300,16 @@ int main(int argc, char* argv[]) {
   }
   register_cases();
   Catch::Session session;
+#if COURSE_CATCH2_MAJOR >= 3
+  using Catch::Clara::Opt;
+#else
   using Catch::clara::Opt;
+#endif
   session.cli(session.cli() |
               Opt(g_inputs, "folder")["--inputs"]("the judge's folder of case inputs") |
               Opt(g_outputs, "folder")["--outputs"]("the runner's folder of outputs"));
-  const int status = session.applyCommandLine(argc, argv);
-  if (status != 0) {
-    return status;
+  if (session.applyCommandLine(argc, argv) != 0) {
+    return 2;  // Catch2 has said what it could not read
   }
   return session.run();
 }

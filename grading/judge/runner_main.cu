@@ -337,6 +337,14 @@ int probe() {
 }
 
 int run(int argc, char* argv[]) {
+  if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    std::printf(
+        "usage: %s --inputs CASE.in --outputs CASE.out | --probe\n\n"
+        "Runs each product of a grading case with the step's launcher and writes what came out "
+        "(grading/README.md); --probe prints the GPU it sees.\n",
+        argv[0]);
+    return 0;
+  }
   if (argc == 2 && std::strcmp(argv[1], "--probe") == 0) {
     return probe();
   }

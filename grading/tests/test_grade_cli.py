@@ -56,11 +56,24 @@ class GradeArguments(unittest.TestCase):
             out = pathlib.Path(folder) / "out"
             for option in ("--timeout", "--sanitizer-timeout", "--configure-timeout",
                            "--build-timeout"):
-                for value in ("0", "-5", "abc"):
+                # Numbers follow the course's grammar, and a time limit is at most a day: inf
+                # or 1e308 would turn it into none.
+                for value in ("0", "-5", "abc", "inf", "1e308", "86401", " 5", "+5", "1_0",
+                              "0x10", "nan"):
                     result = self.grade("--kernels", "exercise", option, value, "--out-dir",
                                         str(out))
                     self.assertEqual(result.returncode, 2, (option, value))
                     self.assertIn(option, result.stderr)
+            self.assertFalse(out.exists())
+
+    def test_an_empty_steps_list_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            out = pathlib.Path(folder) / "out"
+            for value in ("", ","):
+                result = self.grade("--kernels", "exercise", "--steps", value, "--out-dir",
+                                    str(out))
+                self.assertEqual(result.returncode, 2, value)
+                self.assertIn("--steps needs at least one label", result.stderr)
             self.assertFalse(out.exists())
 
     def test_the_courses_own_folders_and_a_missing_pristine_are_refused(self):

@@ -1,171 +1,188 @@
-"""The inspection of compiled files and preprocessed source (gradelib/inspection.py), on small
-files compiled here with nvcc (no GPU needed): kernels from the symbols whatever the source
-hides, the host rules against a baseline object, and the source rules after the preprocessor."""
-import json
+"""Step 1's launcher allowlist (gradelib/launcher_rules.py) on the course's own launcher
+(step1_naive/step1_launchers.cu) and variants of it, compiled here with nvcc as the build
+compiles it (no GPU needed): the honest variants (a second kernel, a template kernel, helper
+functions, a static kernel) have no finding; each trick is a finding that names what it
+found. Also: kernels come from the compiled symbols whatever the source hides, and a call's
+target is found with its relocation's addend applied."""
+import concurrent.futures
 import pathlib
 import shutil
 import subprocess
 import tempfile
 import unittest
 
-from gradelib import inspection
+from tests.helpers import GRADING
+from gradelib import elf, inspection, launcher_rules
 
 NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
                                if pathlib.Path("/usr/local/cuda/bin/nvcc").exists() else None)
+ROOT = GRADING.parent
+REFERENCE = (ROOT / "step1_naive" / "step1_launchers.cu").read_text(encoding="utf-8")
+NAMESPACE = "namespace course::step1 {\n"
+LAUNCH = ("  naive_single_block_kernel<<<grid, block, 0, stream>>>(a, b, c, sizes.inner, "
+          "sizes.cols);\n  CUDA_CHECK_LAUNCH(naive_single_block_kernel);")
+GRID = "  const dim3 grid(1, 1);"
 
-BASE = r'''
-namespace course::step9 {
-__global__ void visible_kernel(const float* a, float* c, int n) {
-  const int i = threadIdx.x;
-  if (i < n) c[i] = a[i];
+
+def variant(before="", inside="", launch=None, grid=None, after=""):
+    """The course's launcher with @p before ahead of its namespace, @p inside at its start,
+    its launch replaced by @p launch, its grid line by @p grid, and @p after at the end."""
+    assert REFERENCE.count(NAMESPACE) == 1 and LAUNCH in REFERENCE and GRID in REFERENCE
+    text = REFERENCE.replace(NAMESPACE, before + NAMESPACE + inside, 1)
+    if launch is not None:
+        text = text.replace(LAUNCH, launch)
+    if grid is not None:
+        text = text.replace(GRID, grid)
+    return text + after
+
+
+STRAIGHT = ("__global__ void {name}(const float* a, const float* b, float* c, int inner, "
+            "int cols) {{\n  float sum = 0.0f;\n  for (int k = 0; k < inner; ++k) sum += "
+            "a[threadIdx.y * inner + k] * b[k * cols + threadIdx.x];\n  c[threadIdx.y * cols + "
+            "threadIdx.x] = sum;\n}}\n")
+
+HONEST_KERNELS = (
+    "__global__ void zero_fill_kernel(float* c, int n) {\n  for (int i = threadIdx.x; i < n; "
+    "i += blockDim.x) c[i] = 0.0f;\n}\n"
+    + "template <int kUnroll>\n" + STRAIGHT.format(name="unrolled_kernel")
+    + "static " + STRAIGHT.format(name="file_local_kernel")
+    + "namespace {\ndim3 block_for(const ProductSizes& s) { return dim3(s.cols, s.rows); }\n"
+      "}  // namespace\nint blocks_for(const ProductSizes& s) { return s.rows > 0 ? 1 : 0; }\n")
+HONEST_LAUNCH = (
+    "  zero_fill_kernel<<<1, 256, 0, stream>>>(c, sizes.rows * sizes.cols);\n"
+    "  CUDA_CHECK_LAUNCH(zero_fill_kernel);\n"
+    "  unrolled_kernel<4><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);\n"
+    "  CUDA_CHECK_LAUNCH(unrolled_kernel);\n"
+    "  file_local_kernel<<<dim3(blocks_for(sizes)), block_for(sizes), 0, stream>>>(\n"
+    "      a, b, c, sizes.inner, sizes.cols);\n  CUDA_CHECK_LAUNCH(file_local_kernel);")
+
+# Each object holds several tricks (each finding names its own), so that few compile here.
+VARIANTS = {
+    "reference": variant(),
+    # The honest variants together: a second kernel, a template kernel, a static kernel,
+    # helper functions (one file-local, one global in course::step1).
+    "honest": variant(inside=HONEST_KERNELS, launch=HONEST_LAUNCH),
+    # Code before main: a static object that forges a report, a constructor, a .preinit_array
+    # entry, and a constructor of priority 101 whose system call hides in an immediate
+    # (`movw $0x050f, %ax` is 66 b8 0f 05; the jump lands on 0f 05, a syscall).
+    "before_main": variant(before=(
+        "#include <cstdio>\n#include <unistd.h>\nnamespace {\nstruct Forged { Forged() { if "
+        "(FILE* f = std::fopen(\"r.xml\", \"w\")) std::fclose(f); _exit(0); } } forged;\n"
+        "__attribute__((constructor)) void early() { static volatile int x; x = 1; }\n"
+        "void earliest() {}\n__attribute__((section(\".preinit_array\"), used)) void "
+        "(*earliest_entry)() = earliest;\n__attribute__((constructor(101))) void plant() {\n"
+        "  long result;\n  asm volatile(\"jmp 1f+2\\n1: movw $0x050f, %%ax\" : \"=a\"(result) "
+        ": \"0\"(60L) : \"rcx\", \"r11\", \"memory\");\n}\n}  // namespace\n")),
+    # Looking at the process: envp before main, getenv and environ in the launcher, a system
+    # call in the launcher.
+    "environment": variant(before=(
+        "#include <cstdlib>\n#include <cstring>\nextern char** environ;\nnamespace {\n"
+        "bool sanitized = false;\n__attribute__((constructor)) void look(int, char**, char** "
+        "envp) {\n  for (char** e = envp; *e; ++e) if (std::strncmp(*e, \"CUDA_INJECTION64_"
+        "PATH=\", 22) == 0) sanitized = true;\n}\n}  // namespace\n"), grid=(
+        "  long result;\n  asm volatile(\"syscall\" : \"=a\"(result) : \"a\"(39L) : \"rcx\", "
+        "\"r11\", \"memory\");\n  const dim3 grid(static_cast<unsigned>((std::getenv(\"X\") "
+        "!= nullptr) + (environ[0] != nullptr) + sanitized + (result > 0)), 1);")),
+    # Host memory: a __managed__ product on the host, a copy to the host, state between calls.
+    "host_memory": variant(
+        inside="__managed__ float staged[3 * 1024];\nnamespace {\nint calls = 0;\n}\n",
+        launch=LAUNCH + "\n  (void)cudaDeviceSynchronize();\n  for (int i = 0; i < 1024; ++i)"
+               " staged[2048 + i] = staged[i] * staged[1024 + i];\n  float host[4];\n"
+               "  CUDA_CHECK(cudaMemcpy(host, a, sizeof(float), cudaMemcpyDeviceToHost));",
+        grid="  const dim3 grid(++calls > 1 ? 1 : 1, 1);"),
+    # Definitions that would replace another's: the C library's puts, an indirect function.
+    "replacements": variant(after=(
+        '\nextern "C" int puts(const char*) { return 0; }\nextern "C" {\nstatic void* pick() '
+        '{ return nullptr; }\nvoid chosen() __attribute__((ifunc("pick")));\n}\n')),
 }
-void launch(const float* a, float* c, int n) { visible_kernel<<<1, 32>>>(a, c, n); }
-}  // namespace course::step9
-'''
 
 
-def compile_source(folder, name, source):
+def compile_variant(folder, name, text):
     path = pathlib.Path(folder) / f"{name}.cu"
-    path.write_text(source)
-    subprocess.run([NVCC, "-O2", "-arch=sm_90", "-c", str(path), "-o", str(path.with_suffix(".o"))],
-                   check=True, capture_output=True)
-    return path.with_suffix(".o")
+    path.write_text(text, encoding="utf-8")
+    obj = path.with_suffix(".o")
+    result = subprocess.run([NVCC, "-O3", "-DNDEBUG", "-std=c++17", f"-I{ROOT}",
+                             "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                             "-c", str(path), "-o", str(obj)], capture_output=True, text=True)
+    return obj if result.returncode == 0 else result.stderr
 
 
 @unittest.skipUnless(NVCC, "nvcc is not installed")
-class CompiledFiles(unittest.TestCase):
+class LauncherAllowlist(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.TemporaryDirectory()
-        cls.base = compile_source(cls.folder.name, "base", BASE)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            futures = {name: pool.submit(compile_variant, cls.folder.name, name, text)
+                       for name, text in VARIANTS.items()}
+            cls.objects = {name: future.result() for name, future in futures.items()}
 
     @classmethod
     def tearDownClass(cls):
         cls.folder.cleanup()
 
-    def variant(self, name, extra, replace=None):
-        source = BASE if replace is None else BASE.replace(*replace)
-        return compile_source(self.folder.name, name, source + extra)
+    def findings(self, name):
+        obj = self.objects[name]
+        self.assertIsInstance(obj, pathlib.Path, f"{name} does not compile: {obj}")
+        return launcher_rules.launcher_findings(obj, self.objects["reference"],
+                                                inspection.demangle)
 
-    def findings(self, obj):
-        return {finding.rule: finding.text
-                for finding in inspection.host_findings(obj, self.base, ("file.cuh",))}
+    def assertFound(self, name, *texts):
+        found = "\n".join(self.findings(name))
+        for text in texts:
+            self.assertIn(text, found, f"{name}: {found or 'no finding'}")
+
+    def test_the_course_launcher_and_honest_variants_have_no_finding(self):
+        self.assertEqual(self.findings("reference"), [])
+        self.assertEqual(self.findings("honest"), [])
+
+    def test_code_before_main(self):
+        self.assertFound("before_main", "references", "fopen", "_exit",
+                         "runs code before main: .init_array names", "early()",
+                         "the section .preinit_array", "the section .init_array.00101",
+                         "holds the bytes of a system call (syscall) in "
+                         "(anonymous namespace)::plant()")
+
+    def test_system_calls_and_the_environment(self):
+        self.assertFound("environment", "system call (syscall) in "
+                         "course::step1::launch_naive_single_block", "look(int, char**, char**)",
+                         "writable variable (anonymous namespace)::sanitized", "getenv",
+                         "environ", "strncmp")
+
+    def test_host_memory(self):
+        self.assertFound("host_memory", "__cudaRegisterManagedVar", "cudaMemcpy",
+                         "computes in floating point in "
+                         "course::step1::launch_naive_single_block", "mulss",
+                         "writable variable course::step1::(anonymous namespace)::calls",
+                         "uses writable data at .bss")
+
+    def test_definitions_that_would_replace_others(self):
+        self.assertFound("replacements", "defines puts (outside course::step1)",
+                         "as an indirect function")
 
     def test_kernels_come_from_the_symbols_whatever_the_source_hides(self):
-        obj = self.variant("hidden", r'''
-#define KERNEL __global__
-namespace course::step9 {
-// __global__ void decoy(
-__global__ static void hidden_kernel(float* c) { c[threadIdx.x] = 1.0f; }
-template <int T> KERNEL void template_kernel(float* c) { c[threadIdx.x] = T; }
-namespace { __global__ void anonymous_kernel(float* c) { c[0] = 2; } }
-void launch_more(float* c) {
-  hidden_kernel<<<1, 1>>>(c); template_kernel<3><<<1, 1>>>(c); anonymous_kernel<<<1, 1>>>(c);
-}
-}
-''')
-        names = sorted(inspection.kernel_base(name)
-                       for name in inspection.object_kernels(obj).values())
-        self.assertEqual(names, ["anonymous_kernel", "hidden_kernel", "template_kernel",
-                                 "visible_kernel"])
+        names = sorted(inspection.kernel_base(name) for name in inspection.object_kernels(
+            self.objects["honest"]).values())
+        self.assertEqual(names, ["file_local_kernel", "naive_single_block_kernel",
+                                 "unrolled_kernel", "zero_fill_kernel"])
 
-    def test_the_reference_itself_has_no_finding(self):
-        self.assertEqual(self.findings(self.base), {})
-        renamed = self.variant("renamed", "", ("visible_kernel", "my_own_kernel"))
-        self.assertEqual(self.findings(renamed), {})
-
-    def test_a_static_initializer_that_writes_a_report_and_exits(self):
-        found = self.findings(self.variant("forged", r'''
-#include <cstdio>
-#include <unistd.h>
-namespace { struct Forged { Forged() {
-  if (FILE* f = std::fopen("report.xml", "w")) { std::fputs("<testsuites/>", f); std::fclose(f); }
-  _exit(0); } } forged; }
-'''))
-        self.assertIn("fopen", found["host-symbols"])
-        self.assertIn("_exit", found["host-symbols"])
-        self.assertIn("runs code before main", found["static-initializer"])
-
-    def test_a_constructor_function_with_no_call_at_all(self):
-        found = self.findings(self.variant("constructor", r'''
-__attribute__((constructor)) static void before_main() { static volatile int x; x = 1; }
-'''))
-        self.assertIn("static-initializer", found)
-
-    def test_host_device_copies_and_system_calls(self):
-        found = self.findings(self.variant("cpu", r'''
-namespace course::step9 {
-void copy_out(float* host, const float* device) {
-  cudaMemcpy(host, device, 4, cudaMemcpyDeviceToHost);
-  long result;
-  asm volatile("syscall" : "=a"(result) : "a"(39L) : "rcx", "r11", "memory");
-}
-}
-'''))
-        self.assertIn("cudaMemcpy", found["host-symbols"])
-        self.assertIn("system-call", found)
-
-    def test_a_definition_that_would_replace_the_librarys(self):
-        found = self.findings(self.variant("replace", r'''
-#include <cstdio>
-extern "C" int puts(const char*) { return 0; }
-namespace course { void check_cuda_launch(const char*) {} }
-'''))
-        self.assertIn("puts", found["host-definitions"])
-        self.assertIn("course::check_cuda_launch", found["host-definitions"])
-
-
-def preprocessed(student_lines, course_lines=(), command_line=("#define COURSE_CHECK_WARP_MASKS 1",)):
-    parts = ['# 0 "<command-line>"', *command_line,
-             '# 1 "/tmp/judge/course/step5_tensor_core_sddmm/warp_shuffle_check.cuh" 1',
-             *course_lines,
-             '# 1 "/tmp/judge/submission/step5_tensor_core_sddmm/sddmm_warp_per_nonzero.cuh" 1',
-             *student_lines]
-    return "\n".join(parts) + "\n"
-
-
-class Source(unittest.TestCase):
-    COURSE = ("__attribute__((device)) inline float checked_shfl_xor_sync(unsigned m, float v, "
-              "int l) { return __shfl_xor_sync(m, v, l); }",
-              "#define COURSE_WARP_HELPER 1")
-
-    def rules(self, student, label="step5"):
-        return {finding.rule: finding.text for finding in inspection.source_findings(
-            preprocessed(student, self.COURSE), label, "sm_90")}
-
-    def test_the_checked_primitive_and_own_macros_are_fine(self):
-        self.assertEqual(self.rules(["#define MY_TILE 16",
-                                     "v += checked_shfl_xor_sync(0xffffffffu, v, 16);"]), {})
-
-    def test_a_raw_shuffle_after_expansion(self):
-        found = self.rules(["v += __shfl_xor_sync(0xffffffffu, v, 16);"])
-        self.assertIn("__shfl_xor_sync", found["primitive"])
-        self.assertEqual(self.rules(["v += __shfl_xor_sync(0xffffffffu, v, 16);"], "step3"), {})
-        found = self.rules(['asm volatile("shfl.sync.bfly.b32 %0, %1, 16, 31, -1;" : "=f"(v) : "f"(v));'])
-        self.assertIn("inline PTX", found["primitive"])
-        found = self.rules(["auto t = cg::tiled_partition<32>(b); v = cg::reduce(t, v, p);"])
-        self.assertIn("reduce", found["primitive"])
-
-    def test_macro_tricks(self):
-        for line in ("#define checked_shfl_xor_sync(m, v, l) __shfl_xor_sync(m, v, l)",
-                     "#define __syncthreads() ((void)0)", "#undef COURSE_CHECK_WARP_MASKS",
-                     "#undef COURSE_WARP_HELPER", '#pragma push_macro("X")',
-                     '#define P _Pragma("push_macro(\\"X\\")")'):
-            self.assertIn("macro", self.rules([line]), line)
-
-    def test_preprocessing_commands_of_a_compile_command(self):
-        entry = {"command": "/usr/local/cuda/bin/nvcc -DA=1 -I/x -O3 "
-                 "--generate-code=arch=compute_80,code=[compute_80,sm_80] "
-                 "--generate-code=arch=compute_90,code=[compute_90,sm_90] -MD -MT o.o -MF o.d "
-                 "-x cu -c /tmp/judge/build/w.cu -o o.o"}
-        commands = dict(inspection.preprocess_commands(entry))
-        self.assertEqual(sorted(commands), ["host", "sm_80", "sm_90"])
-        for command in commands.values():
-            self.assertIn("-E", command)
-            self.assertNotIn("-o", command)
-            self.assertNotIn("-MF", command)
-        self.assertIn("-U__CUDA_ARCH__", commands["host"])
-        json.dumps(commands)
+    def test_a_call_reaches_the_function_its_relocation_names_with_the_addend(self):
+        # `call f` is a relocation to f - 4 (or to its section + offset - 4): the target is
+        # symbol + addend + 4. Without the +4 the call lands in the function before f (the
+        # previous inspection reported nvcc's registration as calling _Unwind_Resume).
+        obj = elf.ElfObject(self.objects["honest"])
+        code = launcher_rules.disassemble(obj.path)
+        for section in obj.sections:
+            if section.name in code:
+                launcher_rules._finish(code[section.name], section.size)
+        init = next(s for s in obj.symbols if launcher_rules.NVCC_INIT.match(s.name))
+        reached, externals, indirect = launcher_rules._reach(obj, code,
+                                                             (init.section, init.value))
+        self.assertTrue(all(launcher_rules.NVCC_INIT_LOCAL.match(name) for name in reached),
+                        reached)
+        self.assertIn("__cudaRegisterFunction", externals)
+        self.assertNotIn("_Unwind_Resume", externals)
+        self.assertEqual(indirect, [])
 
 
 if __name__ == "__main__":

@@ -44,6 +44,18 @@ class Merge(unittest.TestCase):
             self.assertIn("[report](grades_reference.md)", table)
             self.assertEqual((root / "out" / "class_reports.md").read_text().count("# Grades"), 3)
 
+    def test_a_part_that_is_no_class_run_is_refused_and_nothing_is_written(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            part(root / "a", {"01-reference": 100.0})
+            (root / "empty").mkdir()
+            result = subprocess.run([sys.executable, str(GRADING / "merge_class_runs.py"),
+                                     str(root / "out"), str(root / "a"), str(root / "empty")],
+                                    capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn("empty: no class_run.csv", result.stderr)
+            self.assertFalse((root / "out").exists())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -34,6 +34,32 @@ class TimeBudget(unittest.TestCase):
         self.assertIn("2 of 3 mutations did not start within the time budget", text)
 
 
+class CheatVerdicts(unittest.TestCase):
+    def test_full_marks_are_expected_of_host_code_that_never_runs_and_honest_launchers(self):
+        from gradelib import mutant_slots
+        by_expect = {cheat.expect: cheat for cheat in CHEATS}
+        full = {"points": 20.0, "max_points": 20.0, "findings": []}
+        flagged = dict(full, findings=[{"files": ["x"], "rule": "launcher", "text": "t"}])
+        zero = dict(flagged, points=0.0)
+        verdict = mutant_slots.cheat_result
+        self.assertEqual(verdict(by_expect["reference"], full, [], False), "reference score")
+        self.assertEqual(verdict(by_expect["full"], full, [], False), "full, no finding")
+        self.assertEqual(verdict(by_expect["full"], flagged, [], False), "**NOT FULL**")
+        self.assertEqual(verdict(by_expect["reference"], dict(full, points=0.0), [], False),
+                         "**NOT FULL**")
+        self.assertEqual(verdict(by_expect["full"], flagged, [], True), "**FLAGGED** (a finding)")
+        self.assertEqual(verdict(by_expect["full"], full, [], True), "no finding")
+        self.assertEqual(verdict(by_expect["zero"], zero, [], False), "zero")
+        self.assertEqual(verdict(by_expect["zero"], zero, [], True), "zero (inspection)")
+        self.assertIn("DISTURBED", verdict(by_expect["reference"], full, ["a file"], False))
+        rows = [mutant_slots.row(by_expect[kind], result) for kind, result in (
+            ("zero", "zero"), ("reference", "reference score"), ("full", "**NOT FULL**"))]
+        text = mutant_slots.markdown(rows, "Mutation check", "")
+        self.assertIn("1 of 1 cheats stopped", text)
+        self.assertIn("1 of 1 cheats with host code in the kernel files", text)
+        self.assertIn("0 of 1 honest variants", text)
+
+
 class MutationList(unittest.TestCase):
     def test_every_edit_applies_exactly_once(self):
         problems = mutation_check.find_problems(ROOT, MUTATIONS + PENDING_MUTATIONS + CHEATS
@@ -92,11 +118,18 @@ class MutationList(unittest.TestCase):
             make_class_example.plant(pathlib.Path("/nonexistent"), "no such mutation")
 
 
-    def test_every_cheat_expects_zero_or_a_loss_and_course_files_are_sorted_out(self):
-        self.assertTrue(all(cheat.family == "cheat" and cheat.expect in ("zero", "loses")
-                            for cheat in CHEATS))
+    def test_every_cheat_has_an_expectation_and_course_files_are_sorted_out(self):
+        self.assertTrue(all(cheat.family == "cheat" for cheat in CHEATS))
         self.assertTrue(all(each.family == "hostile" and each.expect == "contained"
                             for each in HOSTILE))
+        by_expect = {}
+        for cheat in CHEATS:
+            by_expect.setdefault(cheat.expect, set()).add(cheat.step)
+        self.assertEqual(set(by_expect), {"zero", "loses", "reference", "full"})
+        # Host code scores the reference's marks only where it is never compiled (steps 2
+        # to 5); the honest variants are of step 1's launcher, the only host code left.
+        self.assertNotIn("step1_naive", by_expect["reference"])
+        self.assertEqual(by_expect["full"], {"step1_naive"})
         judged = [m for m in MUTATIONS if mutation_check.judged(m)]
         not_judged = {m.file for m in MUTATIONS if not mutation_check.judged(m)}
         self.assertEqual(not_judged, {"step4_boundary_checks/going_further/tile_cursor.cuh",

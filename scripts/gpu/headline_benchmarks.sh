@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine (run from the repository root with OUT set): the headline benchmarks (step 4 shapes; step 5 attention sets and matrices).
+# Usage: OUT=/empty/folder [BUDGET=seconds] bash scripts/gpu/headline_benchmarks.sh   (BUDGET: default 540)
 set -u
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  ?*) echo "headline_benchmarks.sh: takes no arguments (OUT and BUDGET come from the environment; see --help)" >&2; exit 2 ;;
+esac
+[[ -n "${OUT:-}" && -d "$OUT" ]] || { echo "headline_benchmarks.sh: set OUT to an existing folder for the results (see --help)" >&2; exit 2; }
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-540}))
 S=$OUT/summary.txt; L=$OUT/build.log; E=$OUT/stderr.log
 : > $S; : > $L; : > $E

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine (run from the repository root with OUT set): build sm_90 and compute_75 PTX, whole suites, sanitizers on changed kernels.
+# Usage: OUT=/empty/folder [BUDGET=seconds] bash scripts/gpu/suite_and_sanitizers.sh   (BUDGET: default 540)
 set -u
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  ?*) echo "suite_and_sanitizers.sh: takes no arguments (OUT and BUDGET come from the environment; see --help)" >&2; exit 2 ;;
+esac
+[[ -n "${OUT:-}" && -d "$OUT" ]] || { echo "suite_and_sanitizers.sh: set OUT to an existing folder for the results (see --help)" >&2; exit 2; }
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-540}))
 S=$OUT/summary.txt; L=$OUT/build_ctest.log; X=$OUT/ptx75.log; C=$OUT/sanitizers.log
 : > $S; : > $L; : > $X; : > $C

@@ -19,10 +19,10 @@ import check_numbers  # noqa: E402
 
 RESULT = """GPU: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), date: 2026-11-25
 
-| shape rows x inner x cols | cuBLAS ms | ours ms | fraction | note |
-|---|---:|---:|---:|---|
-| 4096x4096x4096 | 2.6603 | 2.8751 | 0.925 | 2.68 (51; smallest 1.20, window_4096_w64_g8 inner=64) |
-| 1x1x1 | 0.0115 | 0.0054 | 2.109 | 1,519,718.39 |
+| shape rows x inner x cols | cuBLAS ms | ours ms | min ms | fraction | geometric mean |
+|---|---:|---:|---:|---:|---|
+| 4096x4096x4096 | 2.6603 | 2.8751 | 2.8751 | 0.925 | 2.68 (51; smallest 1.20, window_4096_w64_g8 inner=64) |
+| 1x1x1 | 0.0115 | 0.0054 | 0.0050 | 2.109 | 1,519,718.39 |
 
 LIMIT rates: DRAM copy 2962.6 GB/s (read + write); launch floor 6.22 us.
 
@@ -92,15 +92,16 @@ class Checker(unittest.TestCase):
 
     def test_nth_number_of_a_cell(self):
         result = self.check(
-            "smallest 1.20×<!-- cell: results/run.md | 4096x4096x4096 | note@3 -->, mean "
-            "2.68×<!-- cell: results/run.md | 4096x4096x4096 | note -->.\n")
+            "smallest 1.20×<!-- cell: results/run.md | 4096x4096x4096 | geometric mean@3 -->, "
+            "mean 2.68×<!-- cell: results/run.md | 4096x4096x4096 | geometric mean -->.\n")
         self.assertClean(result, 2)
-        result = self.check("1.20×<!-- cell: results/run.md | 4096x4096x4096 | note@2 -->\n")
+        result = self.check("1.20×<!-- cell: results/run.md | 4096x4096x4096 | geometric mean@2 "
+                            "-->\n")
         self.assertProblem(result, "more decimals than the source (51)")
 
     def test_grouped_thousands(self):
         result = self.check(
-            "1 519 718.39<!-- cell: results/run.md | 1x1x1 | note --> times the light.\n")
+            "a mean of 1 519 718.39<!-- cell: results/run.md | 1x1x1 | geometric mean -->.\n")
         self.assertClean(result, 1)
 
     def test_row_with_several_key_parts_and_heading(self):
@@ -137,7 +138,7 @@ class Checker(unittest.TestCase):
         result = self.check("6.22 us<!-- line: results/run.md | DRAM copy | @2 -->\n")
         self.assertClean(result, 1)
         result = self.check("2962.7 GB/s<!-- line: results/run.md | DRAM copy -->\n")
-        self.assertProblem(result, "no number on the line")
+        self.assertProblem(result, "the source says 2962.6")
         result = self.check("0.5<!-- line: results/run.md | ours -->\n")
         self.assertProblem(result, "lines of results/run.md contain")
 
@@ -233,24 +234,44 @@ class Checker(unittest.TestCase):
 
     def test_self_test_catches_every_perturbation(self):
         result = self.check(
-            "0.925<!-- cell: results/run.md | 4096x4096x4096 | fraction -->, "
+            "a fraction of 0.925<!-- cell: results/run.md | 4096x4096x4096 | fraction -->, "
             "2962.6 GB/s<!-- line: results/run.md | DRAM copy -->, "
             "1.29<!-- cell: results/run.md | ours; public | geometric mean -->\n\n"
             "<!-- table: results/run.md -->\n| shape rows x inner x cols | ours ms |\n"
             "|---|---:|\n| 1x1x1 | 0.0054 |\n")
-        caught, total, missed = check_numbers.self_test([result])
-        self.assertEqual((caught, total, missed), (3, 3, []))  # 1.29 is already wrong
+        summary = check_numbers.self_test([result])  # 1.29 is already wrong: not perturbed
+        for kind, (caught, total, missed) in summary.items():
+            self.assertEqual((caught, missed), (total, []), kind)
+        self.assertEqual(summary["last digit"][:2], (3, 3))
+        self.assertEqual(summary["unit"][:2], (2, 2))         # GB/s -> TB/s, GiB/s
+        self.assertEqual(summary["line"][:2], (1, 1))         # 2962.6 -> 6.22
+        self.assertGreater(summary["column"][1], 3)
         self.assertEqual(check_numbers.perturbed("0.929 ms"), "0.920 ms")
+
+    def test_self_test_reports_a_column_that_holds_the_same_value(self):
+        # ours ms and min ms agree on 4096³: a binding moved from one to the other must be
+        # told apart by the sentence's words ("the kernel took" names ours, not the minimum).
+        result = self.check("The kernel took 2.8751 ms<!-- cell: results/run.md | "
+                            "4096x4096x4096 | ours ms -->.\n")
+        self.assertClean(result, 1)
+        summary = check_numbers.self_test([result])
+        self.assertEqual(summary["column"][0], summary["column"][1])
+        moved = self.check("The kernel took 2.8751 ms<!-- cell: results/run.md | "
+                           "4096x4096x4096 | min ms -->.\n")
+        self.assertProblem(moved, "'min ms'")
+        moved = self.check("Of the runs, the minimum is 2.8751 ms<!-- cell: results/run.md | "
+                           "4096x4096x4096 | ours ms -->.\n")
+        self.assertProblem(moved, "'ours ms'")
 
     def test_self_test_reports_a_weak_line_binding(self):
         (self.repo / "results" / "log.txt").write_text("rates 1.5 and 1.6 GB/s\n")
         result = self.check("1.5 GB/s<!-- line: results/log.txt | rates -->\n")
-        caught, total, missed = check_numbers.self_test([result])
-        self.assertEqual((caught, total), (0, 1))
+        summary = check_numbers.self_test([result])
+        self.assertEqual(summary["line"][:2], (1, 1))  # 1.6 in its place is caught
 
     def test_command_line_reports_per_file(self):
         (self.repo / "good.md").write_text(
-            "0.925<!-- cell: results/run.md | 4096x4096x4096 | fraction -->\n")
+            "a fraction of 0.925<!-- cell: results/run.md | 4096x4096x4096 | fraction -->\n")
         (self.repo / "bad.md").write_text("took 3.3 ms\n")
         out = io.StringIO()
         status = check_numbers.main([str(self.repo / "good.md"), str(self.repo / "bad.md"),
@@ -262,7 +283,7 @@ class Checker(unittest.TestCase):
         status = check_numbers.main([str(self.repo / "good.md"), "--strict", "--self-test"],
                                     repo=self.repo, out=out)
         self.assertEqual(status, 0, out.getvalue())
-        self.assertIn("1 of 1 perturbed figures caught (100.0 %)", out.getvalue())
+        self.assertIn("perturbed figures caught (100.0 %)", out.getvalue())
 
     def test_default_files_include_the_labs_notebooks(self):
         for name in ("README.md", "step4_x/README.md", "step4_x/lab/README.md",

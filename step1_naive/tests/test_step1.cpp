@@ -1,6 +1,6 @@
 // Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and the
 // refusal of bad command lines (the last two need no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"
 #include "common/cpu_reference.hpp"

@@ -1,7 +1,7 @@
 // Step 3's tests: the shared-memory tiled kernel against the double CPU reference, its
 // refusal of sizes that are not multiples of the tile width, the DEBUG check and the
 // refusal of bad command lines.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"
 #include "common/cpu_reference.hpp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws step 4's split-K pictures (going_further/README.md shows them).
 
-    python3 step4_boundary_checks/figures/draw_split_k.py
+Usage: python3 step4_boundary_checks/figures/draw_split_k.py
 
 Writes, next to this script:
 
@@ -16,21 +16,26 @@ on unchanged data leaves the files unchanged.
 """
 import csv
 import pathlib
+import sys
 
-import matplotlib
-import matplotlib.ticker
+try:  # --help and a bad argument need no matplotlib; drawing does (main() says so)
+    import matplotlib
+    import matplotlib.ticker
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+    from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
+
+    plt.rcParams["svg.hashsalt"] = "step4-split-k"
+    plt.rcParams["font.size"] = 11
+    MISSING = None
+except ImportError as error:
+    MISSING = error
 
 HERE = pathlib.Path(__file__).resolve().parent
 RESULTS = HERE.parent / "lab" / "results" / "shapes_h100_rooms.csv"
 SPLIT_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52"]
 SVG_OPTIONS = {"format": "svg", "metadata": {"Date": None}, "bbox_inches": "tight"}
-
-plt.rcParams["svg.hashsalt"] = "step4-split-k"
-plt.rcParams["font.size"] = 11
 
 
 def box(axis, x, y, width, height, colour, text=None, text_colour="white", size=10):
@@ -155,10 +160,23 @@ def draw_measured(path):
 
 
 def main():
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if arguments or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes no arguments, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
+        return 2
+    if MISSING is not None:
+        print(f"{sys.argv[0]}: needs matplotlib ({MISSING}): pip install matplotlib, or "
+              "apt-get install python3-matplotlib", file=sys.stderr)
+        return 1
     draw_scheme(HERE / "split_k.svg")
     draw_measured(HERE / "split_k_measured.svg")
     print("wrote %s and %s" % (HERE / "split_k.svg", HERE / "split_k_measured.svg"))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,11 +4,11 @@
 
 #include "common/cli.hpp"
 #include "common/memory_estimate.hpp"
+#include "common/output_file.hpp"
 #include "step4_boundary_checks/lab/shapes_file.hpp"
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/problem_shape.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
@@ -116,11 +116,7 @@ int publish_bench(const BenchOptions& options, const std::string& report, const 
                   bool all_agreed) {
   std::cout << report;
   if (!options.markdown_path.empty()) {
-    std::ofstream file(options.markdown_path);
-    file << report;
-    if (!file) {
-      throw std::runtime_error("cannot write '" + options.markdown_path + "'");
-    }
+    course::write_output_file(options.markdown_path, report);
   }
   if (!options.csv_path.empty()) {
     table.write_csv(options.csv_path);

@@ -93,7 +93,15 @@ def estimate(shape, tile, splits, constants, efficiency):
 
 
 def main():
-    times, cublas = read_sweep(sys.argv[1], sys.argv[2])
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 2 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes two arguments, LOG and MARKDOWN, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
+        return 2
+    times, cublas = read_sweep(arguments[0], arguments[1])
     square, ragged = (4096, 4096, 4096), (4093, 4091, 4099)
 
     def measured_efficiency(shape):
@@ -144,4 +152,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

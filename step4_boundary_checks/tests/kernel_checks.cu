@@ -2,7 +2,7 @@
 /// @brief The checks of step 4's kernel tests (see kernel_checks.hpp).
 #include "step4_boundary_checks/tests/kernel_checks.hpp"
 
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/compare.hpp"
 #include "common/cpu_reference.hpp"

@@ -2,7 +2,7 @@
 // reference on every small shape, the tile edges, thin shapes and large ragged shapes, with
 // poisoned outputs and fresh seeds (the checks: kernel_checks.hpp). The fast kernel's tests are
 // in going_further/tests/.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/compare.hpp"
 #include "common/cpu_reference.hpp"

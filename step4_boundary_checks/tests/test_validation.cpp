@@ -1,6 +1,6 @@
 // Step 4's size validation refuses bad input with clear messages (CPU only: every check
 // runs before anything touches the GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/padded.cuh"
 #include "step4_boundary_checks/problem_shape.hpp"

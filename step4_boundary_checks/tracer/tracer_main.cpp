@@ -7,10 +7,10 @@
 /// and `step4_tile_tracer --size 3 --tile 2 --block-row 0 --block-col 0 --phase 1
 /// --svg block00_phase1.svg`.
 #include "common/cli.hpp"
+#include "common/output_file.hpp"
 #include "step4_boundary_checks/tracer/tile_tracer.hpp"
 #include "step4_boundary_checks/tracer/trace_output.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <cstdint>
 #include <stdexcept>
@@ -135,11 +135,7 @@ int run(int argc, char** argv) {
   }
   std::cout << course::step4::describe_phase(config, trace, only_invalid);
   if (!svg_path.empty()) {
-    std::ofstream file(svg_path);
-    file << course::step4::render_svg(config, trace);
-    if (!file) {
-      throw std::runtime_error("cannot write the SVG to '" + svg_path + "'");
-    }
+    course::write_output_file(svg_path, course::step4::render_svg(config, trace));
     std::cout << "\nwrote " << svg_path << "\n";
   }
   return 0;

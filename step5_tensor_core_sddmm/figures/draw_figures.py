@@ -27,12 +27,16 @@ change only when this script does.
 import argparse
 import pathlib
 
-import matplotlib
+try:  # --help and a bad argument need neither; drawing does (main() says so)
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.patches as patches  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.patches as patches  # noqa: E402
+    import matplotlib.pyplot as plt  # noqa: E402
+    import numpy as np  # noqa: E402
+    MISSING = None
+except ImportError as error:
+    MISSING = error
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 TILE = 16
@@ -402,6 +406,9 @@ def main():
     args = parser.parse_args()
     if not args.out.is_dir():
         parser.error(f"--out {args.out}: not a folder")
+    if MISSING is not None:
+        parser.exit(1, f"{parser.prog}: needs matplotlib and numpy ({MISSING}): pip install "
+                       "matplotlib numpy, or apt-get install python3-matplotlib\n")
     out = args.out.resolve()
     draw_mask_tiles(out)
     draw_xor_shuffle(out)

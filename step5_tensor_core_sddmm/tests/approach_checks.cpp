@@ -3,7 +3,7 @@
 /// @file approach_checks.cpp
 /// @brief check_approach, the approaches under test, check_all, check_csr_upload and the
 /// matrices of approach_checks.hpp.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"

@@ -2,7 +2,7 @@
 // Read first: approach_checks.hpp (the checks), step5_launchers.hpp (the API under test).
 /// @file test_approaches.cpp
 /// @brief GPU tests: every approach against the CPU reference SDDMM on awkward shapes.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "common/matrix.hpp"

@@ -3,7 +3,7 @@
 /// @file test_pattern_upload.cpp
 /// @brief GPU tests of DevicePattern: COO and CSR uploads, checked on the host or the GPU,
 /// must count the same panels and spans; bad S is refused with the first bad entry named.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "common/matrix.hpp"

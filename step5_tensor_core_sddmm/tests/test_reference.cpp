@@ -3,7 +3,7 @@
 /// @file test_reference.cpp
 /// @brief CPU tests of step 5: the reference SDDMM, the comparison, the fragment map's
 /// algebra and the argument checks (no GPU needed).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "step5_tensor_core_sddmm/fragment_map.cuh"

@@ -1,7 +1,7 @@
 // Split-K of the fast kernel against the CPU reference: splits that do not divide the inner
 // tiles, more splits than tiles, inner = 1, single rows and columns, a long inner dimension with
 // exact sums (a lost or doubled partial product shows), and bitwise determinism.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix.hpp"
 #include "common/product_operands.hpp"

@@ -1,5 +1,5 @@
 // The tile-access tracer reproduces the note's 3x3 walk-through (CPU only).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/tracer/tile_tracer.hpp"
 #include "step4_boundary_checks/tracer/trace_output.hpp"

@@ -5,7 +5,7 @@
 /// scattered nonzeros, blocks cut by ragged edges, causal block masks, a mask only partly
 /// blocky, full tiles inside a dense panel, repeated entries, and the CSR upload; at inner
 /// 64, 128, 256 and 72 (not a multiple of 16), with and without 16-byte loads.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"

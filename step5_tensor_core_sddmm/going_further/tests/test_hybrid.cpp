@@ -3,7 +3,7 @@
 /// @file test_hybrid.cpp
 /// @brief GPU tests of approach 4: Tensor Core panels, lane groups, both mixed, band spans,
 /// runs of nonzeros per block, and a pattern uploaded from CSR.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "common/matrix.hpp"

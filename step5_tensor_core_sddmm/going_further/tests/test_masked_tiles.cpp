@@ -8,7 +8,7 @@
 /// output poisoned first) and every entry outside must be left untouched, on block masks of
 /// sizes 16 to 128 cut by the edges, causal masks, inner 1 to 256 (not multiples of 16 too)
 /// and odd leading dimensions; and the dense path on its own.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"
 #include "common/matrix.hpp"

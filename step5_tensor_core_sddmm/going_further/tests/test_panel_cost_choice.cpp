@@ -10,7 +10,7 @@
 /// masks; the whole sparse plan's seconds and the dense product against them (dense 16-blocks
 /// take it, sparse blocks and a causal mask do not). GPU tests: the plan by cost against the CPU
 /// reference on such masks, the output poisoned first.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"

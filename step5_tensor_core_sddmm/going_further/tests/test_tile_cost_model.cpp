@@ -5,7 +5,7 @@
 /// a T4, an A100-40GB, an L4 and an H100 must fit each GPU (shared memory per block and per
 /// SM, cp.async only from sm_80) and stay reasonable (thresholds between a few entries and a
 /// full tile, the dense product only where it is cheaper and fits).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"

@@ -6,7 +6,7 @@
 /// groups, the dense product) with random values, with one constant value and as a pattern,
 /// S uploaded through HostSampling, against the CPU reference in double with the output
 /// poisoned. (The program's plan against the benchmark's: lab/tests/test_program_plan.cpp.)
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <system_error>
+#include <utility>
 
 namespace course::step5::bench {
 namespace {
@@ -82,24 +84,49 @@ std::vector<BenchCase> matrix_cases(const std::string& directory, const std::vec
   if (!fs::is_directory(directory)) {
     throw course::UsageError("--matrices " + directory + " is not a directory");
   }
-  std::vector<fs::path> files;
-  for (const fs::directory_entry& entry : fs::directory_iterator(directory)) {
+  // Each .mtx/.mtx.gz entry, with what is wrong with it when it cannot be examined (a
+  // symbolic link in a loop or to nowhere): such a file becomes a skipped row that says why,
+  // never an error that ends the whole run.
+  std::vector<std::pair<fs::path, std::string>> files;
+  std::error_code listing_error;
+  for (fs::directory_iterator entries(directory, listing_error), end;
+       !listing_error && entries != end; entries.increment(listing_error)) {
+    const fs::directory_entry& entry = *entries;
     const std::string name = entry.path().filename().string();
     const auto ends_with = [&](const std::string& suffix) {
       return name.size() >= suffix.size() &&
              name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    if (entry.is_regular_file() && (ends_with(".mtx") || ends_with(".mtx.gz"))) {
-      files.push_back(entry.path());
+    if (!ends_with(".mtx") && !ends_with(".mtx.gz")) {
+      continue;
     }
+    std::error_code kind_error;
+    const bool regular = entry.is_regular_file(kind_error);
+    if (kind_error) {
+      files.emplace_back(entry.path(), entry.path().string() + ": cannot be examined (" +
+                                           kind_error.message() + ")");
+    } else if (regular) {
+      files.emplace_back(entry.path(), "");
+    }
+  }
+  if (listing_error) {
+    throw course::UsageError("--matrices " + directory +
+                             " cannot be listed: " + listing_error.message());
   }
   std::sort(files.begin(), files.end());
   std::vector<BenchCase> cases;
-  for (const fs::path& file : files) {
+  for (const auto& listed : files) {
+    const fs::path& file = listed.first;
+    const std::string& problem = listed.second;
     std::string name = file.filename().string();
     name = name.substr(0, name.find(".mtx"));
     BenchCase bench_case{
         name, [file] { return course::read_matrix_market(file.string()); }, 256, 0, 0, 0, true, ""};
+    if (!problem.empty()) {
+      bench_case.problem = problem;
+      cases.push_back(bench_case);
+      continue;
+    }
     try {
       const course::MatrixMarketSize size = course::read_matrix_market_size(file.string());
       bench_case.expected_nnz = static_cast<std::size_t>(size.max_nonzeros());

@@ -50,12 +50,12 @@
 #include "common/cli.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
+#include "common/output_file.hpp"
 #include "common/table.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -370,7 +370,7 @@ int run(int argc, char** argv) {
     table.write_csv(request.csv_path);
   }
   if (!request.markdown_path.empty()) {
-    std::ofstream(request.markdown_path) << preamble.str() << results.str();
+    course::write_output_file(request.markdown_path, preamble.str() + results.str());
   }
   return summary.failures > 0 ? 1 : 0;
 }

@@ -4,7 +4,7 @@ PTX (ld.global) and in the machine code (SASS: LDG), and the branches (BRA) and 
 reductions (REDUX) in the SASS: the evidence, without a GPU, of which variants keep the read
 of S's tile that computes the note's `sparsity`.
 
-    python3 count_global_loads.py OBJECT.o
+Usage: python3 count_global_loads.py OBJECT.o
 
 OBJECT.o is wmma_shape_sddmm.cu's object file (build/step5_tensor_core_sddmm/CMakeFiles/
 step5_kernels.dir/experiments/wmma_shape_sddmm.cu.o). Needs cuobjdump and nvdisasm on PATH
@@ -40,8 +40,14 @@ def dump(option, path):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 1 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes one argument, OBJECT.o, got {' '.join(arguments) or 'none'} "
+              "(see --help)", file=sys.stderr)
+        return 2
     ptx = per_kernel(dump("-ptx", sys.argv[1]), re.compile(r"\.entry\s+(\w+)\("),
                      [re.compile(r"\bld\.global")])
     sass = per_kernel(dump("-sass", sys.argv[1]), re.compile(r"Function : (\w+)"),
@@ -61,4 +67,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

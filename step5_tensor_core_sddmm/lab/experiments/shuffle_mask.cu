@@ -49,7 +49,8 @@ __global__ void all_lanes_stay_kernel(int active_lanes, int* result) {
   }
 }
 
-/// Undefined: lanes leave, yet the mask still names all 32 (the note's butterfly).
+/// Undefined: lanes leave, yet the mask still names all 32 (the course's reading of the note:
+/// its full mask after some lanes had left).
 __global__ void full_mask_after_exit_kernel(int active_lanes, int* result) {
   const int lane = static_cast<int>(threadIdx.x);
   int value = lane + 1;

@@ -4,11 +4,13 @@
 /// @brief The shuffle lesson: the mask of a __shfl_*_sync names exactly the lanes that take
 /// part.
 ///
-/// The note replaced the deprecated `__shfl_xor(v, 1)` by `__shfl_xor_sync(0xFFFFFFFF, v, 1)`
-/// and got different results. Since Volta, lanes of a warp are scheduled independently, and
-/// `__shfl_xor_sync(mask, ...)` promises that exactly the lanes in `mask` execute it. A lane
-/// that already left (an early `return`, a shorter loop) but is still named in the mask makes
-/// the call undefined: the value read from it is garbage, and the program may even hang.
+/// The note replaced `__shfl_xor(v, 1)` (which CUDA 13 no longer compiles for sm_70 and
+/// newer) by `__shfl_xor_sync(0xFFFFFFFF, v, 1)` and got different results. Since Volta, lanes
+/// of a warp are scheduled independently, and `__shfl_xor_sync(mask, ...)` promises that
+/// exactly the lanes in `mask` execute it. The course's reading of the note: some lanes had
+/// already left (an early `return`, a shorter loop) but were still named in the full mask,
+/// which makes the call undefined: the value read from them is garbage, and the program may
+/// even hang.
 /// Here lane l holds l + 1 and lanes l >= active leave before the reduction; the sum the
 /// active lanes must find is active · (active + 1) / 2.
 #pragma once

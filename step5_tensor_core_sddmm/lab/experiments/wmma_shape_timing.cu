@@ -15,6 +15,7 @@
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/output_file.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
@@ -23,7 +24,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -113,11 +113,7 @@ void add_measured_row(Tables& table, std::vector<std::string> cells,
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) {
-    throw std::runtime_error("cannot write " + path);
-  }
+  course::write_output_file(path, text);
 }
 
 std::string conditions(int repeats) {
@@ -135,7 +131,7 @@ int run(int argc, char** argv) {
                            "Times approach 2 with the three WMMA shapes and the note's "
                            "never-true if (see the file comment).");
   parser.add_integer("--repeats", &repeats, 1, 1000, "timed runs (calls of each variant)");
-  parser.add_text("--out", &out_dir, "folder for the CSV and Markdown files (default .)");
+  parser.add_output_folder("--out", &out_dir, "folder for the CSV and Markdown files (default .)");
   if (!parser.parse(argc, argv)) {
     return 0;
   }

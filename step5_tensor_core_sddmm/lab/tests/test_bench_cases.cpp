@@ -2,7 +2,7 @@
 // files and cases that cannot fit become rows saying why.
 /// @file test_bench_cases.cpp
 /// @brief Tests of matrix_cases() and skip_reason() (no GPU).
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 #include "common/cli.hpp"

@@ -5,7 +5,7 @@
 /// defaults, and the refusals (unknown kind or key, bad numbers, repeated inner values, a
 /// mask the generator refuses, long lines, empty sets), each naming its line; and the
 /// committed sets parse.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"

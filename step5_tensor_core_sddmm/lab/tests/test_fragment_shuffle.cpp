@@ -3,7 +3,7 @@
 /// @file test_fragment_shuffle.cpp
 /// @brief GPU tests of the two small experiments: the fragment map against the hardware and
 /// the shuffle-mask reductions.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "step5_tensor_core_sddmm/lab/experiments/fragment_probe.hpp"

@@ -5,7 +5,7 @@
 /// prints approach 4's plan, and that plan is the one the benchmark's path (mask_set_cases,
 /// HostSampling, the benchmark's default options) builds for the same S and inner, so that the
 /// benchmark's figures are those of the path a user runs.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix_market.hpp"
 #include "common/random_fill.hpp"

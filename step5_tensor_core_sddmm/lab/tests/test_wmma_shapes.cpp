@@ -3,7 +3,7 @@
 /// @file test_wmma_shapes.cpp
 /// @brief GPU tests: every built variant of the WMMA shape experiment (three shapes × two
 /// blocks, and the three ways of reading the note's `sparsity`) against the CPU reference SDDMM.
-#include <catch2/catch.hpp>
+#include "common/testing/catch2.hpp"
 
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
