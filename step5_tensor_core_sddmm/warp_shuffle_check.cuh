@@ -25,6 +25,10 @@
 
 #include <cstdio>
 
+/// @def COURSE_CHECKED_SHUFFLE_LINKAGE
+/// @brief The linkage of checked_shfl_xor_sync: `inline __noinline__ __attribute__((used))`
+/// where the check is on in a build of other kernels than the reference (the grader finds the
+/// function by its name in the PTX), plain `inline` everywhere else.
 #if defined(COURSE_CHECK_WARP_MASKS) && defined(COURSE_DEVICE_ONLY_KERNELS)
 #define COURSE_CHECKED_SHUFFLE_LINKAGE inline __noinline__ __attribute__((used))
 #else
