@@ -84,9 +84,18 @@ def escape(source):
 
 
 def main():
-    with open(sys.argv[1], encoding="utf-8") as source:
+    arguments = sys.argv[1:]
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(arguments) != 1 or any(argument.startswith("-") for argument in arguments):
+        print(f"{sys.argv[0]}: takes one argument, the source file, got "
+              f"{' '.join(arguments) or 'none'} (see --help)", file=sys.stderr)
+        return 2
+    with open(arguments[0], encoding="utf-8") as source:
         sys.stdout.write(escape(source.read()))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
