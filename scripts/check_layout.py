@@ -19,6 +19,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from repository_arguments import repository_root  # noqa: E402
+
 STEPS = ["step1_naive", "step2_three_approaches", "step3_shared_tiling",
          "step4_boundary_checks", "step5_tensor_core_sddmm"]
 ROOT_SOURCE_LIMIT = {"step4_boundary_checks": 15, "step5_tensor_core_sddmm": 20}
@@ -157,35 +160,8 @@ def check_readmes(root, step):
     return problems
 
 
-def repository_root(needs):
-    """The ROOT argument (default: the repository holding this script), refused with status
-    2 when it is not a folder or lacks @p needs; --help prints the usage and exits 0."""
-    arguments = sys.argv[1:]
-    if any(argument in ("-h", "--help") for argument in arguments):
-        print(__doc__.strip())
-        sys.exit(0)
-    name = pathlib.Path(sys.argv[0]).name
-    if len(arguments) > 1 or (arguments and arguments[0].startswith("-")):
-        usage_error(f"{name}: takes one argument, ROOT (a copy of the repository); got "
-                    f"{' '.join(arguments)} (see --help)")
-    root = pathlib.Path(arguments[0] if arguments else
-                        pathlib.Path(__file__).resolve().parent.parent).resolve()
-    if not root.is_dir():
-        usage_error(f"{name}: ROOT {root} is not a folder (see --help)")
-    if not needs(root):
-        usage_error(f"{name}: {root} is not a copy of the course's repository: nothing to "
-                    f"check there (see --help)")
-    return root
-
-
-def usage_error(message):
-    """Prints @p message on stderr and exits with status 2 (a bad command line)."""
-    print(message, file=sys.stderr)
-    sys.exit(2)
-
-
 def main():
-    root = repository_root(lambda root: any((root / step).is_dir() for step in STEPS))
+    root = repository_root(lambda root: any((root / step).is_dir() for step in STEPS), __doc__)
     problems = []
     for step in STEPS:
         if not (root / step).is_dir():
