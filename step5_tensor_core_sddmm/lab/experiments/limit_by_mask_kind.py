@@ -17,6 +17,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from report_files import cells, existing_file, fail  # noqa: E402,F401
+
 KINDS = [
     ("block, size a multiple of 64", re.compile(r"^block_\S*_b(64|128)_")),
     ("block, other sizes", re.compile(r"^block_")),
@@ -47,18 +50,8 @@ def read_cases(path):
     return header, rows
 
 
-def fail(message):
-    """Stops on input that is not what the script reads: the message, exit status 2."""
-    print(message, file=sys.stderr)
-    sys.exit(2)
 
 
-def existing_file(text):
-    """argparse type: a path that names a readable file (exit status 2 otherwise)."""
-    path = pathlib.Path(text)
-    if not path.is_file():
-        raise argparse.ArgumentTypeError("%s: no such file" % text)
-    return path
 
 
 def main():

@@ -21,6 +21,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from report_files import cells, existing_file, fail  # noqa: E402,F401
+
 PLAN = re.compile(r"^(\S+) inner=(\d+) approach 4 \((pattern|values)\): plan: (.*)$")
 PLAN_PART = re.compile(r"(\d+) (?:entries )?on (full tiles|dense panels|masked tiles|lane groups|"
                        r"the dense path)")
@@ -28,8 +31,6 @@ RATE = re.compile(r"DRAM copy ([0-9.]+) GB/s")
 HEADER = re.compile(r"^GPU: (.*), date: (\S+)")
 
 
-def cells(line):
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
 def read_report(path):
@@ -75,18 +76,8 @@ def pattern_twin(case):
     return re.sub(r"_v(rand|[0-9.]+)$", "", case)
 
 
-def fail(message):
-    """Stops on input that is not what the script reads: the message, exit status 2."""
-    print(message, file=sys.stderr)
-    sys.exit(2)
 
 
-def existing_file(text):
-    """argparse type: a path that names a readable file (exit status 2 otherwise)."""
-    path = pathlib.Path(text)
-    if not path.is_file():
-        raise argparse.ArgumentTypeError("%s: no such file" % text)
-    return path
 
 
 def main():
