@@ -4,7 +4,13 @@
 # random values, and the real matrices, through the path the program takes (HostSampling, the program's
 # timing), against cuSPARSE fp16 and dense-then-sample in the same run, with the LIMIT column; then the
 # program itself against the bench on the same files. Under 8 minutes on an H200, build included.
+# Usage: OUT=/folder MATRICES=/folder/of/mtx.gz [BUDGET=seconds] bash scripts/gpu/step5_headline.sh   (BUDGET: default 475)
 set -u
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  ?*) echo "step5_headline.sh: takes no arguments (OUT and BUDGET come from the environment; see --help)" >&2; exit 2 ;;
+esac
+[[ -n "${OUT:-}" ]] || { echo "step5_headline.sh: set OUT to the folder for the results (see --help)" >&2; exit 2; }
 mkdir -p "$OUT"
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-475}))
 S=$OUT/summary.txt; L=$OUT/build.log; E=$OUT/stderr.log; P=$OUT/program_vs_bench.txt

@@ -7,7 +7,13 @@
 # instruction and occupancy, to confirm or refute the diagnosis (the windows: the values' bytes; BigBird: a
 # latency, likely the lane groups' late value load). Optional; about 40 s on an H200 once sddmm_bench is built
 # (it reuses build-gpu/ when the final suite left one). Writes summary.txt, ncu_short.txt, ncu.txt, build.log.
+# Usage: OUT=/folder [BUDGET=seconds] bash scripts/gpu/step5_valued_gap_ncu.sh
 set -u
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  ?*) echo "step5_valued_gap_ncu.sh: takes no arguments (OUT and BUDGET come from the environment; see --help)" >&2; exit 2 ;;
+esac
+[[ -n "${OUT:-}" ]] || { echo "step5_valued_gap_ncu.sh: set OUT to the folder for the results (see --help)" >&2; exit 2; }
 mkdir -p "$OUT"
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-150}))
 S=$OUT/summary.txt; L=$OUT/build.log; N=$OUT/ncu.txt

@@ -3,7 +3,13 @@
 # pattern S against the same structure with values, through sddmm_bench and through the program; a short Nsight
 # Compute of the two changed kernels with and without values; step 5's tests; compute-sanitizer memcheck and
 # racecheck on the test of the changed kernels. About 6 minutes on an H200, build included.
+# Usage: OUT=/folder [BUDGET=seconds] bash scripts/gpu/step5_valued_profile.sh   (BUDGET: default 380)
 set -u
+case "${1:-}" in
+  -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; exit 0 ;;
+  ?*) echo "step5_valued_profile.sh: takes no arguments (OUT and BUDGET come from the environment; see --help)" >&2; exit 2 ;;
+esac
+[[ -n "${OUT:-}" ]] || { echo "step5_valued_profile.sh: set OUT to the folder for the results (see --help)" >&2; exit 2; }
 mkdir -p "$OUT"
 START=$(date +%s); DEADLINE=$((START + ${BUDGET:-380}))
 S=$OUT/summary.txt; L=$OUT/build.log; E=$OUT/stderr.log; P=$OUT/program.txt; N=$OUT/ncu.txt; C=$OUT/tests.log
