@@ -9,7 +9,7 @@ of the source pages and the lessons' links. The filter leaves code alone: the co
 removed, so Doxygen's line numbers stay those of the file (the source browser shows the
 file itself, not this output).
 
-    python3 docs/escape_options.py FILE.hpp    # the file with its comments' options escaped
+Usage: python3 docs/escape_options.py FILE.hpp    # the file with its comments' options escaped
 """
 import re
 import sys

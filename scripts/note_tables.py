@@ -63,3 +63,9 @@ def check_transcriptions(repo, notes):
                             table_file.name, row[0], figure, line_number, found[0].name,
                             note[line_number - 1].strip()[:90]))
     return checked, problems
+
+
+if __name__ == "__main__":
+    from repository_arguments import module_only
+
+    module_only(__doc__, "scripts/check_numbers.py")

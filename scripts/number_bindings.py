@@ -280,3 +280,9 @@ def resolve(kind, sources, args):
     if kind in ("max", "min"):
         return resolve_extreme(sources, args, kind)
     return resolve_count(sources, args)
+
+
+if __name__ == "__main__":
+    from repository_arguments import module_only
+
+    module_only(__doc__, "scripts/check_numbers.py")

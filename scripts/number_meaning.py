@@ -291,3 +291,9 @@ def superlative_problems(ordered):
                                  " or ".join(named), " or ".join(
                                      "<!-- %s: ... -->" % n for n in named))))
     return problems
+
+
+if __name__ == "__main__":
+    from repository_arguments import module_only
+
+    module_only(__doc__, "scripts/check_numbers.py")

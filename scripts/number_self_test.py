@@ -105,3 +105,9 @@ def self_test(results):
         else:
             entry[2].append((path, bound, text))
     return {kind: tuple(entry) for kind, entry in summary.items()}
+
+
+if __name__ == "__main__":
+    from repository_arguments import module_only
+
+    module_only(__doc__, "scripts/check_numbers.py")

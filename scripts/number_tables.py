@@ -116,3 +116,9 @@ def table_cell_context(block_text, position, caption=""):
     header = headers[column] if 0 <= column < len(headers) else ""
     prefix = "%s\n%s. " % (caption, header)
     return prefix + cell[begin:end], len(prefix) + column_at - left - begin, len(prefix)
+
+
+if __name__ == "__main__":
+    from repository_arguments import module_only
+
+    module_only(__doc__, "scripts/check_numbers.py")

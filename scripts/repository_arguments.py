@@ -1,7 +1,8 @@
-"""The command line the repository checks share (check_layout.py, check_glossary.py,
-check_exercises.py): an optional ROOT, a copy of the repository, and --help.
+"""The command line the scripts share: the repository checks' optional ROOT, a copy of the
+repository, with --help (check_layout.py, check_glossary.py, check_exercises.py), and the
+answer of a module that is not a program when it is run (module_only).
 
-A module, not a program: the checks import it.
+Usage: none of its own: a module imported by those scripts.
 """
 import pathlib
 import sys
@@ -35,10 +36,18 @@ def usage_error(message):
     sys.exit(2)
 
 
-if __name__ == "__main__":
+def module_only(doc, program):
+    """What a module that is not a program does when it is run: --help prints @p doc and
+    names @p program, the script that imports it (status 0); anything else is refused with
+    status 2."""
     if sys.argv[1:] in (["-h"], ["--help"]):
-        print(__doc__.strip())
+        print(doc.strip() + f"\n\nUsage: none of its own: a module imported by {program} "
+              f"(python3 {program} --help).")
         sys.exit(0)
-    print(f"{sys.argv[0]}: a module imported by the repository checks, not a program",
-          file=sys.stderr)
+    print(f"{sys.argv[0]}: a module imported by {program}, not a program: run that one "
+          "(see --help)", file=sys.stderr)
     sys.exit(2)
+
+
+if __name__ == "__main__":
+    module_only(__doc__, "scripts/check_layout.py")

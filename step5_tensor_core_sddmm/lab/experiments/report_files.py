@@ -2,7 +2,7 @@
 a Markdown table row split into cells, a refusal of input that is not a report, and the
 argparse type of an input file.
 
-A module, not a program: those scripts import it.
+Usage: none of its own: a module imported by those scripts.
 """
 import argparse
 import pathlib
