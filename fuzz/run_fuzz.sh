@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Matrix Market fuzz target with libFuzzer + AddressSanitizer + UBSan and runs it
 # for a bounded time (issue "Reliability"). No CUDA is needed: the parser's sources
-# (common/matrix_market*.cpp, common/compressed_file.cpp, common/sparse_matrix.cpp) include
-# no CUDA header.
+# (common/matrix_market*.cpp, common/compressed_file.cpp, common/output_file.cpp,
+# common/sparse_matrix.cpp) include no CUDA header.
 #
 # Usage: fuzz/run_fuzz.sh [SECONDS]        (default 60)
 #
@@ -53,6 +53,7 @@ echo "== building ${build}/fuzz_matrix_market with ${cxx}"
   "${root}/common/compressed_file.cpp" \
   "${root}/common/bounded_line_reader.cpp" \
   "${root}/common/file_checks.cpp" \
+  "${root}/common/output_file.cpp" \
   "${root}/common/progress.cpp" \
   "${root}/common/sparse_matrix.cpp" \
   -lz -o "${build}/fuzz_matrix_market"
