@@ -147,12 +147,22 @@ def run_plain(step_cases, case, timeout):
 
 def lost_points(step_cases, case):
     """Whether a finished graded case (or one of its runs) lost its points, or an evidence
-    case failed (every case it gates then loses its points)."""
+    case failed (every case it gates then loses its points). A run that ran out of time
+    beside others, or found the GPU's memory full, has lost nothing yet: it is run again
+    alone (run_again_alone), and stopping the step now would stop that second run too."""
+    if to_run_again(case):
+        return False
     if case["evidence"]:
         return case["outcome"] == "failed" or (case.get("evidence_run") or {}).get(
             "outcome") == "not seen"
     return case["weight"] > 0 and (case["outcome"] == "failed"
                                    or bool(scoring.sanitizer_failures(case)))
+
+
+def to_run_again(case):
+    """Whether a run of @p case waits for its second run alone (disturbed_runs queues it)."""
+    return case["message"].startswith((runner.DISTURBED, RESOURCE)) or any(
+        run.get("disturbed") for run in case["sanitizers"])
 
 
 def evidence_timeout(step_cases, options):

@@ -224,13 +224,13 @@ class ResourceFailures(unittest.TestCase):
     held it) is run again alone before it costs anything; one that fails so alone too is the
     student's own."""
 
-    def grade(self, **env):
+    def grade(self, stop=False, **env):
         restore = fake_world.environment(**env)
         try:
             with tempfile.TemporaryDirectory() as folder:
                 context, program = fake_world.make_world(folder)
                 return grading.rows_for([STEP1], {"step1": program}, {}, context(),
-                                        fake_world.inspection_of(), 7)[0]
+                                        fake_world.inspection_of(), 7, stop_mode=stop)[0]
         finally:
             restore()
 
@@ -243,6 +243,16 @@ class ResourceFailures(unittest.TestCase):
             self.assertFalse(once.exists())
             self.assertEqual(row["points"], 20.0)
             self.assertEqual(runs.read_text().count("run"), 7)  # the usual 6 and one again
+
+    def test_a_run_to_be_run_again_does_not_stop_a_mutant(self):
+        # The mutation check stops a step at its first lost case; a run that will be run
+        # again alone has lost nothing yet (the 2026-11-28 check stopped four cheats that way).
+        with tempfile.TemporaryDirectory() as folder:
+            once = pathlib.Path(folder) / "oom"
+            once.write_text("")
+            row = self.grade(stop=True, FAKE_OOM_ONCE=once)
+            self.assertFalse(once.exists())
+            self.assertEqual((row["points"], row["stopped"]), (20.0, 0))
 
     def test_memory_full_even_alone_costs_the_case_with_the_reason(self):
         row = self.grade(FAKE_MODE="oom")
