@@ -13,6 +13,7 @@ A run that failed for a reason of the machine rather than of the student's code 
 memory was full: "out of memory" in what the runner or the sanitizer printed) says so in its
 message (RESOURCE): grading.py runs it again alone before it costs anything."""
 import dataclasses
+import math
 import os
 import shutil
 import stat
@@ -193,6 +194,15 @@ def crowded(result, options):
     return result
 
 
+def attach_limit(seconds):
+    """compute-sanitizer's --launch-timeout for a run limited to @p seconds: how long it
+    waits for the runner to connect to it. Its default, 10 s, is shorter than a run's limit:
+    when a turn starts eight sanitizer runs at once, a runner slow to start would otherwise
+    be given up on (the tool says "No attachable process found") and the run would wait,
+    instrumented by no one, until its own limit."""
+    return ["--launch-timeout", str(max(1, math.ceil(seconds)))]
+
+
 def run_sanitizer(step_cases, case, tool):
     """One run under a compute-sanitizer tool: its findings, and the judge's check of what
     it computed (a run that stops early proves nothing)."""
@@ -207,7 +217,8 @@ def run_sanitizer(step_cases, case, tool):
     extra = step_cases.sanitizer_arguments(tool)
     limit = [] if "--print-limit" in extra else ["--print-limit", SANITIZER_PRINT_LIMIT]
     command = [options.sanitizer, "--tool", tool, "--error-exitcode",
-               str(sanitizer.SANITIZER_ERROR_CODE), *limit, *extra,
+               str(sanitizer.SANITIZER_ERROR_CODE), *limit,
+               *attach_limit(options.sanitizer_timeout), *extra,
                *runner_command(step_cases.step)]
     log = step_cases.folder(stem(case["name"]), f"{tool}.log")
     try:
@@ -246,7 +257,7 @@ def run_evidence(step_cases, case, timeout):
     scratch = new_scratch(context, step_cases, case, "evidence")
     names = step_cases.evidence_kernels
     command = [context.options.sanitizer, *evidence.arguments(names),
-               *runner_command(step_cases.step)]
+               *attach_limit(timeout), *runner_command(step_cases.step)]
     log = step_cases.folder(stem(case["name"]), "evidence.log")
     try:
         result = sandboxed(context, command, scratch, timeout, step_cases, log)

@@ -80,6 +80,9 @@ import os, subprocess, sys
 arguments = sys.argv[1:]
 start = arguments.index("/bin/sh")
 options = arguments[:start]
+if os.environ.get("FAKE_SANITIZER_ARGS"):
+    with open(os.environ["FAKE_SANITIZER_ARGS"], "a") as record:
+        record.write(" ".join(options) + "\\n")
 status = subprocess.run(arguments[start:]).returncode
 kernel = os.environ.get("FAKE_EVIDENCE_KERNEL", "naive_single_block_kernel")
 if "initcheck" in options and "--kernel-name" in options and kernel != "none":

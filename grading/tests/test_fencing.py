@@ -82,7 +82,8 @@ class RunFiles(unittest.TestCase):
         niceness = [int(subprocess.run(["sh", "-c", "nice"], capture_output=True, text=True,
                                        preexec_fn=preexec, check=True).stdout)
                     for preexec in (self.box.preexec(), self.box.preexec(run=True))]
-        self.assertEqual(niceness[0] - niceness[1], sandbox.BUILD_NICENESS)
+        # (Niceness stops at 19: a test run under nice sees the difference cut there.)
+        self.assertEqual(niceness[0], min(19, niceness[1] + sandbox.BUILD_NICENESS))
 
     @staticmethod
     def limit_of(preexec):

@@ -50,6 +50,16 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(gate["outcome"], "failed")
         self.assertIn("wrong outputs", gate["message"])
 
+    def test_the_sanitizer_waits_for_the_runner_as_long_as_the_run_may_last(self):
+        # Its own default (10 s) gave up on runners slow to start beside seven others.
+        with tempfile.TemporaryDirectory() as folder:
+            record = pathlib.Path(folder) / "arguments"
+            self.grade(FAKE_SANITIZER_ARGS=record)
+            runs = record.read_text().splitlines()
+        self.assertTrue(runs)
+        for options in runs:
+            self.assertIn("--launch-timeout 20", options)
+
     def test_the_runners_printout_and_status_decide_nothing(self):
         row = self.grade(FAKE_MODE="wrong")  # prints "All tests passed", exits 0
         self.assertEqual(row["points"], 0.0)
