@@ -196,10 +196,9 @@ def crowded(result, options):
 
 def attach_limit(seconds):
     """compute-sanitizer's --launch-timeout for a run limited to @p seconds: how long it
-    waits for the runner to connect to it. Its default, 10 s, is shorter than a run's limit:
-    when a turn starts eight sanitizer runs at once, a runner slow to start would otherwise
-    be given up on (the tool says "No attachable process found") and the run would wait,
-    instrumented by no one, until its own limit."""
+    waits for the runner to connect to it. Its defaults (10 s tracking one process, 60 s
+    tracking a tree) are not the run's limit: it never gives up on a runner slow to start
+    (several sanitizer runs start at once in a turn) before the grader does."""
     return ["--launch-timeout", str(max(1, math.ceil(seconds)))]
 
 

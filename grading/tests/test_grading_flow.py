@@ -51,7 +51,7 @@ class Verdicts(unittest.TestCase):
         self.assertIn("wrong outputs", gate["message"])
 
     def test_the_sanitizer_waits_for_the_runner_as_long_as_the_run_may_last(self):
-        # Its own default (10 s) gave up on runners slow to start beside seven others.
+        # Its own defaults (10 s or 60 s) are not the run's limit.
         with tempfile.TemporaryDirectory() as folder:
             record = pathlib.Path(folder) / "arguments"
             self.grade(FAKE_SANITIZER_ARGS=record)
