@@ -15,7 +15,7 @@ runner_command), so it cannot print a report of its own. A result computed witho
 kernel (on the CPU, or by a kernel hidden from the build's symbols) earns nothing: the
 evidence case gates every case of its launcher.
 """
-from gradelib import kernels, sanitizer
+from gradelib import kernels, runner, sanitizer
 
 # Enough for the course's copies that initcheck reports first (step 5's tile grouping) and
 # then the student's kernels' reads.
@@ -32,8 +32,13 @@ def judge(result, student_kernels):
     """The outcome of an evidence run (a runner.Completed): "seen" with the student's
     kernels it saw read the inputs, or "not seen" with the reason."""
     if result.timed_out:
+        # What compute-sanitizer printed last says where it stopped (the runs of 2026-11-28
+        # stopped without a word in the report).
+        said = runner.last_lines(result.output)
         return {"outcome": "not seen", "kernels": [],
-                "message": "the evidence run ran out of time"}
+                "message": "the evidence run ran out of time" + (
+                    "; compute-sanitizer's last lines: " + said.replace("\n", " / ")
+                    if said else "; compute-sanitizer printed nothing")}
     report = sanitizer.parse(result.output, "initcheck")
     if not report.summary_seen and "no CUDA" in result.output:
         return {"outcome": "not run", "kernels": [], "message": "no CUDA device"}

@@ -80,6 +80,7 @@ def student_report(rows, title, seed, replay, sandbox_line="", time_used=None):
             detail = ", ".join(f"`{name}`" for name in run.get("kernels", [])) or (
                 run.get("message") or case["message"].splitlines()[0][:120]
                 if (run.get("message") or case["message"]) else "-")
+            detail = detail.replace("|", "\\|")  # a sanitizer's words must not end the cell
             lines.append(f"| {step} | {case['name']} | {outcome} | {detail} |")
     problems = [(row["step"], problem) for row in rows for problem in row["course_problems"]]
     if problems:

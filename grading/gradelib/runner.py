@@ -171,6 +171,12 @@ def first_lines(text, count=14, width=160):
     return "\n".join(lines)
 
 
+def last_lines(text, count=3, width=160):
+    """The last @p count non-empty lines of @p text, each cut to @p width characters."""
+    lines = [line.rstrip()[:width] for line in (text or "").strip().splitlines() if line.strip()]
+    return "\n".join(lines[-count:])
+
+
 def parse_junit(report_path):
     """Returns (failed, message) from one test case's JUnit report, or None if unreadable."""
     try:

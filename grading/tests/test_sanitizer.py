@@ -2,7 +2,7 @@
 import unittest
 
 from tests.helpers import sample
-from gradelib import sanitizer
+from gradelib import evidence, runner, sanitizer
 
 
 class SanitizerOutput(unittest.TestCase):
@@ -57,6 +57,22 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(sanitizer.kernel_name(
             "at void ns::k<(int)2>(const float *, int)+0x1a0 in /x/f.cuh:42"), "ns::k<(int)2>")
         self.assertEqual(sanitizer.kernel_name("at plain_kernel(float *)+0x8"), "plain_kernel")
+
+
+class EvidenceTimeOut(unittest.TestCase):
+    """An evidence run that ran out of time says what compute-sanitizer printed last (the
+    stuck runs of 2026-11-28 left no word of it in the reports)."""
+
+    def test_the_last_lines_are_in_the_message(self):
+        output = "========= COMPUTE-SANITIZER\n\nfirst\nsecond | with a bar\nthird\n"
+        verdict = evidence.judge(runner.Completed(None, output, 30.0), ["kernel"])
+        self.assertEqual(verdict["outcome"], "not seen")
+        self.assertTrue(verdict["message"].endswith("first / second | with a bar / third"),
+                        verdict["message"])
+
+    def test_silence_is_said(self):
+        verdict = evidence.judge(runner.Completed(None, "", 30.0), ["kernel"])
+        self.assertIn("printed nothing", verdict["message"])
 
 
 if __name__ == "__main__":
