@@ -339,8 +339,9 @@ def rows_for(steps, programs, notes, context, inspection, seed, stop_mode=False)
     return rows
 
 
-def not_run_rows(steps, programs, notes, context, found):
-    """Rows for a machine without a usable GPU: the inspection's findings, no case run."""
+def not_run_rows(steps, programs, notes, context, found, mark=None):
+    """Rows for a machine without a usable GPU: the inspection's findings, no case run.
+    @p mark: fields set on every case of a built step (out_of_time_rows)."""
     names = list_cases(context.judge)
     rows = []
     for step in steps:
@@ -350,6 +351,7 @@ def not_run_rows(steps, programs, notes, context, found):
         cases = StepCases(step, context, names, found)
         for case in cases.cases:
             case.pop("index", None)
+            case.update(mark or {})
         rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
                                      findings=cases.findings, kernels=cases.evidence_kernels))
     return rows
@@ -358,17 +360,6 @@ def not_run_rows(steps, programs, notes, context, found):
 def out_of_time_rows(steps, programs, notes, context, found=None):
     """Rows for a student whose time budget was spent before its runs: every case of a built
     step "out of time" (0 points, with that reason)."""
-    names = list_cases(context.judge)
-    rows = []
-    for step in steps:
-        if step.label not in programs:
-            rows.append(scoring.make_row(step.label, [], notes.get(step.label) or "not built"))
-            continue
-        cases = StepCases(step, context, names, found)
-        for case in cases.cases:
-            case.pop("index", None)
-            case.update(outcome=budget_module.OUT_OF_TIME,
-                        message=out_of_time_message(context))
-        rows.append(scoring.make_row(step.label, cases.cases, stale=cases.stale,
-                                     findings=cases.findings, kernels=cases.evidence_kernels))
-    return rows
+    return not_run_rows(steps, programs, notes, context, found,
+                        mark={"outcome": budget_module.OUT_OF_TIME,
+                              "message": out_of_time_message(context)})
