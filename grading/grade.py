@@ -194,8 +194,9 @@ def gpu_usable(box, pristine, scratch):
         return False
     def probe():
         return runner.run_limited(
-            box.command([f"{sandbox_module.BUILD}/{program}", "--probe"], build=pristine,
-                        scratch=scratch, run_files=()), 120, preexec=box.preexec(run=True))
+            box.limited(box.command([f"{sandbox_module.BUILD}/{program}", "--probe"],
+                                    build=pristine, scratch=scratch, run_files=()), run=True),
+            120)
     result = probe()
     if result.status != 0 and box.enabled and os.geteuid() == 0:
         # The driver creates some device nodes (nvidia-uvm) at the first CUDA call of a

@@ -91,9 +91,9 @@ def configure_arguments(folders, options, course):
 
 def _run(box, argv, build_dir, submission, timeout, log_path):
     return runner.run_limited(
-        box.command(argv, submission=submission, build=build_dir, build_writable=True,
-                    cwd=sandbox_module.BUILD),
-        timeout, log_path=log_path, preexec=box.preexec())
+        box.limited(box.command(argv, submission=submission, build=build_dir,
+                                build_writable=True, cwd=sandbox_module.BUILD)),
+        timeout, log_path=log_path)
 
 
 def build_tree(box, build_dir, submission, steps, targets, options, out_dir, jobs):

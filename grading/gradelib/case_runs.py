@@ -177,12 +177,12 @@ def sandboxed(context, argv, scratch, timeout, step_cases, log_path=None):
     slowed by them: it comes back "disturbed", so that grading.run_again_alone runs it again
     alone before it costs anything (the H200 run of 2026-11-28 lost honest students whole
     steps to evidence runs under initcheck that ran out of time eight at a time)."""
+    box = context.box
     result = runner.run_limited(
-        context.box.command(argv, submission=context.submission, build=context.build_dir,
-                            scratch=scratch, run_files=RUN_FILES),
+        box.limited(box.command(argv, submission=context.submission, build=context.build_dir,
+                                scratch=scratch, run_files=RUN_FILES), run=True),
         timeout, log_path=log_path, cancel=step_cases.cancel,
-        gpu=context.gpu.step(step_cases.step.label) if context.gpu else None,
-        preexec=context.box.preexec(run=True))
+        gpu=context.gpu.step(step_cases.step.label) if context.gpu else None)
     return crowded(result, context.options)
 
 
@@ -275,8 +275,7 @@ def run_evidence(step_cases, case, timeout):
     if result.timed_out:
         with step_cases.lock:
             step_cases.timed_out += 1
-        return ("failed", f"timed out after {timeout} s (a kernel that never finishes?)",
-                result.seconds, verdict)
+        return "failed", runner.timeout_message(result, timeout), result.seconds, verdict
     if verdict["outcome"] == "not run":
         return "not run", verdict["message"], result.seconds, verdict
     passed, message = judge_outputs(context, case, scratch, "evidence")

@@ -38,7 +38,8 @@ def judge(result, student_kernels):
         return {"outcome": "not seen", "kernels": [],
                 "message": "the evidence run ran out of time" + (
                     "; compute-sanitizer's last lines: " + said.replace("\n", " / ")
-                    if said else "; compute-sanitizer printed nothing")}
+                    if said else "; compute-sanitizer printed nothing") + (
+                    "; at the time limit: " + result.at_limit if result.at_limit else "")}
     report = sanitizer.parse(result.output, "initcheck")
     if not report.summary_seen and "no CUDA" in result.output:
         return {"outcome": "not run", "kernels": [], "message": "no CUDA device"}

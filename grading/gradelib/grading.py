@@ -136,8 +136,7 @@ def run_plain(step_cases, case, timeout):
     if result.timed_out:
         with step_cases.lock:
             step_cases.timed_out += 1
-        return "failed", f"timed out after {timeout} s (a kernel that never finishes?)", \
-            result.seconds
+        return "failed", runner.timeout_message(result, timeout), result.seconds
     passed, message = judge_outputs(context, case, scratch, "plain")
     if not passed and resource_failure(scratch):
         return "failed", f"{RESOURCE}\n{message}", result.seconds

@@ -3,6 +3,7 @@ JUnit reports and judges a compute-sanitizer run from its output."""
 import contextlib
 import dataclasses
 import os
+import pathlib
 import signal
 import subprocess
 import tempfile
@@ -22,6 +23,8 @@ class Completed:
     output: str
     seconds: float
     disturbed: bool = False  # it ran out of time beside another grader's long run (gpu_share)
+    # What its processes were doing when it ran out of time (processes_at_limit), else "".
+    at_limit: str = ""
 
     @property
     def timed_out(self):
@@ -64,23 +67,23 @@ class Cancelled(Exception):
     stop_at_first_loss)."""
 
 
-def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None, gpu=None,
-                preexec=None):
+def run_limited(command, timeout, cwd=None, env=None, log_path=None, cancel=None, gpu=None):
     """Runs @p command for at most @p timeout seconds (its process group is killed then);
     stdout and stderr together. Appends the command and its output to @p log_path as the
     output comes (a run stopped from outside still leaves what it printed). When the
     threading.Event @p cancel is set, the process group is killed and Cancelled raised.
-    @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None);
-    @p preexec: a function run in the child before it starts (sandbox.Sandbox.preexec)."""
+    @p gpu: the class run's gpu_share.GpuRecords, for a run on the GPU (or None). No Python
+    code runs in the child between fork and exec (no preexec_fn: the grader starts runs from
+    several threads; sandbox.Sandbox.limited sets a run's limits with a program instead)."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
     # In a class run the GPU is shared through gpu_share's gate: the clock starts once this
     # run holds its share (a second run of another grader may hold the whole GPU meanwhile).
     with gpu.sharing() if gpu is not None else contextlib.nullcontext():
-        return _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec)
+        return _run_counted(command, timeout, cwd, env, log_path, cancel, gpu)
 
 
-def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None):
+def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu):
     """run_limited's run, from the moment it may use the GPU."""
     started = time.monotonic()
     watch = _LongRunWatch(gpu, timeout)
@@ -93,12 +96,11 @@ def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None
     with sink:
         first_byte = sink.seek(0, os.SEEK_END)
         with subprocess.Popen(command, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, start_new_session=True,
-                              preexec_fn=preexec) as process:
+                              stdin=subprocess.DEVNULL, start_new_session=True) as process:
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)
             try:
-                status = _wait_limited(process, started, timeout, cancel, watch)
+                status, at_limit = _wait_limited(process, started, timeout, cancel, watch)
             finally:
                 with _RUNNING_LOCK:
                     _RUNNING.discard(process.pid)
@@ -111,8 +113,10 @@ def _run_counted(command, timeout, cwd, env, log_path, cancel, gpu, preexec=None
             if output and not output.endswith("\n"):
                 log.write("\n")
             log.write(f"(exit {status if status is not None else f'timeout {timeout} s'})\n")
+            if at_limit:
+                log.write(f"(at the time limit: {at_limit})\n")
     return Completed(status, output, time.monotonic() - started,
-                     status is None and watch.disturbed())
+                     status is None and watch.disturbed(), at_limit)
 
 
 class _LongRunWatch:
@@ -144,23 +148,83 @@ class _LongRunWatch:
 
 def _wait_limited(process, started, timeout, cancel, watch=None):
     """Waits for @p process until @p timeout seconds after @p started; kills its group then
-    (returns None) or when @p cancel is set (raises Cancelled). Returns its exit status."""
+    (returns None and processes_at_limit) or when @p cancel is set (raises Cancelled).
+    Returns (its exit status, "")."""
     # In slices, to look at the cancel flag and to record a long GPU run.
     sliced = cancel is not None or (watch is not None and watch.records is not None)
     while True:
         left = timeout - (time.monotonic() - started)
         try:
-            return process.wait(timeout=max(0.01, min(left, 0.5) if sliced else left))
+            return process.wait(timeout=max(0.01, min(left, 0.5) if sliced else left)), ""
         except subprocess.TimeoutExpired:
             if watch is not None:
                 watch.look(time.monotonic() - started)
             stop = cancel is not None and cancel.is_set()
             if left <= 0.5 or stop or not sliced:
+                at_limit = "" if stop else processes_at_limit(process.pid)
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
                 if stop:
                     raise Cancelled() from None
-                return None
+                return None, at_limit
+
+
+def _stat(pid):
+    """(name, state, parent) of process @p pid from /proc, or None once it has gone."""
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text(errors="replace")
+    except OSError:
+        return None
+    name, _, rest = text.partition("(")[2].rpartition(")")
+    fields = rest.split()
+    return name, fields[0], int(fields[1])
+
+
+def _waiting_in(pid):
+    """The kernel function process @p pid sleeps in (/proc/PID/wchan), or ""."""
+    try:
+        where = pathlib.Path(f"/proc/{pid}/wchan").read_text(errors="replace").strip()
+    except OSError:
+        return ""
+    return "" if where in ("", "0") else where
+
+
+def processes_at_limit(root, most=8):
+    """What process @p root and its descendants are doing: "name (state, in function)" for
+    each, its children in brackets after it (at most @p most processes). Said when a run
+    runs out of time, so that a report tells a kernel that spins (R) from a process that
+    waits (S, and where) or one that never started its program (still named like the
+    grader)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _stat(int(entry))
+            if stat is not None:
+                children.setdefault(stat[2], []).append(int(entry))
+    budget = [most]
+
+    def describe(pid):
+        stat = _stat(pid)
+        if stat is None or budget[0] <= 0:
+            return ""
+        budget[0] -= 1
+        where = _waiting_in(pid)
+        text = f"{stat[0]} ({stat[1]}{', in ' + where if where else ''})"
+        below = [part for part in map(describe, sorted(children.get(pid, []))) if part]
+        return text + (" [" + ", ".join(below) + "]" if below else "")
+    return describe(root)
+
+
+def at_limit_note(result):
+    """A line saying what the processes of @p result (a Completed) were doing when it ran
+    out of time, or ""."""
+    return f"\nat the time limit: {result.at_limit}" if result.at_limit else ""
+
+
+def timeout_message(result, timeout):
+    """Why a run that ran out of time after @p timeout seconds failed."""
+    return (f"timed out after {timeout} s (a kernel that never finishes?)"
+            + at_limit_note(result))
 
 
 def first_lines(text, count=14, width=160):
@@ -214,7 +278,7 @@ def judge_sanitizer_run(tool, result, timeout, charged=None):
              "seconds": round(result.seconds, 1)}
     if result.timed_out:
         entry.update(outcome="timed out", first_lines=f"timed out after {timeout} s under "
-                     f"{tool}\n" + entry["first_lines"])
+                     f"{tool}{at_limit_note(result)}\n" + entry["first_lines"])
     elif not report.summary_seen and "no CUDA" in result.output:
         entry.update(outcome="not run", first_lines="no CUDA device")
     elif not report.summary_seen:

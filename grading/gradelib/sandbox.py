@@ -29,6 +29,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 VIRTUAL_ROOT = "/tmp/judge"
 COURSE = f"{VIRTUAL_ROOT}/course"
@@ -81,6 +82,29 @@ def _drop_privileges(uid):
         return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
     return ["python3", "-c", _PYTHON_DROP, str(uid)]
+
+
+# Without util-linux's prlimit: the same with Python (the limits, the niceness, then the
+# command).
+_PYTHON_LIMITS = ("import os, resource, sys; core, size, count, nice = map(int, sys.argv[1:5]); "
+                  "resource.setrlimit(resource.RLIMIT_CORE, (core, core)); "
+                  "resource.setrlimit(resource.RLIMIT_FSIZE, (size, size)); "
+                  "resource.setrlimit(resource.RLIMIT_NPROC, (count, count)); os.nice(nice); "
+                  "os.execvp(sys.argv[5], sys.argv[5:])")
+
+
+def _limits(file_limit, niceness):
+    """The command prefix that sets the limits of a sandboxed process before bwrap starts
+    (everything it starts inherits them): no core files, no file over @p file_limit bytes,
+    at most PROCESS_LIMIT processes of the user, @p niceness added. A program of its own
+    sets them, not Popen's preexec_fn: the grader starts runs from several threads at once,
+    and Python code run between fork and exec in a threaded process can deadlock (Python's
+    documentation of preexec_fn); a run stuck there would time out having done nothing."""
+    if shutil.which("prlimit") and shutil.which("nice"):
+        return ["nice", "-n", str(niceness), "prlimit", "--core=0", f"--fsize={file_limit}",
+                f"--nproc={PROCESS_LIMIT}", "--"]
+    return [sys.executable or "python3", "-I", "-S", "-c", _PYTHON_LIMITS, "0",
+            str(file_limit), str(PROCESS_LIMIT), str(niceness)]
 
 
 class SandboxError(RuntimeError):
@@ -224,30 +248,24 @@ class Sandbox:
                 return pathlib.Path(str(host) + virtual[len(root):])
         raise ValueError(f"{virtual} is not under a bound folder")
 
-    def preexec(self, run=False):
-        """preexec_fn of a sandboxed process: its resource limits (@p run: a run of a
-        submission's program, whose files are limited to RUN_FILE_LIMIT bytes; else a build
-        or an inspection, FILE_SIZE_LIMIT, at a lower CPU priority, BUILD_NICENESS: the runs
-        of the student whose turn it is on the GPU go first, the other lanes' builds fill the
-        cores they leave)."""
+    def limited(self, command, run=False):
+        """@p command (a bwrap command line of command()) behind the limits of every sandboxed
+        process (@p run: a run of a submission's program, whose files are limited to
+        RUN_FILE_LIMIT bytes; else a build or an inspection, FILE_SIZE_LIMIT, at a lower CPU
+        priority, BUILD_NICENESS: the runs of the student whose turn it is on the GPU go first,
+        the other lanes' builds fill the cores they leave). Unchanged when not sandboxed."""
+        if not self.enabled:
+            return command
         file_limit = RUN_FILE_LIMIT if run else FILE_SIZE_LIMIT
-
-        def limit():
-            import resource
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
-            resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
-            if not run:
-                os.nice(BUILD_NICENESS)
-        return limit if self.enabled else None
+        return _limits(file_limit, 0 if run else BUILD_NICENESS) + command
 
     def check(self, timeout=60):
         """Runs `true` and `id -u` in the sandbox; raises SandboxError naming what failed."""
         if not self.enabled:
             return "not sandboxed"
         try:
-            result = subprocess.run(self.command(["id", "-u"]), capture_output=True, text=True,
-                                    timeout=timeout, preexec_fn=self.preexec())
+            result = subprocess.run(self.limited(self.command(["id", "-u"])),
+                                    capture_output=True, text=True, timeout=timeout)
         except (OSError, subprocess.TimeoutExpired) as error:
             raise SandboxError(f"bwrap does not run here: {error}") from None
         if result.returncode != 0:

@@ -36,9 +36,9 @@ class RunFiles(unittest.TestCase):
 
     def run_in(self, shell, timeout=60):
         return runner.run_limited(
-            self.box.command(["sh", "-c", shell], scratch=self.scratch,
-                             run_files=case_runs.RUN_FILES),
-            timeout, preexec=self.box.preexec(run=True))
+            self.box.limited(self.box.command(["sh", "-c", shell], scratch=self.scratch,
+                                              run_files=case_runs.RUN_FILES), run=True),
+            timeout)
 
     def test_only_the_runs_files_reach_the_disk(self):
         scratch = sandbox.SCRATCH
@@ -59,13 +59,13 @@ class RunFiles(unittest.TestCase):
 
     def test_a_flood_stops_at_the_file_limit_and_the_log_keeps_a_head_and_a_tail(self):
         limit = 4 << 20
+        command = self.box.command(
+            ["sh", "-c", f"head -c {64 << 20} /dev/zero | tr '\\0' x > "
+                         f"{sandbox.SCRATCH}/runner.log; echo status $?"],
+            scratch=self.scratch, run_files=case_runs.RUN_FILES)
         with mock.patch.object(sandbox, "RUN_FILE_LIMIT", limit):
-            preexec = self.box.preexec(run=True)
-        result = runner.run_limited(
-            self.box.command(["sh", "-c", f"head -c {64 << 20} /dev/zero | tr '\\0' x > "
-                                          f"{sandbox.SCRATCH}/runner.log; echo status $?"],
-                             scratch=self.scratch, run_files=case_runs.RUN_FILES),
-            60, preexec=preexec)
+            command = self.box.limited(command, run=True)
+        result = runner.run_limited(command, 60)
         self.assertNotIn("status 0", result.output)  # SIGXFSZ stopped the writer
         self.assertEqual((self.scratch / "runner.log").stat().st_size, limit)
         with mock.patch.object(sandbox, "RUN_FILE_LIMIT", limit):
@@ -76,20 +76,34 @@ class RunFiles(unittest.TestCase):
         self.assertIn(b"left out by the grader", (self.scratch / "runner.log").read_bytes())
 
     def test_the_probe_and_builds_keep_their_own_limits(self):
-        self.assertEqual(self.limit_of(self.box.preexec()), sandbox.FILE_SIZE_LIMIT)
-        self.assertEqual(self.limit_of(self.box.preexec(run=True)), sandbox.RUN_FILE_LIMIT)
+        self.check_limits()
+
+    def test_without_prlimit_python_sets_the_same_limits(self):
+        real_which = shutil.which
+        with mock.patch.object(sandbox.shutil, "which",
+                               lambda name: None if name == "prlimit" else real_which(name)):
+            self.assertNotIn("prlimit", self.box.limited(["true"]))
+            self.check_limits()
+
+    def check_limits(self):
+        self.assertEqual(self.limit_of(run=False), sandbox.FILE_SIZE_LIMIT)
+        self.assertEqual(self.limit_of(run=True), sandbox.RUN_FILE_LIMIT)
+        self.assertEqual(self.shell("ulimit -c", run=True), "0")
+        self.assertEqual(self.shell("grep 'Max processes' /proc/self/limits", run=True).split()[2],
+                         str(sandbox.PROCESS_LIMIT))
         # Builds yield the CPU to the runs of the student whose turn it is.
-        niceness = [int(subprocess.run(["sh", "-c", "nice"], capture_output=True, text=True,
-                                       preexec_fn=preexec, check=True).stdout)
-                    for preexec in (self.box.preexec(), self.box.preexec(run=True))]
+        niceness = [int(self.shell("nice", run)) for run in (False, True)]
         # (Niceness stops at 19: a test run under nice sees the difference cut there.)
         self.assertEqual(niceness[0], min(19, niceness[1] + sandbox.BUILD_NICENESS))
 
-    @staticmethod
-    def limit_of(preexec):
-        result = subprocess.run(["sh", "-c", "ulimit -f"], capture_output=True, text=True,
-                                preexec_fn=preexec, check=True)
-        return int(result.stdout) * 512  # ulimit -f counts 512-byte blocks
+    def shell(self, script, run):
+        """What @p script prints behind the limits of a build (@p run False) or a run; no
+        preexec_fn is involved (sandbox._limits)."""
+        return subprocess.run(self.box.limited(["sh", "-c", script], run=run),
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def limit_of(self, run):
+        return int(self.shell("ulimit -f", run)) * 512  # ulimit -f counts 512-byte blocks
 
 
 class OutputLimits(unittest.TestCase):

@@ -25,6 +25,20 @@ class Limits(unittest.TestCase):
             self.assertIn("err", result.output)
             self.assertIn("(exit 3)", log.read_text())
 
+    def test_a_run_out_of_time_says_what_its_processes_were_doing(self):
+        with tempfile.TemporaryDirectory() as folder:
+            log = pathlib.Path(folder) / "log"
+            result = runner.run_limited(
+                ["sh", "-c", "sleep 30 & exec sh -c 'while :; do :; done'"], 1.0, log_path=log)
+            self.assertTrue(result.timed_out)
+            # The shell spins (R); its child sleeps (S) in the kernel function it waits in.
+            self.assertRegex(result.at_limit, r"^sh \(R\) \[sleep \(S(, in \w+)?\)\]$")
+            self.assertIn(f"(at the time limit: {result.at_limit})", log.read_text())
+            self.assertIn("at the time limit: sh (R)", runner.timeout_message(result, 1.0))
+        finished = runner.run_limited(["true"], 10)
+        self.assertEqual((finished.at_limit, runner.timeout_message(finished, 10)),
+                         ("", "timed out after 10 s (a kernel that never finishes?)"))
+
 
 class SanitizerRuns(unittest.TestCase):
     """A sanitizer run judged from compute-sanitizer's own output (recorded on the H100)."""

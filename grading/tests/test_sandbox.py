@@ -45,8 +45,9 @@ class Sandbox(unittest.TestCase):
         self.folder.cleanup()
 
     def run_in(self, shell, timeout=30):
-        return runner.run_limited(self.box.command(["sh", "-c", shell], scratch=self.scratch),
-                                  timeout, preexec=self.box.preexec())
+        return runner.run_limited(
+            self.box.limited(self.box.command(["sh", "-c", shell], scratch=self.scratch)),
+            timeout)
 
     def test_writes_reach_only_the_scratch_folder(self):
         result = self.run_in(
@@ -77,7 +78,7 @@ class Sandbox(unittest.TestCase):
         marker = f"sleep {4000 + os.getpid() % 1000}"
         shell = f"setsid sh -c '{marker}' & (setsid {marker} &); {marker}"
         command = self.box.command(["sh", "-c", shell], scratch=self.scratch)
-        process = subprocess.Popen(command, start_new_session=True, preexec_fn=self.box.preexec())
+        process = subprocess.Popen(self.box.limited(command), start_new_session=True)
         time.sleep(1.5)
         self.assertTrue(self.matching(marker))
         os.killpg(process.pid, signal.SIGKILL)  # what run_limited does at the time limit
