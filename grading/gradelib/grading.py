@@ -26,6 +26,12 @@ from gradelib.case_runs import (RESOURCE, after_run, judge_outputs,  # noqa: F40
                                 resource_failure, run_evidence, run_sanitizer, runner_command,
                                 sandboxed)
 
+# At most this many evidence runs side by side in a turn. An evidence run reports every read
+# of the inputs (thousands of initcheck findings), and in the H200 class run of 2026-11-28
+# (15:50 UTC) three to five of the eight evidence runs that began each turn together stalled
+# until their 30 s limit, their runner busy under compute-sanitizer, while each takes about
+# 2 s alone; the other runs of the turn fill the other slots meanwhile.
+EVIDENCE_SIDE_BY_SIDE = 2
 # After this many plain runs of a step have timed out (its kernels hang), the step's cases
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
 # costs minutes, not an hour.
@@ -198,8 +204,15 @@ def run_queue(queue, sequence, options, stop_mode):
         pending = {}
 
         def start_more():
+            held = []  # evidence runs past EVIDENCE_SIDE_BY_SIDE, back in the queue after
             while queue and len(pending) < max(1, options.test_jobs):
-                _, _, step_cases, case, tool = heapq.heappop(queue)
+                entry = heapq.heappop(queue)
+                _, _, step_cases, case, tool = entry
+                if tool == "evidence" and sum(
+                        run == "evidence" for _, _, run in pending.values()) >= \
+                        EVIDENCE_SIDE_BY_SIDE:
+                    held.append(entry)
+                    continue
                 if tool is None:
                     future = pool.submit(run_plain, step_cases, case, options.timeout)
                 elif tool == "evidence":
@@ -208,6 +221,8 @@ def run_queue(queue, sequence, options, stop_mode):
                 else:
                     future = pool.submit(run_sanitizer, step_cases, case, tool)
                 pending[future] = (step_cases, case, tool)
+            for entry in held:
+                heapq.heappush(queue, entry)
 
         start_more()
         while pending:

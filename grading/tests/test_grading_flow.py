@@ -225,6 +225,39 @@ class Stopping(unittest.TestCase):
         self.assertEqual(row["stopped"], 2)
 
 
+class EvidenceSideBySide(unittest.TestCase):
+    def test_at_most_two_evidence_runs_at_a_time_while_the_other_runs_fill_the_slots(self):
+        # Eight evidence runs begun together stalled beside each other on the H200
+        # (2026-11-28); the other runs of the turn take the free slots meanwhile.
+        lock, now, most = threading.Lock(), {"evidence": 0, "plain": 0}, {"evidence": 0, "all": 0}
+
+        def run(kind, result):
+            def fake(*_):
+                with lock:
+                    now[kind] += 1
+                    most["evidence"] = max(most["evidence"], now["evidence"])
+                    most["all"] = max(most["all"], now["evidence"] + now["plain"])
+                time.sleep(0.05)
+                with lock:
+                    now[kind] -= 1
+                return result
+            return fake
+        step_cases = mock.Mock(timed_out=0, step=STEP1)
+        options = mock.Mock(test_jobs=8, timeout=30.0, sanitizer_timeout=90.0, no_sanitizers=False)
+        cases = [{"name": f"case {index}", "evidence": index < 9, "tools": [], "weight": 1,
+                  "message": "", "sanitizers": []} for index in range(20)]
+        sequence = iter(range(100))
+        queue = [((0,) if case["evidence"] else (2,), next(sequence), step_cases, case,
+                  "evidence" if case["evidence"] else None) for case in cases]
+        with mock.patch.object(grading, "run_evidence",
+                               run("evidence", ("passed", "", 0.1, {"outcome": "seen"}))), \
+                mock.patch.object(grading, "run_plain", run("plain", ("passed", "", 0.1))):
+            grading.run_queue(sorted(queue), sequence, options, stop_mode=False)
+        self.assertEqual(most["evidence"], grading.EVIDENCE_SIDE_BY_SIDE)
+        self.assertEqual(most["all"], 8)
+        self.assertTrue(all(case["outcome"] == "passed" for case in cases))
+
+
 if __name__ == "__main__":
     unittest.main()
 
