@@ -1,11 +1,15 @@
 """The evidence that a student's kernel ran on the GPU, established outside the student's
 process by compute-sanitizer.
 
-The runner writes every input through a kernel of its own (runner_main.cu). The evidence run
-is an initcheck run restricted to the student's kernels (their names come from the compiled
-objects, inspection.py): initcheck then does not instrument the runner's copy kernel, so the
-bytes it wrote look never written, and initcheck reports each read of an input by an
-instrumented kernel, naming the kernel. A report naming one of the student's kernels is the
+The runner writes the first bytes of every input (the first elements of A's and B's first
+rows, of S's arrays) through a kernel of its own and the rest with cudaMemcpy
+(runner_main.cu). The evidence run is an initcheck run restricted to the student's kernels
+(their names come from the compiled objects, inspection.py): initcheck then does not
+instrument the runner's copy kernel, so the bytes it wrote look never written, and initcheck
+reports each read of them by an instrumented kernel, naming the kernel. Every product reads
+them (C's first row and column need them), and only those reads are reported: tens of
+findings, not one per read of the inputs (in the H200 class runs of 2026-11-28 evidence
+runs that reported thousands stalled beside each other until their time limit). A report naming one of the student's kernels is the
 evidence: that kernel was launched and read the judge's inputs on the GPU. The same
 behaviour is what made initcheck report false errors when it was restricted to the student's
 kernels (grading/README.md, "Sanitizers in the grade"; recorded in tests/data/).

@@ -4,10 +4,10 @@
 ///
 /// The runner is the only program that links a student's kernels. It reads a case's inputs,
 /// runs the launcher each product names and writes what came out; it decides nothing. The
-/// main uploads every input through a kernel of its own (so that an initcheck run that
-/// instruments only the student's kernels sees each of their reads of the inputs: the
-/// judge's evidence that they ran, see grading/gradelib/evidence.py) and fills each output
-/// with NaN first.
+/// main uploads the first bytes of every input through a kernel of its own (so that an
+/// initcheck run that instruments only the student's kernels sees their reads of those
+/// bytes: the judge's evidence that they ran, see grading/gradelib/evidence.py) and fills
+/// each output with NaN first.
 #pragma once
 
 #include "grading/judge/case_file.hpp"
