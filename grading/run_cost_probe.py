@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Where a student's turn on the GPU goes: the wall time of one run of step 1's runner on a
+small case, alone and eight side by side, plain and sandboxed, under memcheck and as the
+evidence run (initcheck restricted to the student's kernel), with the sandbox of the grader
+(gradelib.sandbox). A turn is some ninety such runs; this says which part of a run costs
+what when eight share the GPU.
+
+Usage: grading/run_cost_probe.py BUILD_TREE OUT_DIR [--rounds N]
+  BUILD_TREE: a course tree built by `grading/grade.py --build-only` (its `pristine` folder);
+  OUT_DIR: receives run_cost.csv and run_cost.md. Needs a GPU, bwrap and compute-sanitizer.
+"""
+import argparse
+import concurrent.futures
+import csv
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gradelib import case_runs, evidence, runner, sandbox  # noqa: E402
+
+CASE = "step1 small integers on sides from 1 to 32"
+RUNNER = f"{sandbox.BUILD}/grading/grading_runner_step1"
+KERNEL = "naive_single_block_kernel"
+
+
+def commands():
+    """{kind: (argv, sandboxed)} of the runs measured (an unsandboxed argv of None: the
+    runner on the host, its scratch folder's paths filled in by one_run)."""
+    run = case_runs.runner_command(type("Step", (), {"program": "grading_runner_step1"}))
+    return {
+        "plain, not sandboxed": (None, False),
+        "plain": (run, True),
+        "memcheck": (["compute-sanitizer", "--tool", "memcheck", "--print-limit", "10"] + run,
+                     True),
+        "evidence": (["compute-sanitizer", *evidence.arguments([KERNEL])] + run, True),
+    }
+
+
+def one_run(box, tree, folder, kind, argv, sandboxed, inputs):
+    scratch = pathlib.Path(tempfile.mkdtemp(dir=folder))
+    (scratch / "in.bin").write_bytes(inputs)
+    for name in ("out.bin", "runner.log"):
+        (scratch / name).write_bytes(b"")
+    box.prepare_writable(scratch)
+    if sandboxed:
+        command = box.limited(box.command(argv, build=tree, scratch=scratch,
+                                          run_files=case_runs.RUN_FILES), run=True)
+    else:
+        command = [str(tree / "grading/grading_runner_step1"), "--inputs",
+                   str(scratch / "in.bin"), "--outputs", str(scratch / "out.bin")]
+    started = time.monotonic()
+    result = runner.run_limited(command, 60)
+    return kind, time.monotonic() - started, result.status
+
+
+def measure(box, tree, folder, inputs, rounds):
+    rows = []
+    for kind, (argv, sandboxed) in commands().items():
+        for side_by_side in (1, 8):
+            for round_index in range(rounds if side_by_side == 8 else 2 * rounds):
+                started = time.monotonic()
+                with concurrent.futures.ThreadPoolExecutor(side_by_side) as pool:
+                    results = list(pool.map(
+                        lambda _: one_run(box, tree, folder, kind, argv, sandboxed, inputs),
+                        range(side_by_side)))
+                batch = time.monotonic() - started
+                for _, seconds, status in results:
+                    rows.append({"kind": kind, "side_by_side": side_by_side,
+                                 "round": round_index, "seconds": round(seconds, 3),
+                                 "batch_seconds": round(batch, 3), "status": status})
+                print(f"{kind:22s} x{side_by_side}: batch {batch:.2f} s, statuses "
+                      f"{sorted({str(status) for _, _, status in results})}", flush=True)
+    return rows
+
+
+def summary(rows):
+    lines = ["| run | side by side | median s per run | max s | runs per second |",
+             "|---|---:|---:|---:|---:|"]
+    for kind in dict.fromkeys(row["kind"] for row in rows):
+        for side_by_side in (1, 8):
+            picked = [row for row in rows
+                      if row["kind"] == kind and row["side_by_side"] == side_by_side]
+            batches = {row["round"]: row["batch_seconds"] for row in picked}
+            rate = len(picked) / sum(batches.values())
+            lines.append(f"| {kind} | {side_by_side} | "
+                         f"{statistics.median(row['seconds'] for row in picked):.2f} | "
+                         f"{max(row['seconds'] for row in picked):.2f} | {rate:.1f} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("tree", type=pathlib.Path)
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    tree = args.tree.resolve()
+    args.out.mkdir(parents=True, exist_ok=True)
+    box = sandbox.Sandbox(pathlib.Path(__file__).resolve().parent.parent)
+    print(box.check())
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as folder:
+        folder = pathlib.Path(folder)
+        case_runs.generate_inputs(tree / "grading/course_judge", 7, folder, [CASE])
+        inputs = (folder / f"{case_runs.stem(CASE)}.in").read_bytes()
+        rows = measure(box, tree, folder, inputs, args.rounds)
+    with open(args.out / "run_cost.csv", "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    table = summary(rows)
+    (args.out / "run_cost.md").write_text(table + "\n")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
