@@ -8,6 +8,8 @@
 /// code too.
 #pragma once
 
+#include <limits>
+
 /// @brief Marks a function callable from host and device code when nvcc compiles it (and
 /// expands to nothing for a host compiler).
 #if defined(__CUDACC__)
@@ -35,6 +37,15 @@ constexpr int kMaxGridZ = 65535;
 template <typename Int>
 COURSE_HOST_DEVICE constexpr Int ceil_div(Int count, Int per_part) {
   return (count + per_part - 1) / per_part;
+}
+
+/// @brief Whether a matrix of @p rows x @p cols elements can be indexed with `int` (the
+/// lessons' kernels index with `int`): at most 2^31 - 1 elements. Host launchers check each
+/// operand and the product with it before launching.
+/// @param rows the matrix's rows (>= 0)
+/// @param cols the matrix's columns (>= 0)
+constexpr bool fits_int_indexing(int rows, int cols) {
+  return static_cast<long long>(rows) * cols <= std::numeric_limits<int>::max();
 }
 
 }  // namespace course

@@ -4,28 +4,15 @@
 #include "step2_three_approaches/step2_launchers.hpp"
 
 #include "common/cuda_check.hpp"
+#include "common/launch_math.hpp"
 #include "step2_three_approaches/one_thread_per_element.cuh"
 #include "step2_three_approaches/output_tiles_no_shared.cuh"
 #include "step2_three_approaches/single_block_loop.cuh"
 
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 namespace course::step2 {
-namespace {
-
-// Number of parts of per_part elements that cover count elements (the last may be partial).
-int ceil_div(int count, int per_part) {
-  return static_cast<int>((static_cast<long long>(count) + per_part - 1) / per_part);
-}
-
-bool fits_int_indexing(int first, int second) {
-  return static_cast<long long>(first) * second <= std::numeric_limits<int>::max();
-}
-
-}  // namespace
-
 std::string approach_description(int number) {
   switch (number) {
     case 1:
@@ -59,7 +46,7 @@ void check_approach_sizes(int number, const ProductSizes& sizes) {
   } else if (number == 2 && rows > kMaxGridY) {
     message << "approach 2 launches one block row per row of C and a grid has at most " << kMaxGridY
             << " block rows, got " << rows << " rows; use approach 3";
-  } else if (number == 3 && ceil_div(rows, kOutputTileWidth) > kMaxGridY) {
+  } else if (number == 3 && ceil_div<long long>(rows, kOutputTileWidth) > kMaxGridY) {
     message << "approach 3 launches one block row per " << kOutputTileWidth
             << " rows of C and a grid has at most " << kMaxGridY << " block rows, got " << rows
             << " rows";
@@ -83,7 +70,8 @@ void launch_one_thread_per_element(const float* a, const float* b, float* c,
                                    const ProductSizes& sizes, cudaStream_t stream) {
   check_approach_sizes(2, sizes);
   const dim3 block(kStripWidth, 1);
-  const dim3 grid(ceil_div(sizes.cols, kStripWidth), sizes.rows);
+  // In 64 bits: cols may be up to 2^31 - 1 (one row), where cols + kStripWidth - 1 overflows int.
+  const dim3 grid(static_cast<unsigned>(ceil_div<long long>(sizes.cols, kStripWidth)), sizes.rows);
   one_thread_per_element_kernel<kStripWidth>
       <<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(one_thread_per_element_kernel);
@@ -93,7 +81,8 @@ void launch_output_tiles_no_shared(const float* a, const float* b, float* c,
                                    const ProductSizes& sizes, cudaStream_t stream) {
   check_approach_sizes(3, sizes);
   const dim3 block(kOutputTileWidth, kOutputTileWidth);
-  const dim3 grid(ceil_div(sizes.cols, kOutputTileWidth), ceil_div(sizes.rows, kOutputTileWidth));
+  const dim3 grid(static_cast<unsigned>(ceil_div<long long>(sizes.cols, kOutputTileWidth)),
+                  static_cast<unsigned>(ceil_div<long long>(sizes.rows, kOutputTileWidth)));
   output_tiles_no_shared_kernel<kOutputTileWidth>
       <<<grid, block, 0, stream>>>(a, b, c, sizes.rows, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(output_tiles_no_shared_kernel);

@@ -4,28 +4,13 @@
 #include "step3_shared_tiling/step3_launchers.hpp"
 
 #include "common/cuda_check.hpp"
+#include "common/launch_math.hpp"
 #include "step3_shared_tiling/tiled_shared.cuh"
 
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 namespace course::step3 {
-namespace {
-
-constexpr int kMaxGridY = 65535;
-
-// Number of parts of per_part elements that cover count elements (the last may be partial).
-int ceil_div(int count, int per_part) {
-  return static_cast<int>((static_cast<long long>(count) + per_part - 1) / per_part);
-}
-
-bool fits_int_indexing(int first, int second) {
-  return static_cast<long long>(first) * second <= std::numeric_limits<int>::max();
-}
-
-}  // namespace
-
 void check_tiled_shared_sizes(const ProductSizes& sizes) {
   const int rows = sizes.rows;
   const int inner = sizes.inner;
@@ -62,7 +47,8 @@ void launch_tiled_shared(const float* a, const float* b, float* c, const Product
                          cudaStream_t stream) {
   check_tiled_shared_sizes(sizes);
   const dim3 block(kTileWidth, kTileWidth);
-  // The sizes are multiples of kTileWidth, so the ceil-division is exact here.
+  // The sizes are multiples of kTileWidth, so the ceil-division is exact here (and cannot
+  // overflow: the largest such int plus kTileWidth - 1 is still an int).
   const dim3 grid(ceil_div(sizes.cols, kTileWidth), ceil_div(sizes.rows, kTileWidth));
   tiled_shared_kernel<kTileWidth><<<grid, block, 0, stream>>>(a, b, c, sizes.inner, sizes.cols);
   CUDA_CHECK_LAUNCH(tiled_shared_kernel);
