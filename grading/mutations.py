@@ -317,8 +317,10 @@ MUTATIONS += [
              (Check(S4_EDGES),), "memory"),
     Mutation("step2 launcher: approach 3's grid one block short on ragged shapes", S2,
              "step2_three_approaches/step2_launchers.cu",
-             "const dim3 grid(ceil_div(sizes.cols, kOutputTileWidth), "
-             "ceil_div(sizes.rows, kOutputTileWidth));",
+             "const dim3 grid(static_cast<unsigned>(ceil_div<long long>(sizes.cols, "
+             "kOutputTileWidth)),\n"
+             "                  static_cast<unsigned>(ceil_div<long long>(sizes.rows, "
+             "kOutputTileWidth)));",
              "const dim3 grid(sizes.cols / kOutputTileWidth, sizes.rows / kOutputTileWidth);",
              (Check(S2_T3),), "memory"),
     # A read of global memory nobody wrote, with right values: the student's launcher stages
