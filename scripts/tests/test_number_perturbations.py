@@ -84,6 +84,20 @@ def source_row(args):
     return None
 
 
+def same_at_precision(other, figure):
+    """Whether @p other (a number of a source line) is @p figure's value, written with more
+    or fewer decimals (rounding either to the other's decimals gives the other)."""
+    try:
+        first, second = float(other.replace(",", "")), float(figure.replace(",", ""))
+    except ValueError:
+        return other == figure
+
+    def decimals(text):
+        return len(text.split(".", 1)[1]) if "." in text else 0
+    return (round(first, decimals(figure)) == second
+            or round(second, decimals(other)) == first)
+
+
 class Perturbations(unittest.TestCase):
     cases = []  # (kind, page, original text, perturbed text, description)
 
@@ -154,7 +168,10 @@ class Perturbations(unittest.TestCase):
                     line = next(l for l in Source(REPO / path).lines if key in l)
                 except (StopIteration, OSError):
                     continue
-                others = [s[0] for s in number_spans(line) if s[0] != number.replace(" ", "")]
+                # Another number of the line, not the figure's own value at another
+                # precision (15.87 for a figure written 15.9 is the same figure).
+                others = [s[0] for s in number_spans(line)
+                          if not same_at_precision(s[0], number.replace(" ", ""))]
                 if others:
                     other = rng.choice(others)
                     add("lines", page, text, replace_at(text, match, "number", other),
