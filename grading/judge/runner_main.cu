@@ -373,6 +373,14 @@ int run(int argc, char* argv[]) {
   }
   const CaseInputs inputs = read_inputs(argv[2]);
   std::vector<ProductOutput> outputs;
+  // Wait for the GPU asleep, not spinning: the runs of a turn share the cores with their
+  // compute-sanitizer processes, whose threads must run while the runner waits (the evidence
+  // runs that stalled on 2026-11-28 had their runner busy at the limit). Set before the
+  // first CUDA call; should a context be active already, it keeps its flags (spinning costs
+  // time, not results).
+  if (cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess) {
+    cudaGetLastError();
+  }
   Launching launching;
   check(cudaStreamCreate(&launching.stream), "the runner's stream");
   run_all(inputs.gemm, outputs, launching);
