@@ -19,17 +19,16 @@ import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gradelib import case_runs, evidence, runner, sandbox  # noqa: E402
+from gradelib import case_runs, evidence, plan, runner, sandbox  # noqa: E402
 
 CASE = "step1 small integers on sides from 1 to 32"
-RUNNER = f"{sandbox.BUILD}/grading/grading_runner_step1"
 KERNEL = "naive_single_block_kernel"
 
 
 def commands():
     """{kind: (argv, sandboxed)} of the runs measured (an unsandboxed argv of None: the
     runner on the host, its scratch folder's paths filled in by one_run)."""
-    run = case_runs.runner_command(type("Step", (), {"program": "grading_runner_step1"}))
+    run = case_runs.runner_command(plan.STEPS[0])
     return {
         "plain, not sandboxed": (None, False),
         "plain": (run, True),
@@ -91,6 +90,16 @@ def summary(rows):
     return "\n".join(lines)
 
 
+def gpu_name():
+    """The GPU's name from nvidia-smi, or "unknown"."""
+    try:
+        result = runner.run_limited(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                    30)
+    except OSError:
+        return "unknown (no nvidia-smi)"
+    return result.output.strip() or "unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tree", type=pathlib.Path)
@@ -110,7 +119,9 @@ def main():
         writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    table = summary(rows)
+    table = (f"GPU: {gpu_name()}; "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; case '{CASE}'\n\n"
+             + summary(rows))
     (args.out / "run_cost.md").write_text(table + "\n")
     print(table)
 
