@@ -7,9 +7,8 @@ rows, of S's arrays) through a kernel of its own and the rest with cudaMemcpy
 (their names come from the compiled objects, inspection.py): initcheck then does not
 instrument the runner's copy kernel, so the bytes it wrote look never written, and initcheck
 reports each read of them by an instrumented kernel, naming the kernel. Every product reads
-them (C's first row and column need them), and only those reads are reported: tens of
-findings, not one per read of the inputs (in the H200 class runs of 2026-11-28 evidence
-runs that reported thousands stalled beside each other until their time limit). A report naming one of the student's kernels is the
+them (C's first row and column need them), and only those reads are reported, at most
+PRINT_LIMIT of them printed, without backtraces (BACKTRACES). A report naming one of the student's kernels is the
 evidence: that kernel was launched and read the judge's inputs on the GPU. The same
 behaviour is what made initcheck report false errors when it was restricted to the student's
 kernels (grading/README.md, "Sanitizers in the grade"; recorded in tests/data/).

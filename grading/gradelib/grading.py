@@ -26,11 +26,12 @@ from gradelib.case_runs import (RESOURCE, after_run, judge_outputs,  # noqa: F40
                                 resource_failure, run_evidence, run_sanitizer, runner_command,
                                 sandboxed)
 
-# At most this many evidence runs side by side in a turn: in the H200 class run of 2026-11-28
-# (15:50 UTC) three to five of the eight evidence runs that began each turn together stalled
-# until their 30 s limit, their runner busy under compute-sanitizer, while each takes a few
-# seconds alone (they then reported every read of the inputs; they report tens since, and
-# some still stalled at 16:13). The other runs of the turn fill the other slots meanwhile.
+# At most this many evidence runs side by side in a turn: in the H200 class runs of 2026-11-28
+# afternoon three to five of the eight evidence runs that began each turn together ran out
+# of their 30 s limit, each writing a thousand host backtraces (19 s a run alone). They print
+# none since (evidence.BACKTRACES; 1.9 s alone) and no run timed out in the class run of
+# 18:56 UTC; the cap stays as a guard against a student whose kernels make their evidence
+# runs slow. The other runs of the turn fill the other slots meanwhile.
 EVIDENCE_SIDE_BY_SIDE = 2
 # After this many plain runs of a step have timed out (its kernels hang), the step's cases
 # that have not started yet get at most HANG_TIMEOUT seconds, so that a hanging submission
