@@ -8,6 +8,8 @@
 /// the same result, one source for every architecture.
 #pragma once
 
+#include "common/warp_lanes.cuh"
+
 namespace course {
 
 /// @brief Every lane gets the sum of @p value over the 32 lanes of its warp.
@@ -18,12 +20,12 @@ namespace course {
 /// @return the sum over the warp, the same in every lane
 __device__ __forceinline__ unsigned warp_sum_all_lanes(unsigned value) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_add_sync(0xFFFFFFFFu, value);
+  return __reduce_add_sync(kAllLanes, value);
 #else
   // Butterfly: after the step with offset d, each lane holds the sum of its group of 2d
   // lanes; after offset 1 every lane holds the sum of all 32.
   for (int offset = 16; offset > 0; offset /= 2) {
-    value += __shfl_xor_sync(0xFFFFFFFFu, value, offset);
+    value += __shfl_xor_sync(kAllLanes, value, offset);
   }
   return value;
 #endif

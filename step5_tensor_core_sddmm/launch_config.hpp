@@ -63,6 +63,17 @@ inline std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
   return course::ceil_div(value, multiple) * multiple;
 }
 
+/// @brief Depth of one WMMA step (the 16×16×16 fragments of every Tensor Core kernel here).
+constexpr int kWmmaDepth = 16;
+
+/// @brief @p size rounded up to whole WMMA steps: the depth the Tensor Core kernels multiply
+/// over (zeros past @p size), and the padded extent the cost model counts.
+/// @param size the inner size (or a row or column count)
+/// @return the rounded size
+__host__ __device__ constexpr int wmma_padded(int size) {
+  return (size + kWmmaDepth - 1) / kWmmaDepth * kWmmaDepth;
+}
+
 /// @brief @p bytes rounded up to 256, the alignment of each array inside one allocation.
 /// @param bytes size of the array
 /// @return the bytes it occupies

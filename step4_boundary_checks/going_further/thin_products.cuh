@@ -5,6 +5,7 @@
 /// (split-K); the launcher is fast_gemm_launch.cu, the choice fast_gemm_cost_model.cpp.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step4_boundary_checks/going_further/fast_gemm_config.hpp"
 
 namespace course::step4 {
@@ -113,7 +114,7 @@ __global__ void thin_cols_kernel(const float* __restrict__ a, const float* __res
     float sum = sums[col];
     // All 32 lanes are here (the warp stayed whole), so the full mask names every lane.
     for (int offset = 16; offset > 0; offset /= 2) {
-      sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      sum += __shfl_xor_sync(course::kAllLanes, sum, offset);
     }
     if (lane == 0 && col < cols) {  // C check: columns past cols
       c[row * cols + col] = sum;

@@ -20,6 +20,7 @@
 /// host finds which offset or entry failed, and counts the panels, from its own CSR arrays.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <climits>
@@ -41,8 +42,8 @@ struct CsrVerdict {
 __device__ inline int2 warp_column_span(int first_col, int last_col) {
   for (int offset = 16; offset > 0; offset /= 2) {
     // Every lane takes part: the block reaches this point as a whole.
-    first_col = min(first_col, __shfl_xor_sync(0xFFFFFFFFu, first_col, offset));
-    last_col = max(last_col, __shfl_xor_sync(0xFFFFFFFFu, last_col, offset));
+    first_col = min(first_col, __shfl_xor_sync(kAllLanes, first_col, offset));
+    last_col = max(last_col, __shfl_xor_sync(kAllLanes, last_col, offset));
   }
   return make_int2(first_col, last_col);
 }

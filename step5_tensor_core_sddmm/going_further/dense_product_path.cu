@@ -43,6 +43,25 @@ DenseProductPath::~DenseProductPath() {
   cublasDestroy(handle_);  // no check: destructors must not throw
 }
 
+void dense_product_fp16(cublasHandle_t handle, const DenseOperands& operands, float* product) {
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  // Row-major C (rows×cols) is column-major Cᵀ = Bᵀ·Aᵀ: Bᵀ's bytes are a column-major
+  // inner×cols matrix, used transposed; A's bytes a column-major inner×rows matrix, used as is.
+  CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, operands.cols, operands.rows,
+                            operands.inner, &alpha, operands.b_transposed, CUDA_R_16F, operands.ldb,
+                            operands.a, CUDA_R_16F, operands.lda, &beta, product, CUDA_R_32F,
+                            operands.cols, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern,
+                       float* output) {
+  const float* values = pattern.unit_values() ? nullptr : pattern.values();
+  gather_product_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
+      product, cols, pattern.row_indices(), pattern.col_indices(), values, pattern.nnz(), output);
+  CUDA_CHECK_LAUNCH(gather_product_kernel);
+}
+
 void DenseProductPath::run(const DenseOperands& operands, const DevicePattern& pattern,
                            float* output) const {
   if (operands.rows != rows_ || operands.cols != cols_) {
@@ -50,19 +69,8 @@ void DenseProductPath::run(const DenseOperands& operands, const DevicePattern& p
                                 std::to_string(cols_) + ", got " + std::to_string(operands.rows) +
                                 " x " + std::to_string(operands.cols));
   }
-  const float alpha = 1.0f;
-  const float beta = 0.0f;
-  // Row-major C (rows×cols) is column-major Cᵀ = Bᵀ·Aᵀ: Bᵀ's bytes are a column-major
-  // inner×cols matrix, used transposed; A's bytes a column-major inner×rows matrix, used as is.
-  CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, cols_, rows_, operands.inner, &alpha,
-                            operands.b_transposed, CUDA_R_16F, operands.ldb, operands.a, CUDA_R_16F,
-                            operands.lda, &beta, product_.data(), CUDA_R_32F, cols_,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  const float* values = pattern.unit_values() ? nullptr : pattern.values();
-  gather_product_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
-      product_.data(), cols_, pattern.row_indices(), pattern.col_indices(), values, pattern.nnz(),
-      output);
-  CUDA_CHECK_LAUNCH(gather_product_kernel);
+  dense_product_fp16(handle_, operands, product_.data());
+  gather_at_pattern(product_.data(), cols_, pattern, output);
 }
 
 }  // namespace course::step5

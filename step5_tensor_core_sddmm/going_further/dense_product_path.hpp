@@ -17,6 +17,22 @@
 
 namespace course::step5 {
 
+/// @brief The whole product A·B into @p product (rows×cols floats, row-major) with cuBLAS's
+/// fp16 Tensor Core GEMM and fp32 sums, on @p handle's stream. Throws course::CudaError when
+/// cuBLAS refuses.
+/// @param handle a cuBLAS handle
+/// @param operands A and Bᵀ
+/// @param product rows×cols floats on the device
+void dense_product_fp16(cublasHandle_t handle, const DenseOperands& operands, float* product);
+
+/// @brief Gathers S's entries from a dense product: output[e] = product(row_e, col_e), times
+/// S's value e unless S is a pattern; one thread per entry, on the default stream.
+/// @param product rows×cols floats, row-major (dense_product_fp16)
+/// @param cols columns of the product (S's columns)
+/// @param pattern S on the device
+/// @param output one float per entry of S
+void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern, float* output);
+
 /// @brief The dense path: a rows×cols float buffer and a cuBLAS handle, made once per plan.
 class DenseProductPath {
  public:

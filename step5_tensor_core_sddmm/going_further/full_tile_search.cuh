@@ -11,6 +11,7 @@
 /// whether a tile row is whole, whatever the row holds elsewhere.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
 
@@ -113,7 +114,6 @@ __global__ void full_tile_check_kernel(const FullTileCandidate* __restrict__ can
                                        int matrix_rows, int matrix_cols, FullTile* tiles,
                                        int* __restrict__ row_starts, unsigned long long* counts,
                                        unsigned char* __restrict__ covered) {
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   const std::int64_t warp_index =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;

@@ -9,6 +9,8 @@
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -234,10 +236,9 @@ void HybridPlan::add_block_tile_figures() {
   // Each 64×64 block tile (full tiles, and the dense panels' tiles) brings 64 rows of A and
   // 64 rows of Bᵀ and computes 64·64·inner products.
   const std::int64_t block_tiles = state_->full.tile_count + state_->panels.tile_count;
-  const double row_bytes = 2.0 * static_cast<double>((inner_ + 7) / 8 * 8);
-  const double inner16 = static_cast<double>((inner_ + 15) / 16 * 16);
+  const double inner16 = static_cast<double>(wmma_padded(inner_));
   MaskedPlanFigures& figures = state_->masked.figures;
-  figures.gathered_bytes += static_cast<double>(block_tiles) * 128.0 * row_bytes;
+  figures.gathered_bytes += static_cast<double>(block_tiles) * 128.0 * row_bytes(inner_);
   figures.tensor_flops += static_cast<double>(block_tiles) * 2.0 * 64.0 * 64.0 * inner16;
   if (options_.tensor_core_tiles != TensorCoreTiles::masked16 && pattern_->nnz() > 0) {
     // panels64 and combined: what the lane groups compute and the launches, from the plan

@@ -6,6 +6,7 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 
 #include "common/device.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -15,11 +16,6 @@
 
 namespace course::step5 {
 namespace {
-
-/// Bytes of @p inner halves as 16-byte pieces read them.
-double row_bytes(int inner) {
-  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
-}
 
 /// Whether any 64-row panel holds as many entries as one tile needs: a tile lies in one
 /// panel, so without such a panel the search cannot find anything (a host test on the
@@ -127,7 +123,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
     take_dense_path(plan, pattern, inner);
     return plan;
   }
-  const double inner16 = (inner + 15) / 16 * 16;
+  const double inner16 = wmma_padded(inner);
   figures.tensor_flops =
       2.0 * kMaskedTileEdge * kMaskedTileEdge * inner16 * static_cast<double>(figures.tiles);
   figures.gathered_bytes =

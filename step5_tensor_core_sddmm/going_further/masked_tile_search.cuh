@@ -11,6 +11,7 @@
 /// the uniform masks, whose runs are single entries, cost one pass and no warp at all.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 
 #include <cstdint>
@@ -186,7 +187,6 @@ __global__ void tile_descriptor_kernel(const MaskedCandidate* __restrict__ candi
                                        const int* __restrict__ offsets, int rows, int tile_cols,
                                        int min_run, int min_entries, int panels,
                                        MaskedTileOutputs out) {
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   if (warp >= candidate_count) {

@@ -52,10 +52,6 @@ constexpr double kLaneExtraSeconds = 1e-6;
 /// Candidates within this share of the cheapest are ties; the fewest kernels wins them.
 constexpr double kTieShare = 0.05;
 
-double row_bytes(int inner) {
-  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
-}
-
 bool eligible(const PanelFigures& panel, double min_density) {
   return panel.outside_full > 0 && panel.density >= min_density;
 }

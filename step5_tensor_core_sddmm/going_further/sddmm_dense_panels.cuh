@@ -17,6 +17,7 @@
 /// only the blocks along its band.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
@@ -58,7 +59,7 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
   int rows_end = row_count;  // becomes: entries of the warp's rows 0..lane
 #pragma unroll
   for (int offset = 1; offset < kRowsPerWarp; offset <<= 1) {
-    const int before = __shfl_up_sync(0xFFFFFFFFu, rows_end, offset);
+    const int before = __shfl_up_sync(kAllLanes, rows_end, offset);
     if (lane >= offset) {
       rows_end += before;
     }
@@ -68,7 +69,7 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
   int row_ends[kRowsPerWarp];
 #pragma unroll
   for (int row = 0; row < kRowsPerWarp; ++row) {
-    row_ends[row] = __shfl_sync(0xFFFFFFFFu, rows_end, row);
+    row_ends[row] = __shfl_sync(kAllLanes, rows_end, row);
   }
   const int total = row_ends[kRowsPerWarp - 1];
   // The trip count is the same in every lane: all of them take part in the shuffle.
@@ -80,7 +81,7 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
     for (int before = 0; before < kRowsPerWarp - 1; ++before) {
       row += number >= row_ends[before] ? 1 : 0;
     }
-    const int entry = __shfl_sync(0xFFFFFFFFu, number_base, row) + number;
+    const int entry = __shfl_sync(kAllLanes, number_base, row) + number;
     if (number < total) {  // the last round's lanes past the warp's last entry
       const float product = tile_rows[row * row_stride + col_indices[entry] - first_col];
       output[entry] = values == nullptr ? product : values[entry] * product;

@@ -7,6 +7,7 @@
 /// from row_starts[r] on, so each warp stores whole rows, 32 neighbouring floats at a time.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/full_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
@@ -46,7 +47,6 @@ __device__ inline void full_tile_block(const DenseOperands& operands,
                                        bool vector_b, const float* __restrict__ values,
                                        float* __restrict__ output) {
   using Product = BlockTileProduct<kChunk>;
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  // 8 rows each
   static_assert(Product::kRows == kFullTileEdge && Product::kCols == kFullTileEdge,
                 "a full tile is one block tile");

@@ -15,6 +15,7 @@
 /// go to the Tensor Core kernel (sddmm_dense_panels_kernel) instead.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
@@ -223,7 +224,7 @@ __global__ void __launch_bounds__(256)
     // the block), so the full mask is exact.
 #pragma unroll
     for (int offset = kGroupLanes / 2; offset > 0; offset >>= 1) {
-      partial += __shfl_xor_sync(0xFFFFFFFFu, partial, offset);
+      partial += __shfl_xor_sync(kAllLanes, partial, offset);
     }
     if (active && lane_in_group == 0) {
       // S's value is loaded only here: loading it beside the indices cost 25 % on the

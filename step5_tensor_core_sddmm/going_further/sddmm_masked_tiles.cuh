@@ -12,10 +12,12 @@
 /// row, through its starts and masks.
 #pragma once
 
+#include "common/warp_lanes.cuh"
 #include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -103,7 +105,6 @@ struct TileValues {
 /// @return the lane's positions and values
 __device__ inline TileValues load_tile_values(int tile_start, unsigned tile_mask,
                                               const float* __restrict__ values) {
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int col = lane % kMaskedTileEdge;
   TileValues found;
@@ -141,7 +142,6 @@ __device__ inline void store_masked_tile(
     const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
     float* result, int tile_start, unsigned tile_mask, const TileValues& found,
     float* __restrict__ output) {
-  constexpr unsigned kAllLanes = 0xFFFFFFFFu;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int col = lane % kMaskedTileEdge;
   const int first_row = lane / kMaskedTileEdge;
@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(32 * kPanels)
   const int first_step = args.item_first_steps[blockIdx.x];
   const int step_count = args.item_first_steps[blockIdx.x + 1] - first_step;
   const int first_row = args.step_super_panels[first_step] * kPanels * kEdge;
-  const int inner16 = (operands.inner + 15) / 16 * 16;  // WMMA's depth; zeros past inner
+  const int inner16 = wmma_padded(operands.inner);  // zeros past inner
   const int a_ld = inner16 + kMaskedTilePad;
   const int stage_ld = args.chunk + kMaskedTilePad;
   const int stage_rows = kEdge * args.group_steps;

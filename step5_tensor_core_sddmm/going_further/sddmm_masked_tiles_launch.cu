@@ -68,7 +68,7 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                                                      tiles.item_steps, shape.group_steps) ||
       shape.chunk != masked_tile_chunk(operands.inner) || shape.group_steps < 1 ||
       shape.group_steps > kMaxGroupSteps ||
-      (shape.group_steps > 1 && shape.chunk < (operands.inner + 15) / 16 * 16)) {
+      (shape.group_steps > 1 && shape.chunk < wmma_padded(operands.inner))) {
     throw std::invalid_argument("the masked tiles' launch shape does not match their grouping: " +
                                 std::to_string(shape.panels) + " panels for tiles grouped by " +
                                 std::to_string(tiles.panels) + ", " + std::to_string(shape.stages) +

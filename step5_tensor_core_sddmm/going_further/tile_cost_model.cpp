@@ -6,6 +6,7 @@
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,11 +24,6 @@ constexpr double kIndexBytesPerEntry = 12.0;
 /// Uncalibrated (an estimate) until the H100 round of issue 31.
 constexpr double kTileFixedBytes = 384.0;
 
-/// Bytes of @p inner halves as 16-byte pieces read them (lane groups and copies alike).
-double row_bytes(int inner) {
-  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
-}
-
 /// The most tile columns one stage holds (masked_tile_kernel's kMaxGroupSteps).
 constexpr int kMaxGroupStepsModel = 4;
 
@@ -42,6 +38,10 @@ int blocks_per_sm(const DeviceDescription& device, int shared_bytes, int panels)
 
 }  // namespace
 
+double row_bytes(int inner) {
+  return 2.0 * static_cast<double>((inner + 7) / 8 * 8);
+}
+
 TileThreshold tile_threshold(const DeviceRates& rates, int inner) {
   const double tile_seconds =
       (kMaskedTileEdge * row_bytes(inner) + kTileFixedBytes) / rates.tile_stream_bytes_per_second;
@@ -55,19 +55,19 @@ TileThreshold tile_threshold(const DeviceRates& rates, int inner) {
 }
 
 int masked_tile_chunk(int inner) {
-  return std::clamp((inner + 15) / 16 * 16, 16, kMaskedMaxChunk);
+  return std::clamp(wmma_padded(inner), kWmmaDepth, kMaskedMaxChunk);
 }
 
 int masked_group_steps(int inner) {
   const int chunk = masked_tile_chunk(inner);
-  if (chunk < (inner + 15) / 16 * 16) {
+  if (chunk < wmma_padded(inner)) {
     return 1;  // several chunks: one tile column per stage
   }
   return std::clamp(kMaskedMaxChunk / chunk, 1, kMaxGroupStepsModel);
 }
 
 int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps) {
-  const int a_ld = (inner + 15) / 16 * 16 + kMaskedTilePad;
+  const int a_ld = wmma_padded(inner) + kMaskedTilePad;
   const int a_bytes = panels * kMaskedTileEdge * a_ld * 2;
   const int stage_ld = masked_tile_chunk(inner) + kMaskedTilePad;
   const int stage_bytes = stages * group_steps * kMaskedTileEdge * stage_ld * 2;
@@ -80,7 +80,7 @@ MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int in
                                          int panels_wanted, int group_wanted) {
   MaskedTileShape shape;
   const int stages = device.async_copy ? 4 : 2;
-  const bool several_chunks = masked_tile_chunk(inner) < (inner + 15) / 16 * 16;
+  const bool several_chunks = masked_tile_chunk(inner) < wmma_padded(inner);
   const int most_group = several_chunks      ? 1
                          : group_wanted == 0 ? masked_group_steps(inner)
                                              : std::clamp(group_wanted, 1, kMaxGroupStepsModel);
@@ -142,7 +142,7 @@ std::uint64_t dense_product_buffer_bytes(int rows, int cols) {
 
 double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int inner,
                              std::int64_t nnz) {
-  const auto padded = [](int size) { return static_cast<double>((size + 15) / 16 * 16); };
+  const auto padded = [](int size) { return static_cast<double>(wmma_padded(size)); };
   const double flops = 2.0 * padded(rows) * padded(cols) * padded(inner);
   const double product_bytes = static_cast<double>(dense_product_buffer_bytes(rows, cols));
   // The gather reads a 32-byte sector per entry, or the whole product when S is that dense.

@@ -108,6 +108,12 @@ int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& sh
 /// @return seconds
 double lane_group_seconds(const DeviceRates& rates, int inner, std::int64_t entries);
 
+/// @brief Bytes of one row of @p inner halves as 16-byte pieces read it (a row of A or Bᵀ,
+/// for the lane groups' gathers and the tiles' copies alike).
+/// @param inner the inner size
+/// @return bytes
+double row_bytes(int inner);
+
 /// @brief Seconds the masked-tile kernel takes: its copies of Bᵀ (16 rows per tile column),
 /// of A (the rows of each block's panels) and the tiles' fixed cost.
 /// @param rates the GPU's rates

@@ -10,6 +10,7 @@
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
+#include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -85,7 +86,7 @@ TEST_CASE("the masked-tile kernel's shape fits each GPU") {
       CHECK(shape.chunk == course::step5::masked_tile_chunk(inner));
       CHECK(shape.group_steps >= 1);
       CHECK(shape.group_steps <= 4);
-      CHECK((shape.group_steps == 1 || shape.chunk >= (inner + 15) / 16 * 16));
+      CHECK((shape.group_steps == 1 || shape.chunk >= course::step5::wmma_padded(inner)));
       CHECK(shape.group_steps * 16 * (shape.chunk + 8) * 2 <= 10 * 1024);
       // cp.async (several stages in flight) only where the device has it.
       CHECK(shape.stages == (device.async_copy ? 4 : 2));

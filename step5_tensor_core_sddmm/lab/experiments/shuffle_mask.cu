@@ -6,14 +6,13 @@
 
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
+#include "common/warp_lanes.cuh"
 
 #include <stdexcept>
 #include <string>
 
 namespace course::step5 {
 namespace {
-
-constexpr unsigned kAllLanes = 0xFFFFFFFFu;
 
 /// Correct: the mask is computed while all 32 lanes are present, then names only the lanes
 /// that stay. shfl_down reads lane + offset, which may be a lane that left: its value is

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common/launch_math.hpp"
+#include "common/warp_sum.cuh"
 #include "step5_tensor_core_sddmm/sddmm_dense_wmma.cuh"
 
 #include <cstdint>
@@ -65,16 +66,8 @@ __device__ inline float tile_sparsity(const float* dense_s, int ld_s, int tile_r
   const unsigned nonzeros = (low.x != 0.0f) + (low.y != 0.0f) + (low.z != 0.0f) + (low.w != 0.0f) +
                             (high.x != 0.0f) + (high.y != 0.0f) + (high.z != 0.0f) +
                             (high.w != 0.0f);
-  // All 32 lanes take part: one warp-wide add on sm_80 and later (__reduce_add_sync), a
-  // butterfly of shuffles before.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned tile_nonzeros = __reduce_add_sync(0xFFFFFFFFu, nonzeros);
-#else
-  unsigned tile_nonzeros = nonzeros;
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    tile_nonzeros += __shfl_xor_sync(0xFFFFFFFFu, tile_nonzeros, offset);
-  }
-#endif
+  // All 32 lanes take part (warp_sum_all_lanes' precondition).
+  const unsigned tile_nonzeros = course::warp_sum_all_lanes(nonzeros);
   return 1.0f - static_cast<float>(tile_nonzeros) / static_cast<float>(kM * kN);
 }
 
