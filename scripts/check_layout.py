@@ -11,6 +11,12 @@
 4. Tests include Catch2 only through common/testing/catch2.hpp, which builds them with
    Catch2 2 and 3 alike; only the two mains that drive Catch2's session (common/test_main.cpp,
    grading/judge/judge_main.cpp) include its headers themselves.
+5. One header style: every header opens with `/// @file <its name>` (or a path ending in it),
+   and so does every other source file that opens with a comment (an implementation file may
+   open with the include of its header, which carries the description).
+6. A lesson never sends its reader into the lab: no source file at a step's root, in its
+   `device_pattern/` or `exercise/` names a path under `lab/` (the lab reads the lesson, not
+   the other way round; the lesson's README may point to the lab's notebook and results).
 
 Exit status 0 when all hold; otherwise one line per problem and status 1.
 Usage: scripts/check_layout.py [ROOT]
@@ -51,6 +57,48 @@ def check_catch2_includes(root):
                 problems.append(f"{relative} includes <{header}>: include "
                                 f"\"common/testing/catch2.hpp\" instead (it builds with "
                                 f"Catch2 2 and 3)")
+    return problems
+
+
+HEADER_SUFFIXES = {".cuh", ".hpp", ".h"}
+
+
+def check_file_headers(root):
+    problems = []
+    for folder in ["common", "grading"] + STEPS:
+        for source in sorted((root / folder).rglob("*")):
+            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
+                continue
+            text = source.read_text(encoding="utf-8", errors="replace")
+            first = text.split("\n", 1)[0].rstrip()
+            if source.suffix not in HEADER_SUFFIXES and not first.startswith("//"):
+                continue
+            named = first[len("/// @file "):] if first.startswith("/// @file ") else ""
+            if named != source.name and not named.endswith("/" + source.name):
+                problems.append(f"{source.relative_to(root).as_posix()}: opens with {first[:60]!r}; "
+                                f"open it with '/// @file {source.name}' and its @brief")
+    return problems
+
+
+LAB_PATH = re.compile(r"(?<![\w./])lab/")
+LESSON_FOLDERS = ("", "device_pattern", "exercise")
+
+
+def check_lesson_points_not_to_lab(root, step):
+    problems = []
+    for folder in LESSON_FOLDERS:
+        directory = root / step / folder
+        if not directory.is_dir():
+            continue
+        for source in sorted(directory.iterdir()):
+            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
+                continue
+            for number, line in enumerate(source.read_text(encoding="utf-8",
+                                                           errors="replace").split("\n"), 1):
+                if LAB_PATH.search(line):
+                    problems.append(f"{source.relative_to(root).as_posix()}:{number}: names a "
+                                    f"path in lab/; a lesson file points only to the lesson "
+                                    f"(its README may point to the lab)")
     return problems
 
 
@@ -170,7 +218,9 @@ def main():
         problems += check_cmake(root, step)
         problems += check_root_size(root, step)
         problems += check_readmes(root, step)
+        problems += check_lesson_points_not_to_lab(root, step)
     problems += check_catch2_includes(root)
+    problems += check_file_headers(root)
     for problem in problems:
         print(problem)
     print(f"layout: {len(STEPS)} steps checked, {len(problems)} problems")

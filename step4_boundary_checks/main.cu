@@ -7,7 +7,7 @@
 /// STEP4_APPROACH sets it), and `#define DEBUG` checks the product against the serial CPU one
 /// before device memory is freed (the build defines it when COURSE_DEBUG=ON, the default; define
 /// it here when that option is OFF). The fast kernel is approach 4 of going further's program
-/// (going_further/main.cu); the benchmarks are programs of the lab (lab/README.md).
+/// (going_further/main.cu); the benchmarks are the lab's programs (the step's README lists them).
 
 // #define DEBUG
 

@@ -1,9 +1,10 @@
-// Step 5, every launcher (lesson "Files"): the grid arithmetic the launch files share.
-// Read first: step5_launchers.hpp (the interface these launchers implement).
 /// @file launch_config.hpp
 /// @brief What step 5's launchers share beyond common/launch_math.hpp (ceil_div and the grid
 /// limits, defined there once): the block size of the one-thread-per-item kernels, a grid
 /// size checked against the x limit, and the rounding of sizes and of byte offsets.
+///
+/// Step 5, every launcher (lesson "Files"): the grid arithmetic the launch files share.
+/// Read first: step5_launchers.hpp (the interface these launchers implement).
 #pragma once
 
 #include "common/launch_math.hpp"

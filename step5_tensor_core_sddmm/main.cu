@@ -1,7 +1,8 @@
-// Step 5, the program (lesson "Build and run"): one SDDMM with approach 1, 2 or 3.
-// Read first: step5_program.hpp (the program's body), step5_launchers.hpp (the API it calls).
 /// @file step5_tensor_core_sddmm/main.cu
 /// @brief Step 5 program: one SDDMM C = S ∘ (A·B) with the lesson's approach 1, 2 or 3.
+///
+/// Step 5, the program (lesson "Build and run"): one SDDMM with approach 1, 2 or 3.
+/// Read first: step5_program.hpp (the program's body), step5_launchers.hpp (the API it calls).
 ///
 /// It prints the kernel time and two "other" times (upload of S and preprocessing): the
 /// first call's, which includes one-time set-up, and the steady state's, measured on a second

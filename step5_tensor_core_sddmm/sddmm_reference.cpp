@@ -1,7 +1,8 @@
-// Step 5, tests (lesson "Tests"): the CPU reference in double.
-// Read first: sddmm_reference.hpp.
 /// @file sddmm_reference.cpp
 /// @brief CPU reference SDDMM and the per-nonzero comparison.
+///
+/// Step 5, tests (lesson "Tests"): the CPU reference in double.
+/// Read first: sddmm_reference.hpp.
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 
 #include "common/random_fill.hpp"

@@ -1,7 +1,8 @@
-// Step 5, tests (lesson "Tests"): the CPU reference every approach is checked against.
-// Read first: step5_launchers.hpp (the layout of A, b_transposed and C).
 /// @file sddmm_reference.hpp
 /// @brief CPU reference SDDMM in double, and comparison of a GPU result with it.
+///
+/// Step 5, tests (lesson "Tests"): the CPU reference every approach is checked against.
+/// Read first: step5_launchers.hpp (the layout of A, b_transposed and C).
 ///
 /// The reference takes the same half-precision inputs as the GPU (already rounded to fp16),
 /// converts each to double and accumulates in double, so its only difference from the exact

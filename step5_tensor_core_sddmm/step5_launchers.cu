@@ -1,10 +1,11 @@
-// Step 5, the interface (the lesson, "Read first"): what belongs to no single approach.
-// Read first: step5_launchers.hpp; each approach's launch is in its *_launch.cu.
 /// @file step5_launchers.cu
 /// @brief Approach names and numbers, the operand checks that every launch runs, Plan (what
 /// approaches 1 to 3 prepare once per S: nothing, the dense buffer, the tile groups) with
 /// Plan::run's dispatch to each approach's launcher, sddmm() (plan and run in one call) and
 /// the list of the lesson's approaches that the programs and tests take.
+///
+/// Step 5, the interface (the lesson, "Read first"): what belongs to no single approach.
+/// Read first: step5_launchers.hpp; each approach's launch is in its *_launch.cu.
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include "common/cuda_check.hpp"

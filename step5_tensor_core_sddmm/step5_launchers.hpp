@@ -1,8 +1,9 @@
-// Step 5, the interface (the lesson, "Read first"): what tests, grading and programs call.
-// Read first: the README's reading path; then one approach at a time.
 /// @file step5_launchers.hpp
 /// @brief Step 5's stable host interface: the lesson's SDDMM approaches 1 to 3, their
 /// launchers, their GPU preprocessing (a "plan") and the one-call sddmm().
+///
+/// Step 5, the interface (the lesson, "Read first"): what tests, grading and programs call.
+/// Read first: the README's reading path; then one approach at a time.
 ///
 /// SDDMM computes C = S ∘ (A·B) at the nonzeros of a sparse matrix S only:
 /// C[e] = S.values[e] · Σ_k A(row_e, k) · B(k, col_e) for every stored entry e of S, in S's

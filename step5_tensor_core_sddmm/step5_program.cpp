@@ -1,9 +1,10 @@
-// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
-// Read first: step5_program.hpp, then step5_launchers.hpp (the API it calls).
 /// @file step5_program.cpp
 /// @brief The body of step 5's programs (run_step5_program): the command line, S, the
 /// memory check before any work, the timed runs and the DEBUG check against the CPU
 /// reference.
+///
+/// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
+/// Read first: step5_program.hpp, then step5_launchers.hpp (the API it calls).
 #include "common/cli.hpp"
 #include "common/launch_math.hpp"
 #include "common/product_sizes.hpp"

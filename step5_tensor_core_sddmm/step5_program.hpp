@@ -1,10 +1,11 @@
-// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
-// Read first: step5_launchers.hpp (ApproachEntry, the API it calls), then main.cu.
 /// @file step5_program.hpp
 /// @brief Step 5's program, apart from main(): the command line, S (random or read), the
 /// timed runs of the chosen approach and the DEBUG check. It takes the list of approaches it
 /// offers, so that the lesson's program (main.cu: approaches 1 to 3) and going_further's
 /// (going_further/main.cu: approaches 1 to 4) share it.
+///
+/// Step 5, the program (lesson "Build and run"): one SDDMM with the chosen approach.
+/// Read first: step5_launchers.hpp (ApproachEntry, the API it calls), then main.cu.
 #pragma once
 
 #include "common/timing.hpp"

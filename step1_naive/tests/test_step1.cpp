@@ -1,5 +1,6 @@
-// Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and the
-// refusal of bad command lines (the last two need no GPU).
+/// @file test_step1.cpp
+/// @brief Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and the
+/// refusal of bad command lines (the last two need no GPU).
 #include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"

@@ -1,5 +1,6 @@
-// Step 2's tests: the three approaches against the double CPU reference, the launch limits,
-// the DEBUG check, the benchmark's speedup column and the refusal of bad command lines.
+/// @file test_step2.cpp
+/// @brief Step 2's tests: the three approaches against the double CPU reference, the launch limits,
+/// the DEBUG check, the benchmark's speedup column and the refusal of bad command lines.
 #include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"

@@ -1,6 +1,7 @@
-// Step 3's tests: the shared-memory tiled kernel against the double CPU reference, its
-// refusal of sizes that are not multiples of the tile width, the DEBUG check and the
-// refusal of bad command lines.
+/// @file test_step3.cpp
+/// @brief Step 3's tests: the shared-memory tiled kernel against the double CPU reference, its
+/// refusal of sizes that are not multiples of the tile width, the DEBUG check and the
+/// refusal of bad command lines.
 #include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"

@@ -1,7 +1,8 @@
-// Step 4's lesson kernels (approaches 1 to 3 and the unchecked kernel) against the CPU
-// reference on every small shape, the tile edges, thin shapes and large ragged shapes, with
-// poisoned outputs and fresh seeds (the checks: kernel_checks.hpp). The fast kernel's tests are
-// in going_further/tests/.
+/// @file test_kernels.cu
+/// @brief Step 4's lesson kernels (approaches 1 to 3 and the unchecked kernel) against the CPU
+/// reference on every small shape, the tile edges, thin shapes and large ragged shapes, with
+/// poisoned outputs and fresh seeds (the checks: kernel_checks.hpp). The fast kernel's tests are
+/// in going_further/tests/.
 #include "common/testing/catch2.hpp"
 
 #include "common/compare.hpp"

@@ -1,5 +1,6 @@
-// Step 4's size validation refuses bad input with clear messages (CPU only: every check
-// runs before anything touches the GPU).
+/// @file test_validation.cpp
+/// @brief Step 4's size validation refuses bad input with clear messages (CPU only: every check
+/// runs before anything touches the GPU).
 #include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/padded.cuh"

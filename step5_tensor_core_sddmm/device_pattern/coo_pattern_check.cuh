@@ -1,8 +1,9 @@
-// Step 5, S on the device (device_pattern/README.md): the GPU check of COO.
-// Read first: panel_classification.cuh (what a panel is), then pattern_upload_coo.cu.
 /// @file coo_pattern_check.cuh
 /// @brief The check of a large S uploaded as COO, on the GPU: every entry in range and in
 /// row-major order, the nonzeros of each 64-row panel counted and the columns they span found.
+///
+/// Step 5, S on the device (device_pattern/README.md): the GPU check of COO.
+/// Read first: panel_classification.cuh (what a panel is), then pattern_upload_coo.cu.
 ///
 /// The counts come from two binary searches per panel in the sorted row indices (no CSR
 /// needed); the columns a panel's nonzeros span (over which approach 4 measures its density,

@@ -1,9 +1,10 @@
-// Step 5, S on the device (device_pattern/README.md): the one-pass GPU check of a CSR S.
-// Read first: panel_classification.cuh, then pattern_upload_csr.cu (which launches it).
 /// @file csr_pattern_upload.cuh
 /// @brief Uploading S from CSR: one kernel rebuilds the row of each nonzero from the row
 /// offsets, writes the values of a pattern matrix (all ones), checks S and finds the columns
 /// each 64-row panel spans, and writes its verdict straight into host memory.
+///
+/// Step 5, S on the device (device_pattern/README.md): the one-pass GPU check of a CSR S.
+/// Read first: panel_classification.cuh, then pattern_upload_csr.cu (which launches it).
 ///
 /// The "other" time of approach 4 is mostly the upload of S over PCIe (about 50 GB/s). From
 /// COO it sends 12 bytes per nonzero (row, column, value). From CSR it sends 4 bytes per

@@ -1,9 +1,10 @@
-// Step 5, S on the device (the lesson): the sparse matrix S as every approach reads it.
-// Read first: step5_launchers.hpp (the interface), then pattern_upload_coo.cu.
 /// @file device_pattern.hpp
 /// @brief DevicePattern: S on the device in COO form, uploaded from COO or CSR, validated, and
 /// counted by 64-row panel on the way (the statistics approach 4 of going_further/ decides
 /// from).
+///
+/// Step 5, S on the device (the lesson): the sparse matrix S as every approach reads it.
+/// Read first: step5_launchers.hpp (the interface), then pattern_upload_coo.cu.
 ///
 /// Implemented in pattern_upload_coo.cu and pattern_upload_csr.cu (this folder); device memory
 /// is course::DeviceBuffer from the stream-ordered pool (common/matrix.hpp).

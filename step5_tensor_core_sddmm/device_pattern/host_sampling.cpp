@@ -1,7 +1,8 @@
-// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
-// Read first: host_sampling.hpp.
 /// @file host_sampling.cpp
 /// @brief pattern_values_of() and HostSampling: CSR, pinned, pattern or values.
+///
+/// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
+/// Read first: host_sampling.hpp.
 #include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 
 #include <cuda_runtime_api.h>

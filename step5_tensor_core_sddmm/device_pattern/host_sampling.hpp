@@ -1,8 +1,9 @@
-// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
-// Read first: device_pattern.hpp (DevicePattern and PatternValues).
 /// @file host_sampling.hpp
 /// @brief HostSampling: S in CSR, page-locked while it lives, with the one answer to "is S a
 /// pattern?" (pattern_values_of) that the programs, the benchmark and the tests share.
+///
+/// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
+/// Read first: device_pattern.hpp (DevicePattern and PatternValues).
 ///
 /// A pattern S (every value one: a Matrix Market `pattern` file, an attention mask) uploads
 /// no values and approach 4's kernels read none; a valued S uploads them and every kernel

@@ -1,8 +1,9 @@
-// Step 5, S on the device (device_pattern/README.md): shared by both uploads.
-// Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 /// @file pattern_storage.hpp
 /// @brief DevicePattern's device storage, shared by its COO upload (pattern_upload_coo.cu)
 /// and its CSR upload (pattern_upload_csr.cu).
+///
+/// Step 5, S on the device (device_pattern/README.md): shared by both uploads.
+/// Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 #pragma once
 
 #include "common/matrix.hpp"

@@ -1,9 +1,10 @@
-// Step 5, S on the device (device_pattern/README.md): the COO upload.
-// Read first: pattern_storage.hpp, then coo_pattern_check.cuh (the GPU check of a large S).
 /// @file pattern_upload_coo.cu
 /// @brief DevicePattern from COO: upload, validation (on the host for a few thousand entries,
 /// on the GPU beyond), the panel counts and spans that approach 4 classifies from, and the
 /// accessors.
+///
+/// Step 5, S on the device (device_pattern/README.md): the COO upload.
+/// Read first: pattern_storage.hpp, then coo_pattern_check.cuh (the GPU check of a large S).
 #include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/coo_pattern_check.cuh"

@@ -1,9 +1,10 @@
-// Step 5, S on the device (device_pattern/README.md): the CSR upload.
-// Read first: pattern_upload_coo.cu (the COO path that small S takes), csr_pattern_upload.cuh.
 /// @file pattern_upload_csr.cu
 /// @brief DevicePattern from CSR: 4 bytes per nonzero plus 4 per row on the bus, the rows
 /// rebuilt and S checked by one kernel (csr_pattern_kernel), the values copied on a side
 /// stream; a small S is expanded to COO on the host instead.
+///
+/// Step 5, S on the device (device_pattern/README.md): the CSR upload.
+/// Read first: pattern_upload_coo.cu (the COO path that small S takes), csr_pattern_upload.cuh.
 #include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/csr_pattern_upload.cuh"

@@ -1,7 +1,8 @@
-// Step 5, approach 1 (the lesson): the kernel (a student writes it).
-// Read first: lab/experiments/shuffle_mask.cu (the shuffle lesson) and warp_shuffle_check.cuh.
 /// @file sddmm_warp_per_nonzero.cuh
 /// @brief Approach 1, the CUDA-core baseline: one warp per nonzero of S.
+///
+/// Step 5, approach 1 (the lesson): the kernel (a student writes it).
+/// Read first: the README's experiment "The shuffle mask", then warp_shuffle_check.cuh.
 ///
 /// The 32 lanes split the dot product of row `row` of A and row `col` of Bᵀ (lane l takes
 /// k = l, l + 32, ...), each accumulating in float, then add their partial sums with a
@@ -30,8 +31,8 @@ __device__ inline float warp_sum(float value) {
   // exchanging registers with checked_shfl_xor_sync (warp_shuffle_check.cuh: __shfl_xor_sync
   // plus a check of its mask) in log2(32) = 5 steps. All 32 lanes call this function, and
   // the mask of a shuffle must name exactly the lanes that take part in it: the note's lesson
-  // (lab/experiments/shuffle_mask.cu). In the course's build a shuffle whose mask leaves out
-  // a lane that takes part stops the kernel, and the test fails with a CUDA error.
+  // (the README's experiment "The shuffle mask"). In the course's build a shuffle whose mask
+  // leaves out a lane that takes part stops the kernel, and the test fails with a CUDA error.
   // Checked through sddmm_warp_per_nonzero_kernel below, by the same tests.
   return value;
   // END EXERCISE warp_sum

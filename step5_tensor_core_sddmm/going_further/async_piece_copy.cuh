@@ -1,9 +1,10 @@
-// Step 5, going further: 16-byte copies from global into shared memory, asynchronous where
-// the GPU has cp.async (sm_80 and later), plain loads and stores on older GPUs.
-// Read first: ../wmma_tile_product.cuh (stage_slice, the synchronous staging of approach 2).
 /// @file async_piece_copy.cuh
 /// @brief Copies of 8-half pieces into shared memory with zeros past a matrix's edge, and the
 /// commit and wait of cp.async's groups.
+///
+/// Step 5, going further: 16-byte copies from global into shared memory, asynchronous where
+/// the GPU has cp.async (sm_80 and later), plain loads and stores on older GPUs.
+/// Read first: ../wmma_tile_product.cuh (stage_slice, the synchronous staging of approach 2).
 ///
 /// On sm_80 and later `cp.async.cg` copies 16 bytes without passing through registers and
 /// without making the thread wait; its source size (0..16 bytes) reads only what lies inside

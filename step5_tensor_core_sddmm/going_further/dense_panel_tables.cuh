@@ -1,9 +1,10 @@
-// Step 5, approach 4 (going further): the plan's kernels for the dense panels.
-// Read first: dense_panel_tables.hpp, then sddmm_hybrid_panel_choice.cu (which launches them).
 /// @file dense_panel_tables.cuh
 /// @brief The two kernels of approach 4's plan: the panel tables moved to the device in one
 /// launch, and the table of where each tile's nonzeros start (which sddmm_dense_panels_kernel reads
 /// instead of searching S).
+///
+/// Step 5, approach 4 (going further): the plan's kernels for the dense panels.
+/// Read first: dense_panel_tables.hpp, then sddmm_hybrid_panel_choice.cu (which launches them).
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"

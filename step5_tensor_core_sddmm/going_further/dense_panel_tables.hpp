@@ -1,11 +1,12 @@
-// Step 5, approach 4 (going further): the plan of approach 4, as data.
-// Read first: panel_classification.cuh (the panels), hybrid_options.hpp (HybridOptions),
-// hybrid_plan.hpp (HybridPlan).
 /// @file dense_panel_tables.hpp
 /// @brief Approach 4's plan: which 64-row panels go to Tensor Cores (DensePanelChoice, made on
 /// the host by choose_dense_panels) and the tables on the device that lead
 /// sddmm_dense_panels_kernel to their block tiles and nonzeros (DensePanelTables, from
 /// upload_dense_panels). Both are implemented in sddmm_hybrid_panel_choice.cu.
+///
+/// Step 5, approach 4 (going further): the plan of approach 4, as data.
+/// Read first: panel_classification.cuh (the panels), hybrid_options.hpp (HybridOptions),
+/// hybrid_plan.hpp (HybridPlan).
 #pragma once
 
 #include "common/matrix.hpp"

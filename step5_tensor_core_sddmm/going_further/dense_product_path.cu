@@ -1,8 +1,9 @@
-// Step 5, going further: the dense path's GEMM and gather.
-// Read first: dense_product_path.hpp.
 /// @file dense_product_path.cu
 /// @brief DenseProductPath: cublasGemmEx (fp16 A and Bᵀ, fp32 product and sums) and the
 /// gather of S's entries.
+///
+/// Step 5, going further: the dense path's GEMM and gather.
+/// Read first: dense_product_path.hpp.
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 
 #include "common/cuda_check.hpp"

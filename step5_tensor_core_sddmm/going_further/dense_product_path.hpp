@@ -1,10 +1,11 @@
-// Step 5, going further: the dense product as one of the plan's paths.
-// Read first: tile_cost_model.hpp (dense_product_pays: when the plan takes it).
 /// @file dense_product_path.hpp
 /// @brief When S is dense enough, the cheapest SDDMM computes the whole rows×cols product
 /// with cuBLAS's fp16 Tensor Core GEMM (fp32 output) and gathers S's entries from it: the
 /// note's first version, with a library GEMM. The plan takes this path when the cost model
 /// says it wins and its buffer fits in the device's free memory.
+///
+/// Step 5, going further: the dense product as one of the plan's paths.
+/// Read first: tile_cost_model.hpp (dense_product_pays: when the plan takes it).
 #pragma once
 
 #include "common/matrix.hpp"

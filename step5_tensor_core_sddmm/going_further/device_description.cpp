@@ -1,8 +1,9 @@
-// Step 5, going further: the figures of a GPU, read or written out, and the rates derived.
-// Read first: device_description.hpp.
 /// @file device_description.cpp
 /// @brief describe_current_device(), the four written-out GPUs and described_rates() with
 /// its calibrated efficiencies.
+///
+/// Step 5, going further: the figures of a GPU, read or written out, and the rates derived.
+/// Read first: device_description.hpp.
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 
 #include "common/cuda_check.hpp"

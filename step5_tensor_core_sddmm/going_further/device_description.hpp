@@ -1,10 +1,11 @@
-// Step 5, going further: the figures of a GPU that the plan's choices read.
-// Read first: tile_cost_model.hpp (what the choices are), then this file.
 /// @file device_description.hpp
 /// @brief What step 5's plan knows of a GPU: its compute capability, SM count, shared
 /// memory, L2 cache and clocks, read from the device (describe_current_device) or written
 /// out for a GPU the course is not running on (t4_description, a100_40gb_description,
 /// l4_description, h100_sxm_description: the CPU tests check the plan's choices on them).
+///
+/// Step 5, going further: the figures of a GPU that the plan's choices read.
+/// Read first: tile_cost_model.hpp (what the choices are), then this file.
 ///
 /// The rates the cost model works with (described_rates) are derived from these figures
 /// and a few calibrated efficiencies; each names the GPU and the date of its calibration.

@@ -1,9 +1,10 @@
-// Step 5, approach 4 (going further, "Full tiles"): the plan's search, step by step.
-// Read first: full_tiles.hpp, then full_tile_search.cuh (the kernels).
 /// @file full_tile_search.cu
 /// @brief find_full_tiles() and list_remaining_entries(): the search for full 64×64 tiles on
 /// the GPU (count the candidates, write them, check their rows) and the list of the entries
 /// left to the lane groups.
+///
+/// Step 5, approach 4 (going further, "Full tiles"): the plan's search, step by step.
+/// Read first: full_tiles.hpp, then full_tile_search.cuh (the kernels).
 ///
 /// Why 64×64: it is the block tile of the Tensor Core kernels (BlockTileProduct), one panel
 /// high, so a full tile and a dense panel never share rows halfway. A block-sparse mask of

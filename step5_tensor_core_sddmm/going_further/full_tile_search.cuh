@@ -1,9 +1,10 @@
-// Step 5, approach 4 (going further, "Full tiles"): the plan's kernels that find them.
-// Read first: full_tiles.hpp (what a full tile is), then full_tile_search.cu (the order).
 /// @file full_tile_search.cuh
 /// @brief The three kernels of the search for full tiles: candidates (a tile's first row
 /// holds its whole width), the check of the other rows, and the list of the entries that
 /// remain for the lane groups.
+///
+/// Step 5, approach 4 (going further, "Full tiles"): the plan's kernels that find them.
+/// Read first: full_tiles.hpp (what a full tile is), then full_tile_search.cu (the order).
 ///
 /// S is sorted row-major without repeats (the search checks), so the entries of columns
 /// c .. c + w - 1 of one row are consecutive exactly when the entry at column c and the one

@@ -1,5 +1,3 @@
-// Step 5, approach 4 (going further, "Full tiles"): the plan's search for tiles wholly in S.
-// Read first: dense_panel_tables.hpp (the panels), then full_tile_search.cu.
 /// @file full_tiles.hpp
 /// @brief Approach 4's full tiles: 64×64 output tiles (aligned to 64) whose every position
 /// inside the matrix is an entry of S. Block-sparse attention masks are made of them. Each
@@ -7,6 +5,9 @@
 /// the entries of one row of such a tile are consecutive in S, so one start per row is all
 /// the kernel needs (no per-entry index work). Partial tiles stay with the dense panels and
 /// the lane groups.
+///
+/// Step 5, approach 4 (going further, "Full tiles"): the plan's search for tiles wholly in S.
+/// Read first: dense_panel_tables.hpp (the panels), then full_tile_search.cu.
 #pragma once
 
 #include "common/matrix.hpp"

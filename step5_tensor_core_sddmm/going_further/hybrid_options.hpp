@@ -1,9 +1,10 @@
-// Step 5, approach 4 (going further): its tuning knobs.
-// Read first: hybrid_plan.hpp (the plan that takes them).
 /// @file hybrid_options.hpp
 /// @brief Approach 4's options: the lanes per nonzero and runs per block of the lane groups,
 /// and the thresholds that send dense panels and full tiles to Tensor Cores. The defaults
 /// are the values tuned on an H100 (going_further/README.md gives the measurements).
+///
+/// Step 5, approach 4 (going further): its tuning knobs.
+/// Read first: hybrid_plan.hpp (the plan that takes them).
 #pragma once
 
 namespace course::step5 {

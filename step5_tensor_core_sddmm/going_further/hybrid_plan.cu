@@ -1,9 +1,10 @@
-// Step 5, approach 4 (going further): its preprocessing of S and its run.
-// Read first: hybrid_plan.hpp (HybridPlan, launch_hybrid), then full_tiles.hpp.
 /// @file hybrid_plan.cu
 /// @brief HybridPlan: what approach 4 prepares once per S (the full tiles, the dense panel
 /// tables, the lane groups' list), HybridPlan::run, which checks the operands and calls
 /// launch_hybrid, and the entry that adds approach 4 to a program's list.
+///
+/// Step 5, approach 4 (going further): its preprocessing of S and its run.
+/// Read first: hybrid_plan.hpp (HybridPlan, launch_hybrid), then full_tiles.hpp.
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 
 #include "common/cuda_check.hpp"

@@ -1,5 +1,3 @@
-// Step 5, approach 4 (going further): its plan, its launch and its place in a program.
-// Read first: step5_launchers.hpp (SddmmPlan, ApproachEntry), then hybrid_options.hpp.
 /// @file hybrid_plan.hpp
 /// @brief Approach 4, the hybrid: CUDA-core lane groups for the sparse entries, and Tensor
 /// Cores on the 16×16 tiles dense enough to pay (masked_tiles.hpp) or, when the mask is dense
@@ -8,6 +6,9 @@
 /// HybridPlan is its preprocessing of S (hybrid_plan.cu), launch_hybrid its launch
 /// (sddmm_hybrid_launch.cu), and hybrid_approach() the entry that adds it to a program's approaches
 /// 1 to 3.
+///
+/// Step 5, approach 4 (going further): its plan, its launch and its place in a program.
+/// Read first: step5_launchers.hpp (SddmmPlan, ApproachEntry), then hybrid_options.hpp.
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"

@@ -1,7 +1,8 @@
-// Step 5, going further (going further): the step program with approach 4 beside 1 to 3.
-// Read first: ../step5_program.hpp (the program's body), hybrid_plan.hpp (approach 4).
 /// @file step5_tensor_core_sddmm/going_further/main.cu
 /// @brief Program step5_going_further: one SDDMM C = S ∘ (A·B) with approach 1, 2, 3 or 4.
+///
+/// Step 5, going further (going further): the step program with approach 4 beside 1 to 3.
+/// Read first: ../step5_program.hpp (the program's body), hybrid_plan.hpp (approach 4).
 ///
 /// The same program as the lesson's (../main.cu, run_step5_program), with approach 4, the
 /// hybrid, added to its list and run by default. `#define APPROACH x` (or CMake's

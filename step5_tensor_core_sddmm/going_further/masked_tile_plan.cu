@@ -1,8 +1,9 @@
-// Step 5, going further: the masked-tile plan, step by step.
-// Read first: masked_tile_plan.hpp.
 /// @file masked_tile_plan.cu
 /// @brief plan_masked_tiles(): threshold and shape, search, grouping, the lane groups' list,
 /// and the dense path.
+///
+/// Step 5, going further: the masked-tile plan, step by step.
+/// Read first: masked_tile_plan.hpp.
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 
 #include "common/device.hpp"

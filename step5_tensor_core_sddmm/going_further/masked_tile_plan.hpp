@@ -1,12 +1,13 @@
-// Step 5, going further: the plan that splits S between Tensor Core tiles, lane groups and
-// the dense product, by the cost model.
-// Read first: tile_cost_model.hpp (the model), masked_tiles.hpp (the tiles),
-// dense_product_path.hpp (the dense path).
 /// @file masked_tile_plan.hpp
 /// @brief plan_masked_tiles(): the threshold and the kernel's shape from the device, the
 /// search for masked tiles, whether they pay, the list of the lane groups' entries, and the
 /// dense path when it wins; with the figures (bytes, FLOPs, seconds) the benchmark's LIMIT
 /// column reads.
+///
+/// Step 5, going further: the plan that splits S between Tensor Core tiles, lane groups and
+/// the dense product, by the cost model.
+/// Read first: tile_cost_model.hpp (the model), masked_tiles.hpp (the tiles),
+/// dense_product_path.hpp (the dense path).
 #pragma once
 
 #include "common/matrix.hpp"

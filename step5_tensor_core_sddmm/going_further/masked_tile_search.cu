@@ -1,9 +1,10 @@
-// Step 5, going further: the search for masked tiles, step by step.
-// Read first: masked_tiles.hpp, then masked_tile_search.cuh (the kernels).
 /// @file masked_tile_search.cu
 /// @brief find_masked_tiles() (row offsets, candidates, descriptors), group_masked_tiles()
 /// (CUB: sort the tiles by super-panel and tile column, run-length encode the steps, cut
 /// items) and list_entries_outside() (CUB: select the lane groups' entries).
+///
+/// Step 5, going further: the search for masked tiles, step by step.
+/// Read first: masked_tiles.hpp, then masked_tile_search.cuh (the kernels).
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_search.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"

@@ -1,8 +1,9 @@
-// Step 5, going further: the kernels that find the masked tiles and describe them.
-// Read first: masked_tiles.hpp (the descriptor), then masked_tile_search.cu (the order).
 /// @file masked_tile_search.cuh
 /// @brief The search's kernels: S's row offsets, the candidate rows, and one warp per
 /// candidate that reads a tile's 16 rows and writes its descriptor.
+///
+/// Step 5, going further: the kernels that find the masked tiles and describe them.
+/// Read first: masked_tiles.hpp (the descriptor), then masked_tile_search.cu (the order).
 ///
 /// Why candidates: a tile with at least min_entries entries has, in one of its rows, at least
 /// min_run = ceil(min_entries / 16) of them. One thread per entry finds the first entry of

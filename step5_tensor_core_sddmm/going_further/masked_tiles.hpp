@@ -1,10 +1,11 @@
-// Step 5, going further: Tensor Core tiles chosen one 16×16 tile at a time.
-// Read first: ../tile_grouping.hpp (approach 3's tiles), then this file, then
-// masked_tile_search.cu (how the tiles are found) and sddmm_masked_tiles.cuh (the kernel).
 /// @file masked_tiles.hpp
 /// @brief The masked tiles of S: 16×16 tiles holding enough of S's entries that a Tensor
 /// Core product of the whole tile costs less than the lane groups' work on those entries
 /// (tile_cost_model.hpp says how many), each described without a per-entry index.
+///
+/// Step 5, going further: Tensor Core tiles chosen one 16×16 tile at a time.
+/// Read first: ../tile_grouping.hpp (approach 3's tiles), then this file, then
+/// masked_tile_search.cu (how the tiles are found) and sddmm_masked_tiles.cuh (the kernel).
 ///
 /// **The descriptor.** S is sorted row-major, so the entries of one row of a tile are
 /// consecutive in S. A tile is then described by, for each of its 16 rows, the position in

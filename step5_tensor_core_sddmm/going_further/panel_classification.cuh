@@ -1,7 +1,8 @@
-// Step 5, approach 4 (going further): why S is cut into 64-row panels.
-// Read first: the lesson's approach 3 (its tiles), then sddmm_hybrid_panel_choice.cu.
 /// @file panel_classification.cuh
 /// @brief The 64-row panels of S from which approach 4 decides where Tensor Cores pay off.
+///
+/// Step 5, approach 4 (going further): why S is cut into 64-row panels.
+/// Read first: the lesson's approach 3 (its tiles), then sddmm_hybrid_panel_choice.cu.
 ///
 /// A block tile of 64×64 outputs computed with WMMA reads 64 rows of A and 64 rows of Bᵀ
 /// once, about 16 bytes per output position at inner = 256, whereas the CUDA-core path reads a

@@ -1,8 +1,9 @@
-// Step 5, going further: the combined plan's choice per 64-row panel, by modelled kernel times.
-// Read first: panel_cost_choice.hpp.
 /// @file panel_cost_choice.cpp
 /// @brief kernel_times() with its calibrated constants, plan_seconds(), the candidates of
 /// choose_panels_by_cost(), and the per-panel figures of the masked tiles.
+///
+/// Step 5, going further: the combined plan's choice per 64-row panel, by modelled kernel times.
+/// Read first: panel_cost_choice.hpp.
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"

@@ -1,12 +1,13 @@
-// Step 5, going further: which 64-row panels of the combined plan go to the dense-panel
-// kernel, and which to full tiles, masked tiles and lane groups, by their modelled times.
-// Read first: tile_cost_model.hpp (the model's rates), dense_panel_tables.hpp (the panels).
 /// @file panel_cost_choice.hpp
 /// @brief The combined plan's choice per 64-row panel (HybridOptions::panel_choice = cost):
 /// each panel is costed both ways, as its span's 64×64 block tiles on the dense-panel kernel
 /// or as its full tiles, masked 16×16 tiles and lane-group entries, and whole plans are
 /// compared with each kernel's fixed cost counted once, so that a panel is never sent to a
 /// kernel that would run for it alone.
+///
+/// Step 5, going further: which 64-row panels of the combined plan go to the dense-panel
+/// kernel, and which to full tiles, masked tiles and lane groups, by their modelled times.
+/// Read first: tile_cost_model.hpp (the model's rates), dense_panel_tables.hpp (the panels).
 ///
 /// Why: a banded FEM matrix (bcsstk16, panels at 8–21 % of their span) has many 16×16 tiles
 /// holding 30–130 of their 256 positions. The density rule (15 %) split its panels between the

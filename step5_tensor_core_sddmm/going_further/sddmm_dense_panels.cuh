@@ -1,7 +1,8 @@
-// Step 5, approach 4 (going further): the Tensor Core kernel of the dense panels.
-// Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
 /// @file sddmm_dense_panels.cuh
 /// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.
+///
+/// Step 5, approach 4 (going further): the Tensor Core kernel of the dense panels.
+/// Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
 ///
 /// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
 /// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones

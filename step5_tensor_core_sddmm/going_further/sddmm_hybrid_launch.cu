@@ -1,10 +1,11 @@
-// Step 5, approach 4 (going further): the launches of its two kernels.
-// Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
-// dense_panel_tables.hpp.
 /// @file sddmm_hybrid_launch.cu
 /// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels and of the
 /// full tiles, then the lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled
 /// in where it matches).
+///
+/// Step 5, approach 4 (going further): the launches of its two kernels.
+/// Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
+/// dense_panel_tables.hpp.
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"

@@ -1,8 +1,9 @@
-// Step 5, approach 4 (going further): which panels go to Tensor Cores, and why.
-// Read first: panel_classification.cuh (panels and their spans), dense_panel_tables.hpp.
 /// @file sddmm_hybrid_panel_choice.cu
 /// @brief Approach 4's plan: the choice of dense panels on the host, from the counts and
 /// column spans that came with the upload of S, and its tables on the device.
+///
+/// Step 5, approach 4 (going further): which panels go to Tensor Cores, and why.
+/// Read first: panel_classification.cuh (panels and their spans), dense_panel_tables.hpp.
 ///
 /// Why a panel goes to Tensor Cores: a 64×64 block tile computed with WMMA reads 64 rows of A
 /// and 64 rows of Bᵀ once, about 16 bytes per output position at inner = 256, whereas a lane

@@ -1,8 +1,9 @@
-// Step 5, approach 4 (going further): the CUDA-core kernel, lane groups per nonzero.
-// Read first: sddmm_warp_per_nonzero.cuh (approach 1's warp reduction).
 /// @file sddmm_lane_groups.cuh
 /// @brief Approach 4's CUDA-core part: a group of lanes per nonzero (the Tensor Core part for
 /// dense panels is in sddmm_dense_panels.cuh).
+///
+/// Step 5, approach 4 (going further): the CUDA-core kernel, lane groups per nonzero.
+/// Read first: sddmm_warp_per_nonzero.cuh (approach 1's warp reduction).
 ///
 /// Most matrices of the benchmark are so sparse (99.97 % and more) that a 16×16 tile holds
 /// one nonzero or none: a WMMA tile would compute 256 products to keep one. For them a small

@@ -1,7 +1,3 @@
-// Step 5, going further: Tensor Cores on the masked 16×16 tiles, results stored straight into
-// S's value order through the tiles' descriptors.
-// Read first: masked_tiles.hpp (descriptors, steps, items), async_piece_copy.cuh (the copies),
-// ../wmma_tile_product.cuh (one warp, one WMMA tile).
 /// @file sddmm_masked_tiles.cuh
 /// @brief masked_tile_kernel: one block per item, one warp per 16-row panel of its
 /// super-panel. The panels' rows of A are copied into shared memory once; the tile columns
@@ -10,6 +6,11 @@
 /// has cp.async; every warp whose panel has a tile in a column multiplies it with WMMA
 /// 16×16×16, and after the column's last chunk of inner writes the tile's entries of S, row by
 /// row, through its starts and masks.
+///
+/// Step 5, going further: Tensor Cores on the masked 16×16 tiles, results stored straight into
+/// S's value order through the tiles' descriptors.
+/// Read first: masked_tiles.hpp (descriptors, steps, items), async_piece_copy.cuh (the copies),
+/// ../wmma_tile_product.cuh (one warp, one WMMA tile).
 #pragma once
 
 #include "common/warp_lanes.cuh"

@@ -1,8 +1,9 @@
-// Step 5, going further: the launch of the masked-tile kernel.
-// Read first: sddmm_masked_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
 /// @file sddmm_masked_tiles_launch.cu
 /// @brief launch_masked_tiles(): one block per item, the shape's panels and stages, 16-byte
 /// copies where A and Bᵀ allow them; and whether the kernel was compiled with cp.async.
+///
+/// Step 5, going further: the launch of the masked-tile kernel.
+/// Read first: sddmm_masked_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_masked_tiles.cuh"

@@ -1,8 +1,9 @@
-// Step 5, going further: the cost model's arithmetic.
-// Read first: tile_cost_model.hpp.
 /// @file tile_cost_model.cpp
 /// @brief The threshold of a Tensor Core tile, the masked-tile kernel's launch shape, and
 /// the seconds of each path.
+///
+/// Step 5, going further: the cost model's arithmetic.
+/// Read first: tile_cost_model.hpp.
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"

@@ -1,9 +1,10 @@
-// Step 5, going further: the cost model that sends each 16×16 tile to Tensor Cores or to the
-// lane groups, shapes the masked-tile kernel for the GPU, and weighs the dense product.
-// Read first: device_description.hpp (the rates), masked_tiles.hpp (what a masked tile is).
 /// @file tile_cost_model.hpp
 /// @brief The plan's choices as functions of the mask's figures and the GPU's description,
 /// so that the CPU tests can check them for GPUs the course is not running on.
+///
+/// Step 5, going further: the cost model that sends each 16×16 tile to Tensor Cores or to the
+/// lane groups, shapes the masked-tile kernel for the GPU, and weighs the dense product.
+/// Read first: device_description.hpp (the rates), masked_tiles.hpp (what a masked tile is).
 ///
 /// The model counts the bytes each path must bring to the SMs and divides them by the rate
 /// the path reaches (DeviceRates):

@@ -1,6 +1,3 @@
-// Step 5, approach 4 (going further): S's values brought into L2 ahead of the stores that read
-// them.
-// Read first: sddmm_masked_tiles.cuh (store_masked_tile), sddmm_full_tiles.cuh (the copy-out).
 /// @file value_prefetch.cuh
 /// @brief A valued S multiplies each product by its value before the store. The value is read
 /// at the very position the store writes (S's order is C's order), so the bytes are few, but
@@ -10,6 +7,10 @@
 /// lab/NOTEBOOK.md, 2026-11-28). The kernels therefore ask L2 for a tile's values as soon as
 /// they know where they lie, long before the store, and load a tile's values all at once
 /// before multiplying; a pattern S (values == nullptr) runs the code it ran before.
+///
+/// Step 5, approach 4 (going further): S's values brought into L2 ahead of the stores that read
+/// them.
+/// Read first: sddmm_masked_tiles.cuh (store_masked_tile), sddmm_full_tiles.cuh (the copy-out).
 #pragma once
 
 #include <cstdint>

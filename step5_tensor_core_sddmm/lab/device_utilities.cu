@@ -1,8 +1,9 @@
-// Step 5, tests and benchmark (the lab): inputs and tolerances on the GPU.
-// Read first: device_utilities.cuh (the kernels), step5_launchers.hpp (the declarations).
 /// @file device_utilities.cu
 /// @brief Launches of the small kernels around the SDDMM: random half inputs, the conversions
 /// for the cuSPARSE reference, and the per-nonzero magnitude of the benchmark's tolerance.
+///
+/// Step 5, tests and benchmark (the lab): inputs and tolerances on the GPU.
+/// Read first: device_utilities.cuh (the kernels), step5_launchers.hpp (the declarations).
 #include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/lab/device_utilities.cuh"

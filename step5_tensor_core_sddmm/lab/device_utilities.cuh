@@ -1,8 +1,9 @@
-// Step 5, tests and benchmark (the lab): small kernels around the SDDMM.
-// Read first: step5_launchers.hpp; device_utilities.cu launches these kernels.
 /// @file device_utilities.cuh
 /// @brief Small kernels around the SDDMM: random half inputs generated on the GPU, format
 /// conversions for the cuSPARSE reference, and the per-nonzero magnitude for tolerances.
+///
+/// Step 5, tests and benchmark (the lab): small kernels around the SDDMM.
+/// Read first: step5_launchers.hpp; device_utilities.cu launches these kernels.
 #pragma once
 
 #include <cuda_fp16.h>

@@ -1,9 +1,10 @@
-// Step 5, the lab (benchmark and experiments): inputs and tolerances made on the GPU.
-// Read first: device_utilities.cuh (the kernels), then device_utilities.cu (their launches).
 /// @file device_utilities.hpp
 /// @brief The small GPU helpers that only the benchmark and the experiments use: random half
 /// inputs made on the device, the conversions for the cuSPARSE baseline, and the per-nonzero
 /// magnitude of the benchmark's tolerance.
+///
+/// Step 5, the lab (benchmark and experiments): inputs and tolerances made on the GPU.
+/// Read first: device_utilities.cuh (the kernels), then device_utilities.cu (their launches).
 #pragma once
 
 #include "step5_tensor_core_sddmm/dense_operands.hpp"

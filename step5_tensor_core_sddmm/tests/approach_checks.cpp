@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
-// Read first: approach_checks.hpp.
 /// @file approach_checks.cpp
 /// @brief check_approach, the approaches under test, check_all, check_csr_upload and the
 /// matrices of approach_checks.hpp.
+///
+/// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
+/// Read first: approach_checks.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"

@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
-// Read first: sddmm_reference.hpp (the CPU reference they compare with).
 /// @file approach_checks.hpp
 /// @brief Runs approaches against the CPU reference on fresh random inputs with the output
 /// poisoned, and builds the sampling matrices several test files use.
+///
+/// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
+/// Read first: sddmm_reference.hpp (the CPU reference they compare with).
 #pragma once
 
 #include "common/sparse_matrix.hpp"

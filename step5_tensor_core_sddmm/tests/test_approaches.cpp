@@ -1,7 +1,8 @@
-// Step 5, tests (lesson "Tests"): every approach against the CPU reference on awkward shapes.
-// Read first: approach_checks.hpp (the checks), step5_launchers.hpp (the API under test).
 /// @file test_approaches.cpp
 /// @brief GPU tests: every approach against the CPU reference SDDMM on awkward shapes.
+///
+/// Step 5, tests (lesson "Tests"): every approach against the CPU reference on awkward shapes.
+/// Read first: approach_checks.hpp (the checks), step5_launchers.hpp (the API under test).
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"

@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): S on the device, every upload and every refusal.
-// Read first: approach_checks.hpp, then device_pattern/README.md.
 /// @file test_pattern_upload.cpp
 /// @brief GPU tests of DevicePattern: COO and CSR uploads, checked on the host or the GPU,
 /// must count the same panels and spans; bad S is refused with the first bad entry named.
+///
+/// Step 5, tests (lesson "Tests"): S on the device, every upload and every refusal.
+/// Read first: approach_checks.hpp, then device_pattern/README.md.
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"

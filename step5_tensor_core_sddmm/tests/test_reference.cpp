@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): the CPU reference, the fragment maps, the argument checks.
-// Read first: sddmm_reference.hpp, fragment_map.cuh.
 /// @file test_reference.cpp
 /// @brief CPU tests of step 5: the reference SDDMM, the comparison, the fragment map's
 /// algebra and the argument checks (no GPU needed).
+///
+/// Step 5, tests (lesson "Tests"): the CPU reference, the fragment maps, the argument checks.
+/// Read first: sddmm_reference.hpp, fragment_map.cuh.
 #include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"

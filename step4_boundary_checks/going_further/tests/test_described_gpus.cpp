@@ -1,6 +1,7 @@
-// The fast kernel's choice on GPUs that are not in the machine: descriptions of an H100 (the
-// GPU of the calibration), a T4, an A100-40GB and an L4 (described_gpus.hpp), and the choices
-// made for each. CPU only: the choice is host code that reads a description of the device.
+/// @file test_described_gpus.cpp
+/// @brief The fast kernel's choice on GPUs that are not in the machine: descriptions of an H100 (the
+/// GPU of the calibration), a T4, an A100-40GB and an L4 (described_gpus.hpp), and the choices
+/// made for each. CPU only: the choice is host code that reads a description of the device.
 #include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"

@@ -1,5 +1,6 @@
-// The fast kernel's choice of tile and split-K (a host function, tested without a GPU on the
-// figures of an H100 and tiles whose facts the tests fix).
+/// @file test_fast_config.cpp
+/// @brief The fast kernel's choice of tile and split-K (a host function, tested without a GPU on the
+/// figures of an H100 and tiles whose facts the tests fix).
 #include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"

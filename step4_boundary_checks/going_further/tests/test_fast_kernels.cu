@@ -1,6 +1,7 @@
-// The fast kernel of step 4 (every tile, its float4 and scalar paths, the automatic choice)
-// against the CPU reference with the checks of the lesson's kernels (tests/kernel_checks.hpp):
-// every small shape, the tile edges, thin and large ragged shapes; and misaligned matrices.
+/// @file test_fast_kernels.cu
+/// @brief The fast kernel of step 4 (every tile, its float4 and scalar paths, the automatic choice)
+/// against the CPU reference with the checks of the lesson's kernels (tests/kernel_checks.hpp):
+/// every small shape, the tile edges, thin and large ragged shapes; and misaligned matrices.
 #include "common/testing/catch2.hpp"
 
 #include "common/compare.hpp"

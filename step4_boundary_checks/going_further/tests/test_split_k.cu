@@ -1,6 +1,7 @@
-// Split-K of the fast kernel against the CPU reference: splits that do not divide the inner
-// tiles, more splits than tiles, inner = 1, single rows and columns, a long inner dimension with
-// exact sums (a lost or doubled partial product shows), and bitwise determinism.
+/// @file test_split_k.cu
+/// @brief Split-K of the fast kernel against the CPU reference: splits that do not divide the inner
+/// tiles, more splits than tiles, inner = 1, single rows and columns, a long inner dimension with
+/// exact sums (a lost or doubled partial product shows), and bitwise determinism.
 #include "common/testing/catch2.hpp"
 
 #include "common/matrix.hpp"

@@ -1,5 +1,6 @@
-// The benchmarks' shapes files: numbers and comments, a bad line named, and the limits that keep a
-// FIFO, a device, an endless file or an overlong line from hanging or filling memory.
+/// @file test_shapes_file.cpp
+/// @brief The benchmarks' shapes files: numbers and comments, a bad line named, and the limits that keep a
+/// FIFO, a device, an endless file or an overlong line from hanging or filling memory.
 #include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/lab/shapes_file.hpp"

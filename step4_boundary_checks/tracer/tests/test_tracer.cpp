@@ -1,4 +1,5 @@
-// The tile-access tracer reproduces the note's 3x3 walk-through (CPU only).
+/// @file test_tracer.cpp
+/// @brief The tile-access tracer reproduces the note's 3x3 walk-through (CPU only).
 #include "common/testing/catch2.hpp"
 
 #include "step4_boundary_checks/tracer/tile_tracer.hpp"

@@ -1,9 +1,10 @@
-// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
-// Read first: hybrid_checks.hpp.
 /// @file hybrid_checks.cpp
 /// @brief check_hybrid, and approach 4's registration with the lesson's shared checks:
 /// check_all and check_csr_upload also run approach 4, with its defaults and with Tensor
 /// Cores even for a small S.
+///
+/// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
+/// Read first: hybrid_checks.hpp.
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"

@@ -1,8 +1,9 @@
-// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
-// Read first: ../../tests/approach_checks.hpp (the shared checks), ../hybrid_plan.hpp.
 /// @file hybrid_checks.hpp
 /// @brief check_hybrid: approach 4 with given options through the shared check of the lesson's
 /// tests (check_approach).
+///
+/// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
+/// Read first: ../../tests/approach_checks.hpp (the shared checks), ../hybrid_plan.hpp.
 #pragma once
 
 #include "common/sparse_matrix.hpp"

@@ -1,7 +1,8 @@
-// Step 5, going further, tests: the masks and the host figures of the panel choice's tests.
-// Read first: panel_cost_fixtures.hpp.
 /// @file panel_cost_fixtures.cpp
 /// @brief The synthetic masks and the host count of each 64-row panel's figures.
+///
+/// Step 5, going further, tests: the masks and the host figures of the panel choice's tests.
+/// Read first: panel_cost_fixtures.hpp.
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"

@@ -1,10 +1,11 @@
-// Step 5, going further, tests: the masks the tests of the panel choice by cost use, and the
-// figures of their 64-row panels counted on the host.
-// Read first: ../panel_cost_choice.hpp (PanelFigures).
 /// @file panel_cost_fixtures.hpp
 /// @brief Synthetic masks (banded stiffness-like, block-sparse, uniformly scattered) and
 /// host_figures: each 64-row panel's span, full tiles and masked tiles counted on the host,
 /// independently of the GPU searches that gather the same figures in the plan.
+///
+/// Step 5, going further, tests: the masks the tests of the panel choice by cost use, and the
+/// figures of their 64-row panels counted on the host.
+/// Read first: ../panel_cost_choice.hpp (PanelFigures).
 #pragma once
 
 #include "common/sparse_matrix.hpp"

@@ -1,10 +1,11 @@
-// Step 5, tests (lesson "Tests"): approach 4's full tiles against the CPU reference.
-// Read first: approach_checks.hpp, then full_tiles.hpp (what a full tile is).
 /// @file test_full_tiles.cpp
 /// @brief GPU tests of approach 4's full 64×64 tiles: a dense mask, one full tile among
 /// scattered nonzeros, blocks cut by ragged edges, causal block masks, a mask only partly
 /// blocky, full tiles inside a dense panel, repeated entries, and the CSR upload; at inner
 /// 64, 128, 256 and 72 (not a multiple of 16), with and without 16-byte loads.
+///
+/// Step 5, tests (lesson "Tests"): approach 4's full tiles against the CPU reference.
+/// Read first: approach_checks.hpp, then full_tiles.hpp (what a full tile is).
 #include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"

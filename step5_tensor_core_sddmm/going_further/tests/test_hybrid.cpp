@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): approach 4, every path of its two kernels.
-// Read first: approach_checks.hpp, then going_further/README.md (what each path is).
 /// @file test_hybrid.cpp
 /// @brief GPU tests of approach 4: Tensor Core panels, lane groups, both mixed, band spans,
 /// runs of nonzeros per block, and a pattern uploaded from CSR.
+///
+/// Step 5, tests (lesson "Tests"): approach 4, every path of its two kernels.
+/// Read first: approach_checks.hpp, then going_further/README.md (what each path is).
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"

@@ -1,6 +1,3 @@
-// Step 5, tests (going further): the masked 16×16 Tensor Core tiles and the dense path
-// against the CPU reference.
-// Read first: approach_checks.hpp, then going_further/masked_tiles.hpp.
 /// @file test_masked_tiles.cpp
 /// @brief GPU tests of the masked-tile search and kernel: the tiles found must be exactly
 /// those a host count finds (entries per tile, a long enough run, no repeats), every entry
@@ -8,6 +5,10 @@
 /// output poisoned first) and every entry outside must be left untouched, on block masks of
 /// sizes 16 to 128 cut by the edges, causal masks, inner 1 to 256 (not multiples of 16 too)
 /// and odd leading dimensions; and the dense path on its own.
+///
+/// Step 5, tests (going further): the masked 16×16 Tensor Core tiles and the dense path
+/// against the CPU reference.
+/// Read first: approach_checks.hpp, then going_further/masked_tiles.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"

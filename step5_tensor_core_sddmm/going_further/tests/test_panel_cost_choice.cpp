@@ -1,6 +1,3 @@
-// Step 5, tests (going further): the combined plan's dense panels chosen by modelled kernel
-// times, on figures counted on the host (CPU only), and the new path on the GPU.
-// Read first: going_further/panel_cost_choice.hpp.
 /// @file test_panel_cost_choice.cpp
 /// @brief CPU tests: the choices made from the figures of synthetic masks counted on the host
 /// (panel_cost_fixtures.hpp): a banded FEM-like mask goes to the dense-panel kernel as a
@@ -10,6 +7,10 @@
 /// masks; the whole sparse plan's seconds and the dense product against them (dense 16-blocks
 /// take it, sparse blocks and a causal mask do not). GPU tests: the plan by cost against the CPU
 /// reference on such masks, the output poisoned first.
+///
+/// Step 5, tests (going further): the combined plan's dense panels chosen by modelled kernel
+/// times, on figures counted on the host (CPU only), and the new path on the GPU.
+/// Read first: going_further/panel_cost_choice.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/random_fill.hpp"

@@ -1,10 +1,11 @@
-// Step 5, tests (going further): the cost model's choices on GPUs described in writing.
-// Read first: going_further/tile_cost_model.hpp and going_further/device_description.hpp.
 /// @file test_tile_cost_model.cpp
 /// @brief CPU tests: the rates, thresholds, launch shapes and path choices the plan makes for
 /// a T4, an A100-40GB, an L4 and an H100 must fit each GPU (shared memory per block and per
 /// SM, cp.async only from sm_80) and stay reasonable (thresholds between a few entries and a
 /// full tile, the dense product only where it is cheaper and fits).
+///
+/// Step 5, tests (going further): the cost model's choices on GPUs described in writing.
+/// Read first: going_further/tile_cost_model.hpp and going_further/device_description.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"

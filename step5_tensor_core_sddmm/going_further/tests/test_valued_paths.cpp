@@ -1,11 +1,12 @@
-// Step 5, going further, tests (lesson "Tests"): approach 4 with a valued S and with a pattern S on
-// every path, uploaded as the programs upload S.
-// Read first: ../../device_pattern/host_sampling.hpp, ../value_prefetch.cuh, hybrid_checks.hpp.
 /// @file test_valued_paths.cpp
 /// @brief GPU tests: each path of approach 4 (full tiles, dense panels, masked tiles, lane
 /// groups, the dense product) with random values, with one constant value and as a pattern,
 /// S uploaded through HostSampling, against the CPU reference in double with the output
 /// poisoned. (The program's plan against the benchmark's: lab/tests/test_program_plan.cpp.)
+///
+/// Step 5, going further, tests (lesson "Tests"): approach 4 with a valued S and with a pattern S
+/// on every path, uploaded as the programs upload S. Read first:
+/// ../../device_pattern/host_sampling.hpp, ../value_prefetch.cuh, hybrid_checks.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"

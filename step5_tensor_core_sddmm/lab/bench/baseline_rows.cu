@@ -1,9 +1,10 @@
-// Step 5, the benchmark (the lab): the baselines' rows of one case.
-// Read first: case_support.hpp, baselines.hpp.
 /// @file baseline_rows.cu
 /// @brief One row per baseline (cuSPARSE fp16, cuSPARSE fp32, dense then sample), with the
 /// same ratio columns as ours and an agreement check against our approach 4: a baseline that
 /// computes something else (another layout of B, a transposed product) is caught here.
+///
+/// Step 5, the benchmark (the lab): the baselines' rows of one case.
+/// Read first: case_support.hpp, baselines.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
 
 #include <iostream>

@@ -1,11 +1,12 @@
-// Step 5, the benchmark (the lab): what each row of ours is compared with.
-// Read first: bench.hpp, then sddmm_bench.cu's file comment (what each column measures).
 /// @file baselines.hpp
 /// @brief The benchmark's baselines on one case, all on the same inputs: cuSPARSE's SDDMM with
 /// fp16 A and B (the reference every speedup is quoted against), cuSPARSE with fp32 A and B
 /// (cusparse_baseline.cu), "dense then sample", a cuBLAS fp16 Tensor Core GEMM of the whole
 /// rows×cols product and a gather at the nonzeros (dense_then_sample.cu). The LIMIT column,
 /// the least time the case's plan can take, is limit_rates.hpp's.
+///
+/// Step 5, the benchmark (the lab): what each row of ours is compared with.
+/// Read first: bench.hpp, then sddmm_bench.cu's file comment (what each column measures).
 #pragma once
 
 #include "common/matrix.hpp"

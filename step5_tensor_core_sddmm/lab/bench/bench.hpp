@@ -1,5 +1,3 @@
-// Step 5, the benchmark (the lab): the parts of sddmm_bench.
-// Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
 /// @file bench.hpp
 /// @brief The parts of the step 5 benchmark, one file each: the matrices (bench_cases.cpp,
 /// and the mask and shape sets of mask_set_cases.cpp), the baselines (baselines.hpp), the
@@ -7,6 +5,9 @@
 /// approaches on a case (bench_run_case.cu), the summary (bench_summary.cpp) and the
 /// notebook's experiments (bench_experiments.cu). sddmm_bench.cu reads the command line and
 /// runs them; its file comment defines the columns.
+///
+/// Step 5, the benchmark (the lab): the parts of sddmm_bench.
+/// Read first: step5_launchers.hpp (Plan, the API timed here), then sddmm_bench.cu.
 #pragma once
 
 #include "common/matrix.hpp"

@@ -1,8 +1,9 @@
-// Step 5, the benchmark (the lab): which matrices it runs.
-// Read first: bench.hpp.
 /// @file bench_cases.cpp
 /// @brief The benchmark's matrices: a `--shapes` file's uniform masks, the inner sweep and a
 /// directory of Matrix Market files; and why a case cannot run (skip_reason).
+///
+/// Step 5, the benchmark (the lab): which matrices it runs.
+/// Read first: bench.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/cli.hpp"

@@ -1,9 +1,10 @@
-// Step 5, the notebook's experiments (lesson Parts 1 and 2): `sddmm_bench --experiments`.
-// Read first: bench.hpp, and the lesson's experiments that quote these tables.
 /// @file bench_experiments.cu
 /// @brief The note's experiments that need special settings: block shape of approach 2, COO
 /// version 1 against version 2, lanes per nonzero, runs of nonzeros per block and Tensor Core
 /// density of approach 4. Each setting is checked against approach 1.
+///
+/// Step 5, the notebook's experiments (lesson Parts 1 and 2): `sddmm_bench --experiments`.
+/// Read first: bench.hpp, and the lesson's experiments that quote these tables.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/sparse_generators.hpp"

@@ -1,9 +1,10 @@
-// Step 5, the benchmark (the lab): one matrix, the baselines and every approach, verified.
-// Read first: bench.hpp, case_support.hpp, then sddmm_bench.cu's file comment (the columns).
 /// @file bench_run_case.cu
 /// @brief One case of the benchmark: S pinned and converted once (amortised), the baselines
 /// and their rows (baseline_rows.cu), then for each approach its "other", "prep" and kernel
 /// times and a check of its result against cuSPARSE fp16's.
+///
+/// Step 5, the benchmark (the lab): one matrix, the baselines and every approach, verified.
+/// Read first: bench.hpp, case_support.hpp, then sddmm_bench.cu's file comment (the columns).
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
 #include "step5_tensor_core_sddmm/step5_program.hpp"
 

@@ -1,11 +1,12 @@
-// Step 5, the benchmark (the lab): the summary below the table.
-// Read first: bench.hpp.
 /// @file bench_summary.cpp
 /// @brief The summary: per approach the geometric mean of its speedups over cuSPARSE fp16,
 /// its slowest case and its worst prep/sddmm and other/sddmm ratios (the table the results
 /// pages read); then, set by set, its geometric means and smallest ratios against every
 /// baseline and its multiple of the LIMIT; then every case; then each valued case over its
 /// pattern twin.
+///
+/// Step 5, the benchmark (the lab): the summary below the table.
+/// Read first: bench.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include <algorithm>

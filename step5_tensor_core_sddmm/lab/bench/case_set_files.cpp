@@ -1,8 +1,9 @@
-// Step 5, the lab: reading the mask and shape sets.
-// Read first: case_set_files.hpp (the format).
 /// @file case_set_files.cpp
 /// @brief parse_mask_set(), parse_shape_set() and their file versions: one line at a time,
 /// with limits on the line length and the number of lines, every error naming its line.
+///
+/// Step 5, the lab: reading the mask and shape sets.
+/// Read first: case_set_files.hpp (the format).
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
 
 #include "common/random_sampling.hpp"

@@ -1,8 +1,9 @@
-// Step 5, the lab: the benchmark's sets of masks and shapes, read from files.
-// Read first: common/attention_masks.hpp (the masks a line describes).
 /// @file case_set_files.hpp
 /// @brief `--masks FILE` and `--shapes FILE` of sddmm_bench: one attention mask, or one
 /// uniform random shape, per line, each with the inner sizes to run it at.
+///
+/// Step 5, the lab: the benchmark's sets of masks and shapes, read from files.
+/// Read first: common/attention_masks.hpp (the masks a line describes).
 ///
 /// A mask line is a kind followed by `key=value` words and flags, `#` starting a comment:
 ///

@@ -1,8 +1,9 @@
-// Step 5, the benchmark (the lab): what one case's rows share.
-// Read first: case_support.hpp.
 /// @file case_support.cpp
 /// @brief The check of one result against another, the ratios of a row, the echoing table (see
 /// case_support.hpp), and the approaches by number (bench.hpp).
+///
+/// Step 5, the benchmark (the lab): what one case's rows share.
+/// Read first: case_support.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,9 +1,10 @@
-// Step 5, the benchmark (the lab): what one case's rows share.
-// Read first: bench.hpp, baselines.hpp.
 /// @file case_support.hpp
 /// @brief The parts of one case's run that the baselines' rows (baseline_rows.cu) and our
 /// rows (bench_run_case.cu) share: the inputs and figures of the case, the check of one
 /// result against another and the table that echoes rows.
+///
+/// Step 5, the benchmark (the lab): what one case's rows share.
+/// Read first: bench.hpp, baselines.hpp.
 #pragma once
 
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"

@@ -1,10 +1,11 @@
-// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference every row is compared
-// with. Read first: cusparse_sddmm.hpp (the wrapper of cusparseSDDMM), baselines.hpp.
 /// @file cusparse_baseline.cu
 /// @brief cuSPARSE's SDDMM on one case. fp16: A and Bᵀ exactly as our kernels read them, B
 /// handed over column-major (the bytes of Bᵀ). fp32: the half inputs converted to float, B
 /// column-major and, if asked, as a row-major copy; the faster layout's times and results
 /// are kept.
+///
+/// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference every row is compared
+/// with. Read first: cusparse_sddmm.hpp (the wrapper of cusparseSDDMM), baselines.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/cusparse_sddmm.hpp"

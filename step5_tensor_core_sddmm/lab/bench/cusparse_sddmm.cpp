@@ -1,7 +1,8 @@
-// Step 5, the benchmark (the lab): the wrapper of cusparseSDDMM.
-// Read first: cusparse_sddmm.hpp.
 /// @file cusparse_sddmm.cpp
 /// @brief cuSPARSE SDDMM references, fp16 or fp32 A and B (see cusparse_sddmm.hpp).
+///
+/// Step 5, the benchmark (the lab): the wrapper of cusparseSDDMM.
+/// Read first: cusparse_sddmm.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/cusparse_sddmm.hpp"
 
 #include "common/cuda_check.hpp"

@@ -1,8 +1,9 @@
-// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference.
-// Read first: bench.hpp (how the benchmark uses it).
 /// @file cusparse_sddmm.hpp
 /// @brief The references the benchmark compares with: cuSPARSE's SDDMM on CSR, with A and B
 /// in fp16 (the fair one: the same bytes our kernels read) or in fp32, C and compute in fp32.
+///
+/// Step 5, the benchmark (the lab): cuSPARSE's SDDMM, the reference.
+/// Read first: bench.hpp (how the benchmark uses it).
 #pragma once
 
 #include "common/sparse_matrix.hpp"

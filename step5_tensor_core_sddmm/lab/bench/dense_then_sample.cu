@@ -1,8 +1,9 @@
-// Step 5, the benchmark (the lab): the baseline a user would write for a dense-ish mask.
-// Read first: baselines.hpp.
 /// @file dense_then_sample.cu
 /// @brief Dense then sample: cuBLAS's fp16 Tensor Core GEMM of the whole rows×cols product, then a
 /// gather at S's nonzeros.
+///
+/// Step 5, the benchmark (the lab): the baseline a user would write for a dense-ish mask.
+/// Read first: baselines.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 
 #include "common/device.hpp"

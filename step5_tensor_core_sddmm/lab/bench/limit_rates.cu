@@ -1,7 +1,8 @@
-// Step 5, the lab: measuring the LIMIT column's rates, and a case's LIMIT.
-// Read first: limit_rates.hpp.
 /// @file limit_rates.cu
 /// @brief measure_limit_rates() (copy, gather, GEMM, empty launch) and case_limit().
+///
+/// Step 5, the lab: measuring the LIMIT column's rates, and a case's LIMIT.
+/// Read first: limit_rates.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/limit_rates.hpp"
 
 #include "common/cuda_check.hpp"

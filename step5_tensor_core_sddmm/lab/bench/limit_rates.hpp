@@ -1,10 +1,11 @@
-// Step 5, the lab: the LIMIT column, the least time a case's plan can take on this GPU.
-// Read first: going_further/masked_tile_plan.hpp (MaskedPlanFigures: what the plan moves).
 /// @file limit_rates.hpp
 /// @brief The rates measured at start-up (DRAM copy bandwidth, L2 gather bandwidth with rows
 /// of Bᵀ read at random, cuBLAS's dense fp16 rate, the launch floor) and a case's LIMIT: the
 /// largest of its DRAM bytes over the DRAM rate, the L2 bytes its plan gathers over the
 /// gather rate, its Tensor Core FLOPs over the dense rate, and the launch floor.
+///
+/// Step 5, the lab: the LIMIT column, the least time a case's plan can take on this GPU.
+/// Read first: going_further/masked_tile_plan.hpp (MaskedPlanFigures: what the plan moves).
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"

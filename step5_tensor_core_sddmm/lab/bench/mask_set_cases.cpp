@@ -1,10 +1,11 @@
-// Step 5, the benchmark (the lab): the attention masks of a `--masks` file.
-// Read first: bench.hpp, case_set_files.hpp (the file), common/attention_masks.hpp.
 /// @file mask_set_cases.cpp
 /// @brief mask_set_cases(): each mask of a set at each of its inner sizes, in the file's
 /// order. The public set is lab/sets/attention_public.txt (block-sparse masks of block sizes
 /// 16 to 128, sliding windows, BigBird, causal masks, 4096² to 32768²), and
 /// lab/sets/attention_other.txt holds other masks of the same kinds.
+///
+/// Step 5, the benchmark (the lab): the attention masks of a `--masks` file.
+/// Read first: bench.hpp, case_set_files.hpp (the file), common/attention_masks.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/attention_masks.hpp"

@@ -1,10 +1,11 @@
-// Step 5, the benchmark (the lab): the program sddmm_bench.
-// Read first: step5_launchers.hpp (the API it times), then bench.hpp (its parts).
 /// @file sddmm_bench.cu
 /// @brief Benchmark of every step 5 approach against three baselines on the same inputs, on
 /// sets of shapes (`--shapes FILE`: uniform random masks of exactly rows, cols, nnz, such as the
 /// note's, lab/sets/note_shapes.txt), an inner sweep, the real matrices of a directory and sets
 /// of attention masks (`--masks FILE`: lab/sets/attention_public.txt and attention_other.txt).
+///
+/// Step 5, the benchmark (the lab): the program sddmm_bench.
+/// Read first: step5_launchers.hpp (the API it times), then bench.hpp (its parts).
 ///
 /// The baselines, each a row of its own before ours: cuSPARSE's SDDMM with fp16 A and B (fp32
 /// output and compute; the reference every speedup is quoted against, since it reads the same

@@ -1,5 +1,3 @@
-// Step 5, an experiment (going further, "Preprocessing"): what the first call's "other"
-// spends its time on. Read first: main.cu (which prints the first and steady-state "other").
 /// @file first_call_setup.cu
 /// @brief Splits the first preprocessing of a process (upload of S and approach 4's plan) from
 /// the steady state by taking away one suspect at a time, each in a fresh process:
@@ -8,6 +6,9 @@
 /// mode 3 both. Run each mode also with CUDA_MODULE_LOADING=EAGER to see module loading.
 /// S is the 8192² block-sparse attention mask (64×64 blocks, 10 %), inner = 64; calls 1 and 2
 /// preprocess a second mask of the same size (twice). Prints one line per call.
+///
+/// Step 5, an experiment (going further, "Preprocessing"): what the first call's "other"
+/// spends its time on. Read first: main.cu (which prints the first and steady-state "other").
 #include "common/attention_masks.hpp"
 #include "common/cli.hpp"
 #include "common/cuda_check.hpp"

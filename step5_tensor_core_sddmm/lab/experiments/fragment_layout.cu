@@ -1,9 +1,10 @@
-// Step 5, experiment "which lane holds which element" (the lesson): the program.
-// Read first: fragment_probe.hpp, then ../fragment_map.cuh (the maps it checks).
 /// @file fragment_layout.cu
 /// @brief The note's fragment experiment: prints, for the running GPU, which output element
 /// each lane holds in a WMMA float accumulator for 16×16×16, 32×8×16 and 8×32×16, and
 /// whether fragment_map.cuh (used by the kernels) agrees.
+///
+/// Step 5, experiment "which lane holds which element" (the lesson): the program.
+/// Read first: fragment_probe.hpp, then ../fragment_map.cuh (the maps it checks).
 #include "common/cli.hpp"
 #include "common/device.hpp"
 #include "common/table.hpp"

@@ -1,7 +1,8 @@
-// Step 5, experiment "which lane holds which element" (the lesson): the probe kernel.
-// Read first: fragment_probe.hpp.
 /// @file fragment_probe.cu
 /// @brief Kernels and host code of the fragment-layout experiment.
+///
+/// Step 5, experiment "which lane holds which element" (the lesson): the probe kernel.
+/// Read first: fragment_probe.hpp.
 #include "step5_tensor_core_sddmm/lab/experiments/fragment_probe.hpp"
 
 #include "common/cuda_check.hpp"

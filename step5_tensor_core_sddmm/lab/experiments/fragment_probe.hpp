@@ -1,8 +1,9 @@
-// Step 5, experiment "which lane holds which element" (the lesson): the probe.
-// Read first: ../fragment_map.cuh (the maps the probe compares with the hardware).
 /// @file fragment_probe.hpp
 /// @brief The fragment-layout experiment: ask the running GPU which tile element each lane
 /// holds in a WMMA float accumulator fragment.
+///
+/// Step 5, experiment "which lane holds which element" (the lesson): the probe.
+/// Read first: ../fragment_map.cuh (the maps the probe compares with the hardware).
 #pragma once
 
 #include "step5_tensor_core_sddmm/fragment_map.cuh"

@@ -1,7 +1,8 @@
-// Step 5, experiment "The shuffle mask" (the lesson): the kernels.
-// Read first: shuffle_mask.hpp.
 /// @file shuffle_mask.cu
 /// @brief Kernels of the shuffle lesson (see shuffle_mask.hpp).
+///
+/// Step 5, experiment "The shuffle mask" (the lesson): the kernels.
+/// Read first: shuffle_mask.hpp.
 #include "step5_tensor_core_sddmm/lab/experiments/shuffle_mask.hpp"
 
 #include "common/cuda_check.hpp"

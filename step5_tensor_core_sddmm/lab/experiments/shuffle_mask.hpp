@@ -1,8 +1,9 @@
-// Step 5, experiment "The shuffle mask" (the lesson): the variants.
-// Read first: nothing; this comes before approach 1's warp reduction.
 /// @file shuffle_mask.hpp
 /// @brief The shuffle lesson: the mask of a __shfl_*_sync names exactly the lanes that take
 /// part.
+///
+/// Step 5, experiment "The shuffle mask" (the lesson): the variants.
+/// Read first: nothing; this comes before approach 1's warp reduction.
 ///
 /// The note replaced `__shfl_xor(v, 1)` (which CUDA 13 no longer compiles for sm_70 and
 /// newer) by `__shfl_xor_sync(0xFFFFFFFF, v, 1)` and got different results. Since Volta, lanes

@@ -1,8 +1,9 @@
-// Step 5, experiment "The shuffle mask" (the lesson): the program.
-// Read first: shuffle_mask.hpp.
 /// @file shuffle_mask_main.cu
 /// @brief The shuffle lesson as a program: sums over a partial warp with a correct and, on
 /// request (--undefined), an undefined shuffle mask.
+///
+/// Step 5, experiment "The shuffle mask" (the lesson): the program.
+/// Read first: shuffle_mask.hpp.
 #include "common/cli.hpp"
 #include "common/device.hpp"
 #include "step5_tensor_core_sddmm/lab/experiments/shuffle_mask.hpp"

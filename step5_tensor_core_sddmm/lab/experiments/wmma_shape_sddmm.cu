@@ -1,10 +1,11 @@
-// Step 5, an experiment (the lesson, approach 2's experiments):
-// the launches of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.hpp.
 /// @file wmma_shape_sddmm.cu
 /// @brief ShapeWorkspace: the padded buffers, the built variants (three shapes × two blocks
 /// with no `sparsity`; 16×16×16 × two blocks with the note's `if`, the read kept by a select,
 /// the read "kept" by an empty asm, and the read left unused)
 /// and their launches.
+///
+/// Step 5, an experiment (the lesson, approach 2's experiments):
+/// the launches of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.hpp.
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.cuh"
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.hpp"
 

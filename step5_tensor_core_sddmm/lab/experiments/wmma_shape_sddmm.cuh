@@ -1,12 +1,13 @@
-// Step 5, an experiment (the lesson, approach 2's experiments):
-// approach 2's dense product with the WMMA shape as a template parameter, and the note's
-// never-true `if`. Read first: sddmm_dense_wmma.cuh (approach 2, which this generalises).
 /// @file wmma_shape_sddmm.cuh
 /// @brief Approach 2's dense product, one warp per kM×kN tile, for the three half-precision
 /// WMMA shapes with K = 16 (16×16×16, 32×8×16, 8×32×16), and three ways of treating the
 /// note's `sparsity` of a tile of S (none; read and tested by a never-true `if`; read and
 /// kept alive by a select, without a branch; read and "kept" by an empty asm statement; read
 /// and not used).
+///
+/// Step 5, an experiment (the lesson, approach 2's experiments):
+/// approach 2's dense product with the WMMA shape as a template parameter, and the note's
+/// never-true `if`. Read first: sddmm_dense_wmma.cuh (approach 2, which this generalises).
 #pragma once
 
 #include "common/launch_math.hpp"

@@ -1,8 +1,9 @@
-// Step 5, an experiment (the lesson, approach 2's experiments):
-// the host side of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.cuh.
 /// @file wmma_shape_sddmm.hpp
 /// @brief Runs approach 2 (dense product, then sampling at S) with a chosen WMMA shape, block
 /// of warps and use of the note's `sparsity`, on buffers the caller keeps between runs.
+///
+/// Step 5, an experiment (the lesson, approach 2's experiments):
+/// the host side of wmma_shape_sddmm.cuh. Read first: wmma_shape_sddmm.cuh.
 #pragma once
 
 #include "common/matrix.hpp"

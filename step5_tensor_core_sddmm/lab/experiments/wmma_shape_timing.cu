@@ -1,5 +1,3 @@
-// Step 5, an experiment (the lesson, approach 2's experiments):
-// the program that times them. Read first: wmma_shape_sddmm.hpp.
 /// @file wmma_shape_timing.cu
 /// @brief Times approach 2's dense product for the three WMMA shapes at the note's two blocks
 /// (32×32 and 128×4 threads), and the note's never-true `if` as three variants of one
@@ -11,6 +9,9 @@
 /// sampling) is first checked against the CPU reference on the same data, output poisoned; then the
 /// product kernel alone is timed (the sampling is the same for every variant).
 /// Writes wmma_shapes.{csv,md} and if_branch.{csv,md} into --out.
+///
+/// Step 5, an experiment (the lesson, approach 2's experiments):
+/// the program that times them. Read first: wmma_shape_sddmm.hpp.
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.hpp"
 
 #include "common/cli.hpp"

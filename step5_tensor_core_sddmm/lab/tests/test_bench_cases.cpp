@@ -1,7 +1,8 @@
-// Step 5, the benchmark's list of matrices (CPU only): sizes from the size line, malformed
-// files and cases that cannot fit become rows saying why.
 /// @file test_bench_cases.cpp
 /// @brief Tests of matrix_cases() and skip_reason() (no GPU).
+///
+/// Step 5, the benchmark's list of matrices (CPU only): sizes from the size line, malformed
+/// files and cases that cannot fit become rows saying why.
 #include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"

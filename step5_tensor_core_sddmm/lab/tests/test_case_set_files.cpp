@@ -1,10 +1,11 @@
-// Step 5, tests (the lab): the benchmark's mask and shape sets.
-// Read first: lab/case_set_files.hpp (the format).
 /// @file test_case_set_files.cpp
 /// @brief CPU tests of --masks and --shapes files: every kind and key, the causal kind,
 /// defaults, and the refusals (unknown kind or key, bad numbers, repeated inner values, a
 /// mask the generator refuses, long lines, empty sets), each naming its line; and the
 /// committed sets parse.
+///
+/// Step 5, tests (the lab): the benchmark's mask and shape sets.
+/// Read first: lab/case_set_files.hpp (the format).
 #include "common/testing/catch2.hpp"
 
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"

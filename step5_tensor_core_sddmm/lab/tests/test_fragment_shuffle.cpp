@@ -1,8 +1,9 @@
-// Step 5, tests (lesson "Tests"): the two experiments on the GPU.
-// Read first: experiments/fragment_probe.hpp, experiments/shuffle_mask.hpp.
 /// @file test_fragment_shuffle.cpp
 /// @brief GPU tests of the two small experiments: the fragment map against the hardware and
 /// the shuffle-mask reductions.
+///
+/// Step 5, tests (lesson "Tests"): the two experiments on the GPU.
+/// Read first: experiments/fragment_probe.hpp, experiments/shuffle_mask.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"

@@ -1,10 +1,11 @@
-// Step 5, tests (the lab): the program a student runs builds the plan the benchmark measures.
-// Read first: ../../device_pattern/host_sampling.hpp, ../../step5_program.hpp, bench/bench.hpp.
 /// @file test_program_plan.cpp
 /// @brief GPU test: step5_going_further on a Matrix Market file says whether S is a pattern and
 /// prints approach 4's plan, and that plan is the one the benchmark's path (mask_set_cases,
 /// HostSampling, the benchmark's default options) builds for the same S and inner, so that the
 /// benchmark's figures are those of the path a user runs.
+///
+/// Step 5, tests (the lab): the program a student runs builds the plan the benchmark measures.
+/// Read first: ../../device_pattern/host_sampling.hpp, ../../step5_program.hpp, bench/bench.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/matrix_market.hpp"

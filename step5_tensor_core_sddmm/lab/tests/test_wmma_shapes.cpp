@@ -1,8 +1,9 @@
-// Step 5, tests (the lesson, approach 2's experiments): the shape experiment's kernels
-// against the CPU reference. Read first: experiments/wmma_shape_sddmm.hpp.
 /// @file test_wmma_shapes.cpp
 /// @brief GPU tests: every built variant of the WMMA shape experiment (three shapes × two
 /// blocks, and the three ways of reading the note's `sparsity`) against the CPU reference SDDMM.
+///
+/// Step 5, tests (the lesson, approach 2's experiments): the shape experiment's kernels
+/// against the CPU reference. Read first: experiments/wmma_shape_sddmm.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/matrix.hpp"
