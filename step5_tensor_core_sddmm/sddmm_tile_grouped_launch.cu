@@ -20,12 +20,12 @@ constexpr int kTileGroupedWarps = 4;  // 128 threads: many small blocks (the not
 }  // namespace
 
 void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const DenseOperands& operands,
-                         std::int64_t nnz, float* output) {
+                         std::int64_t nnz, float* output, cudaStream_t stream) {
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const unsigned blocks = blocks_for(groups.tile_count, kTileGroupedWarps);
   const auto launch = [&](auto kernel) {
-    kernel<<<blocks, 32 * kTileGroupedWarps>>>(
+    kernel<<<blocks, 32 * kTileGroupedWarps, 0, stream>>>(
         operands, groups.tile_count, groups.tile_cols, groups.tile_keys.data(),
         groups.tile_offsets.data(), static_cast<int>(nnz), groups.sorted_rows.data(),
         groups.sorted_cols.data(), groups.sorted_values.data(), groups.permutation.data(), vector_a,

@@ -14,10 +14,10 @@
 namespace course::step5 {
 
 void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern& pattern,
-                             float* output) {
+                             float* output, cudaStream_t stream) {
   constexpr int kWarpsPerBlock = kThreadsPerBlock / 32;
   const unsigned blocks = blocks_for(pattern.nnz(), kWarpsPerBlock);
-  sddmm_warp_per_nonzero_kernel<<<blocks, kThreadsPerBlock>>>(
+  sddmm_warp_per_nonzero_kernel<<<blocks, kThreadsPerBlock, 0, stream>>>(
       operands, pattern.nnz(), pattern.row_indices(), pattern.col_indices(), pattern.values(),
       output);
   CUDA_CHECK_LAUNCH(sddmm_warp_per_nonzero_kernel);

@@ -149,21 +149,22 @@ std::size_t Plan::workspace_bytes() const {
   return state_->dense.bytes() + state_->groups.bytes();
 }
 
-void Plan::run(const DenseOperands& operands, float* output) const {
+void Plan::run(const DenseOperands& operands, float* output, cudaStream_t stream) const {
   check_run_arguments(operands, *pattern_, inner_, output);
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
   switch (approach_) {
     case Approach::warp_per_nonzero:
-      launch_warp_per_nonzero(operands, *pattern_, output);
+      launch_warp_per_nonzero(operands, *pattern_, output, stream);
       break;
     case Approach::dense_wmma:
       launch_dense_wmma(options_, operands, *pattern_, state_->dense.data(), state_->ld_dense,
-                        output);
+                        output, stream);
       break;
     case Approach::tile_grouped:
-      launch_tile_grouped(state_->groups, options_.tile_ranges, operands, pattern_->nnz(), output);
+      launch_tile_grouped(state_->groups, options_.tile_ranges, operands, pattern_->nnz(), output,
+                          stream);
       break;
   }
 }

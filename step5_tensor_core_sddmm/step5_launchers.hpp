@@ -79,8 +79,9 @@ std::size_t dense_product_bytes(int rows, int cols);
 /// @param operands A and Bᵀ
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern& pattern,
-                             float* output);
+                             float* output, cudaStream_t stream = nullptr);
 
 /// @brief Approach 2 (sddmm_dense_wmma_launch.cu): the dense product with the block shape of
 /// Options::dense_warps_x × dense_warps_y warps, then sampled at S's nonzeros.
@@ -90,8 +91,10 @@ void launch_warp_per_nonzero(const DenseOperands& operands, const DevicePattern&
 /// @param dense the plan's padded dense rows×cols product
 /// @param ld_dense its leading dimension
 /// @param output device array of pattern.nnz() floats
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_dense_wmma(const Options& options, const DenseOperands& operands,
-                       const DevicePattern& pattern, float* dense, int ld_dense, float* output);
+                       const DevicePattern& pattern, float* dense, int ld_dense, float* output,
+                       cudaStream_t stream = nullptr);
 
 /// @brief Approach 3 (sddmm_tile_grouped_launch.cu): one warp per non-empty 16×16 tile.
 /// @param groups the plan's grouping of S by tile
@@ -99,8 +102,9 @@ void launch_dense_wmma(const Options& options, const DenseOperands& operands,
 /// @param operands A and Bᵀ
 /// @param nnz nonzeros of S
 /// @param output device array of nnz floats
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_tile_grouped(const TileGroups& groups, bool tile_ranges, const DenseOperands& operands,
-                         std::int64_t nnz, float* output);
+                         std::int64_t nnz, float* output, cudaStream_t stream = nullptr);
 
 /// @brief What every approach's plan offers: its preprocessing of S, done once by its
 /// constructor (whose wall time is the preprocessing time), and the SDDMM, run as often as
@@ -109,10 +113,12 @@ class SddmmPlan {
  public:
   virtual ~SddmmPlan() = default;
   /// @brief Runs the SDDMM: writes pattern.nnz() floats to @p output (device memory), in S's
-  /// order. Asynchronous on the default stream (time it with course::time_gpu).
+  /// order. Asynchronous on @p stream (time it with course::time_gpu).
   /// @param operands A and Bᵀ; their rows, cols must equal S's shape and inner the plan's
   /// @param output device array of pattern.nnz() floats
-  virtual void run(const DenseOperands& operands, float* output) const = 0;
+  /// @param stream stream to launch on (default stream when nullptr)
+  virtual void run(const DenseOperands& operands, float* output,
+                   cudaStream_t stream = nullptr) const = 0;
   /// @brief The units the plan gives Tensor Cores (non-empty 16×16 tiles for approach 3,
   /// 64-row panels for approach 4; 0 for the others).
   virtual std::int64_t tensor_core_units() const = 0;
@@ -146,7 +152,9 @@ class Plan : public SddmmPlan {
   /// calls the approach's launcher.
   /// @param operands A and Bᵀ
   /// @param output device array of pattern.nnz() floats
-  void run(const DenseOperands& operands, float* output) const override;
+  /// @param stream stream to launch on (default stream when nullptr)
+  void run(const DenseOperands& operands, float* output,
+           cudaStream_t stream = nullptr) const override;
   /// @brief The approach.
   Approach approach() const { return approach_; }
   /// @brief Non-empty 16×16 tiles (approach 3; 0 for approaches 1 and 2).

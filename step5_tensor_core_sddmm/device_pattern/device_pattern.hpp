@@ -44,6 +44,8 @@ struct PanelSpan {
   int last_col = -1;   ///< largest column of the panel's nonzeros (-1: no nonzero)
 };
 
+struct PatternArrays;  // pattern_storage.hpp: where S's arrays lie on the device
+
 /// @brief The sparse matrix S on the device in COO form, sorted row-major (owns its memory).
 class DevicePattern {
  public:
@@ -104,6 +106,10 @@ class DevicePattern {
   struct Buffers;
   /// Checks and uploads a COO matrix (both constructors end here for small S).
   void upload_coo(const course::CooMatrix& matrix);
+  /// Small S: checks every entry (range, order) and counts the panels on the host.
+  void check_and_count_on_host(const course::CooMatrix& matrix);
+  /// Large S: uploads it to @p device, checks and counts on the GPU, reads the verdict back.
+  void check_and_count_on_device(const course::CooMatrix& matrix, const PatternArrays& device);
   /// Uploads a CSR matrix with valid sizes and checks it on the GPU (csr_pattern_kernel).
   void upload_csr_on_gpu(const course::CsrMatrix& matrix, bool ones);
   /// Sets max_panel_density_ from panel_nnz_.

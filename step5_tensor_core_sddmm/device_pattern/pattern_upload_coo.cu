@@ -64,30 +64,11 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
   panel_nnz_.assign(static_cast<std::size_t>(panel_count), 0);
   panel_spans_.assign(static_cast<std::size_t>(panel_count), PanelSpan{});
   if (nnz > 0) {
-    const bool check_on_host = nnz_ <= kHostCheckLimit;
-    if (check_on_host) {
-      // Small S: check and count on the host before anything touches the device.
-      for (std::size_t entry = 0; entry < nnz; ++entry) {
-        const int row = matrix.row_indices[entry];
-        const int col = matrix.col_indices[entry];
-        const bool in_range = row >= 0 && row < rows_ && col >= 0 && col < cols_;
-        // Entry 0 has no predecessor to be compared with.
-        const bool in_order =
-            entry == 0 || row > matrix.row_indices[entry - 1] ||
-            (row == matrix.row_indices[entry - 1] && col >= matrix.col_indices[entry - 1]);
-        if (!in_range || !in_order) {
-          throw_bad_entry(matrix, entry);
-        }
-        const auto panel = static_cast<std::size_t>(row / kPanelRows);
-        ++panel_nnz_[panel];
-        PanelSpan& span = panel_spans_[panel];
-        span.first_col = span.first_col < 0 ? col : std::min(span.first_col, col);
-        span.last_col = std::max(span.last_col, col);
-      }
-    }
-    const PatternArrays device = buffers_->allocate(nnz);
-    if (check_on_host) {
-      // One copy of the three arrays, packed as they lie on the device.
+    if (nnz_ <= kHostCheckLimit) {
+      // Small S: check and count on the host before anything touches the device, then one
+      // copy of the three arrays, packed as they lie on the device.
+      check_and_count_on_host(matrix);
+      const PatternArrays device = buffers_->allocate(nnz);
       std::vector<unsigned char> staging(buffers_->storage.bytes());
       std::memcpy(staging.data(), matrix.row_indices.data(), nnz * sizeof(int));
       std::memcpy(staging.data() + buffers_->cols_offset, matrix.col_indices.data(),
@@ -97,42 +78,68 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
       CUDA_CHECK(cudaMemcpyAsync(device.rows, staging.data(), staging.size(),
                                  cudaMemcpyHostToDevice, nullptr));
     } else {
-      // Large S: upload (fast when the caller registered its arrays with cudaHostRegister),
-      // then check and count on the GPU and read the verdict back in one copy.
-      CUDA_CHECK(cudaMemcpyAsync(device.rows, matrix.row_indices.data(), nnz * sizeof(int),
-                                 cudaMemcpyHostToDevice, nullptr));
-      CUDA_CHECK(cudaMemcpyAsync(device.cols, matrix.col_indices.data(), nnz * sizeof(int),
-                                 cudaMemcpyHostToDevice, nullptr));
-      CUDA_CHECK(cudaMemcpyAsync(device.values, matrix.values.data(), nnz * sizeof(float),
-                                 cudaMemcpyHostToDevice, nullptr));
-      // The check word, the panel counts, then two ints of span per panel (one word).
-      const std::size_t check_words = 1 + 2 * static_cast<std::size_t>(panel_count);
-      const std::size_t spans_at =
-          (1 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
-      const course::DeviceBuffer<unsigned char> check(check_words * sizeof(std::uint64_t),
-                                                      "the check of S",
-                                                      course::DeviceMemorySource::stream_pool);
-      CUDA_CHECK(cudaMemsetAsync(check.at<void>(0), 0xFF, sizeof(PatternCheck), nullptr));
-      CUDA_CHECK(cudaMemsetAsync(check.at<void>(spans_at), 0,
-                                 static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
-                                 nullptr));
-      const std::int64_t threads = std::max<std::int64_t>(nnz_, panel_count);
-      validate_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
-          rows_, cols_, device.rows, device.cols, nnz_, panel_count, check.at<PatternCheck>(0),
-          check.at<std::int64_t>(sizeof(std::uint64_t)), check.at<int>(spans_at));
-      CUDA_CHECK_LAUNCH(validate_pattern_kernel);
-      std::vector<std::int64_t> verdict(check_words);
-      CUDA_CHECK(cudaMemcpy(verdict.data(), check.at<void>(0), check_words * sizeof(std::int64_t),
-                            cudaMemcpyDeviceToHost));
-      const auto first_bad = static_cast<std::uint64_t>(verdict[0]);
-      if (first_bad != ~std::uint64_t{0}) {
-        throw_bad_entry(matrix, static_cast<std::size_t>(first_bad));
-      }
-      std::copy(verdict.begin() + 1, verdict.begin() + 1 + panel_count, panel_nnz_.begin());
-      decode_panel_spans(reinterpret_cast<const int*>(verdict.data() + 1 + panel_count));
+      check_and_count_on_device(matrix, buffers_->allocate(nnz));
     }
   }
   compute_max_panel_density();
+}
+
+void DevicePattern::check_and_count_on_host(const course::CooMatrix& matrix) {
+  for (std::size_t entry = 0; entry < matrix.row_indices.size(); ++entry) {
+    const int row = matrix.row_indices[entry];
+    const int col = matrix.col_indices[entry];
+    const bool in_range = row >= 0 && row < rows_ && col >= 0 && col < cols_;
+    // Entry 0 has no predecessor to be compared with.
+    const bool in_order =
+        entry == 0 || row > matrix.row_indices[entry - 1] ||
+        (row == matrix.row_indices[entry - 1] && col >= matrix.col_indices[entry - 1]);
+    if (!in_range || !in_order) {
+      throw_bad_entry(matrix, entry);
+    }
+    const auto panel = static_cast<std::size_t>(row / kPanelRows);
+    ++panel_nnz_[panel];
+    PanelSpan& span = panel_spans_[panel];
+    span.first_col = span.first_col < 0 ? col : std::min(span.first_col, col);
+    span.last_col = std::max(span.last_col, col);
+  }
+}
+
+void DevicePattern::check_and_count_on_device(const course::CooMatrix& matrix,
+                                              const PatternArrays& device) {
+  // The upload is fast when the caller registered its arrays with cudaHostRegister.
+  const std::size_t nnz = matrix.row_indices.size();
+  CUDA_CHECK(cudaMemcpyAsync(device.rows, matrix.row_indices.data(), nnz * sizeof(int),
+                             cudaMemcpyHostToDevice, nullptr));
+  CUDA_CHECK(cudaMemcpyAsync(device.cols, matrix.col_indices.data(), nnz * sizeof(int),
+                             cudaMemcpyHostToDevice, nullptr));
+  CUDA_CHECK(cudaMemcpyAsync(device.values, matrix.values.data(), nnz * sizeof(float),
+                             cudaMemcpyHostToDevice, nullptr));
+  // The check word, the panel counts, then two ints of span per panel (one word).
+  const int panel_count = static_cast<int>(panel_nnz_.size());
+  const std::size_t check_words = 1 + 2 * static_cast<std::size_t>(panel_count);
+  const std::size_t spans_at = (1 + static_cast<std::size_t>(panel_count)) * sizeof(std::uint64_t);
+  const course::DeviceBuffer<unsigned char> check(check_words * sizeof(std::uint64_t),
+                                                  "the check of S",
+                                                  course::DeviceMemorySource::stream_pool);
+  CUDA_CHECK(cudaMemsetAsync(check.at<void>(0), 0xFF, sizeof(PatternCheck), nullptr));
+  CUDA_CHECK(cudaMemsetAsync(check.at<void>(spans_at), 0,
+                             static_cast<std::size_t>(panel_count) * sizeof(std::uint64_t),
+                             nullptr));
+  const std::int64_t threads = std::max<std::int64_t>(nnz_, panel_count);
+  validate_pattern_kernel<<<blocks_for(threads, kThreadsPerBlock), kThreadsPerBlock>>>(
+      rows_, cols_, device.rows, device.cols, nnz_, panel_count, check.at<PatternCheck>(0),
+      check.at<std::int64_t>(sizeof(std::uint64_t)), check.at<int>(spans_at));
+  CUDA_CHECK_LAUNCH(validate_pattern_kernel);
+  // One copy reads the verdict, the counts and the spans back.
+  std::vector<std::int64_t> verdict(check_words);
+  CUDA_CHECK(cudaMemcpy(verdict.data(), check.at<void>(0), check_words * sizeof(std::int64_t),
+                        cudaMemcpyDeviceToHost));
+  const auto first_bad = static_cast<std::uint64_t>(verdict[0]);
+  if (first_bad != ~std::uint64_t{0}) {
+    throw_bad_entry(matrix, static_cast<std::size_t>(first_bad));
+  }
+  std::copy(verdict.begin() + 1, verdict.begin() + 1 + panel_count, panel_nnz_.begin());
+  decode_panel_spans(reinterpret_cast<const int*>(verdict.data() + 1 + panel_count));
 }
 
 void DevicePattern::decode_panel_spans(const int* span_words) {

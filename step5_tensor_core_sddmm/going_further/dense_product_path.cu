@@ -55,23 +55,25 @@ void dense_product_fp16(cublasHandle_t handle, const DenseOperands& operands, fl
                             operands.cols, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
-void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern,
-                       float* output) {
+void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern, float* output,
+                       cudaStream_t stream) {
   const float* values = pattern.unit_values() ? nullptr : pattern.values();
-  gather_product_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
-      product, cols, pattern.row_indices(), pattern.col_indices(), values, pattern.nnz(), output);
+  gather_product_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock, 0,
+                          stream>>>(product, cols, pattern.row_indices(), pattern.col_indices(),
+                                    values, pattern.nnz(), output);
   CUDA_CHECK_LAUNCH(gather_product_kernel);
 }
 
 void DenseProductPath::run(const DenseOperands& operands, const DevicePattern& pattern,
-                           float* output) const {
+                           float* output, cudaStream_t stream) const {
   if (operands.rows != rows_ || operands.cols != cols_) {
     throw std::invalid_argument("the dense path was made for " + std::to_string(rows_) + " x " +
                                 std::to_string(cols_) + ", got " + std::to_string(operands.rows) +
                                 " x " + std::to_string(operands.cols));
   }
+  CUBLAS_CHECK(cublasSetStream(handle_, stream));
   dense_product_fp16(handle_, operands, product_.data());
-  gather_at_pattern(product_.data(), cols_, pattern, output);
+  gather_at_pattern(product_.data(), cols_, pattern, output, stream);
 }
 
 }  // namespace course::step5

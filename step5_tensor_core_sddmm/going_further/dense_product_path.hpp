@@ -27,12 +27,14 @@ namespace course::step5 {
 void dense_product_fp16(cublasHandle_t handle, const DenseOperands& operands, float* product);
 
 /// @brief Gathers S's entries from a dense product: output[e] = product(row_e, col_e), times
-/// S's value e unless S is a pattern; one thread per entry, on the default stream.
+/// S's value e unless S is a pattern; one thread per entry, on @p stream.
 /// @param product rows×cols floats, row-major (dense_product_fp16)
 /// @param cols columns of the product (S's columns)
 /// @param pattern S on the device
 /// @param output one float per entry of S
-void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern, float* output);
+/// @param stream stream to launch on (default stream when nullptr)
+void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern, float* output,
+                       cudaStream_t stream = nullptr);
 
 /// @brief The dense path: a rows×cols float buffer and a cuBLAS handle, made once per plan.
 class DenseProductPath {
@@ -47,11 +49,14 @@ class DenseProductPath {
   DenseProductPath& operator=(const DenseProductPath&) = delete;
 
   /// @brief The SDDMM: the GEMM into the buffer, then one thread per entry of S gathers its
-  /// value (times S's value unless S is a pattern). Asynchronous on the default stream.
+  /// value (times S's value unless S is a pattern). Asynchronous on @p stream (the cuBLAS
+  /// handle is set to it).
   /// @param operands A and Bᵀ (rows and cols as at construction)
   /// @param pattern S on the device
   /// @param output one float per entry of S
-  void run(const DenseOperands& operands, const DevicePattern& pattern, float* output) const;
+  /// @param stream stream to launch on (default stream when nullptr)
+  void run(const DenseOperands& operands, const DevicePattern& pattern, float* output,
+           cudaStream_t stream = nullptr) const;
 
   /// @brief Device bytes held (the product).
   /// @return bytes

@@ -272,13 +272,13 @@ const MaskedPlanFigures& HybridPlan::masked_figures() const {
   return state_->masked.figures;
 }
 
-void HybridPlan::run(const DenseOperands& operands, float* output) const {
+void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t stream) const {
   check_run_arguments(operands, *pattern_, inner_, output);
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
   if (options_.tensor_core_tiles == TensorCoreTiles::masked16 || state_->masked.dense) {
-    run_masked(operands, output);
+    run_masked(operands, output, stream);
     return;
   }
   const MaskedTilePlan& masked = state_->masked;
@@ -289,33 +289,36 @@ void HybridPlan::run(const DenseOperands& operands, float* output) const {
   const std::int64_t listed_count =
       masked_list ? masked.figures.lane_entries : static_cast<std::int64_t>(state_->listed.size());
   const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
-  launch_hybrid(state_->panels, tensor_core_units_ > masked.figures.tiles,
-                FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
-                             state_->full.tile_count, listed, listed_count, masked_list},
-                options_, operands, *pattern_, output, [&] {
-                  if (masked.tiles.tile_count > 0) {
-                    launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values,
-                                        output);
-                  }
-                });
+  launch_hybrid(
+      state_->panels, tensor_core_units_ > masked.figures.tiles,
+      FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
+                   state_->full.tile_count, listed, listed_count, masked_list},
+      options_, operands, *pattern_, output,
+      [&] {
+        if (masked.tiles.tile_count > 0) {
+          launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output, stream);
+        }
+      },
+      stream);
 }
 
-void HybridPlan::run_masked(const DenseOperands& operands, float* output) const {
+void HybridPlan::run_masked(const DenseOperands& operands, float* output,
+                            cudaStream_t stream) const {
   const MaskedTilePlan& masked = state_->masked;
   if (masked.dense) {
-    masked.dense->run(operands, *pattern_, output);
+    masked.dense->run(operands, *pattern_, output, stream);
     return;
   }
   if (masked.tiles.tile_count == 0) {
-    launch_listed_lane_groups(options_, operands, *pattern_, nullptr, 0, output);
+    launch_listed_lane_groups(options_, operands, *pattern_, nullptr, 0, output, stream);
     return;
   }
   // A pattern S has no values to read (unit_values): the kernels then read none.
   const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
-  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output);
+  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output, stream);
   if (masked.figures.lane_entries > 0) {
     launch_listed_lane_groups(options_, operands, *pattern_, masked.listed.data(),
-                              masked.figures.lane_entries, output);
+                              masked.figures.lane_entries, output, stream);
   }
 }
 

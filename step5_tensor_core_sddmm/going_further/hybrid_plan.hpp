@@ -66,11 +66,12 @@ struct PlanEntries {
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
 /// @param between launches queued after the block tiles and before the lane groups (the
-/// masked tiles), or empty
+/// masked tiles, on the same stream), or empty
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output,
-                   const std::function<void()>& between = {});
+                   const std::function<void()>& between = {}, cudaStream_t stream = nullptr);
 
 /// @brief Approach 4's lane groups alone (sddmm_hybrid_launch.cu): every entry of S, or
 /// those of a list.
@@ -80,9 +81,11 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
 /// @param listed the entries to compute, in S's order, or nullptr for all of S
 /// @param listed_count their number (ignored without a list)
 /// @param output device array of pattern.nnz() floats
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
                                const DevicePattern& pattern, const int* listed,
-                               std::int64_t listed_count, float* output);
+                               std::int64_t listed_count, float* output,
+                               cudaStream_t stream = nullptr);
 
 /// @brief Approach 4's preprocessing of S, done once, reused by every run: the full tiles,
 /// the dense panels among the rest (classified from the pattern's panel counts) and their
@@ -102,7 +105,9 @@ class HybridPlan : public SddmmPlan {
   /// @brief Runs the SDDMM (SddmmPlan::run): checks the operands, then launch_hybrid.
   /// @param operands A and Bᵀ
   /// @param output device array of pattern.nnz() floats
-  void run(const DenseOperands& operands, float* output) const override;
+  /// @param stream stream to launch on (default stream when nullptr)
+  void run(const DenseOperands& operands, float* output,
+           cudaStream_t stream = nullptr) const override;
   /// @brief The masked 16×16 tiles on Tensor Cores (masked16), or the Tensor Core 64-row
   /// panels (panels64; each covers the column blocks its nonzeros span).
   std::int64_t tensor_core_units() const override { return tensor_core_units_; }
@@ -141,8 +146,9 @@ class HybridPlan : public SddmmPlan {
   void prepare();
   /// Adds the 64×64 block tiles' bytes and FLOPs to the figures (the LIMIT column's).
   void add_block_tile_figures();
-  /// masked16's run: the dense path, or the masked tiles then the lane groups' list.
-  void run_masked(const DenseOperands& operands, float* output) const;
+  /// masked16's run: the dense path, or the masked tiles then the lane groups' list, on
+  /// @p stream.
+  void run_masked(const DenseOperands& operands, float* output, cudaStream_t stream) const;
   /// The combined plan's last choice: the dense product instead of the whole plan found, when
   /// the model says it is faster and its buffer fits (dense_path_wins).
   void choose_dense_path();

@@ -135,39 +135,50 @@ MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold&
   return tiles;
 }
 
-void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
-                        const std::function<int(std::int64_t steps)>& item_steps_for) {
+namespace {
+
+/// The tiles' keys sorted (super-panel, then tile column, then panel), and each sorted key's
+/// tile.
+struct SortedTiles {
+  course::DeviceBuffer<std::uint64_t> keys;  ///< the keys in order
+  course::DeviceBuffer<int> order;           ///< the tile of each sorted key
+};
+
+/// 1. The tiles sorted by key, on the bits a key can use (fewer radix passes for small S).
+SortedTiles sort_tiles(const MaskedTiles& tiles, int rows, int tile_cols) {
   const std::int64_t count = tiles.tile_count;
-  if (count <= 0) {
-    throw std::invalid_argument("group_masked_tiles needs at least one tile");
-  }
-  const int tile_cols = (cols + kMaskedTileEdge - 1) / kMaskedTileEdge;
   const int panels = tiles.panels;
-  // 1. The tiles sorted by key: super-panel, then tile column, then panel.
-  course::DeviceBuffer<std::uint64_t> sorted_keys(count, "sorted tile keys", kPool);
+  SortedTiles sorted{course::DeviceBuffer<std::uint64_t>(count, "sorted tile keys", kPool),
+                     course::DeviceBuffer<int>(count, "tiles in sorted order", kPool)};
   course::DeviceBuffer<int> ids(count, "tile ids", kPool);
-  const unsigned tile_blocks = blocks_for(count, kThreadsPerBlock);
-  tile_ids_kernel<<<tile_blocks, kThreadsPerBlock>>>(count, ids.data());
+  tile_ids_kernel<<<blocks_for(count, kThreadsPerBlock), kThreadsPerBlock>>>(count, ids.data());
   CUDA_CHECK_LAUNCH(tile_ids_kernel);
-  // Only the bits a key can use are sorted: fewer radix passes for small matrices.
   const std::uint64_t super_panels =
       (static_cast<std::uint64_t>(rows) + kMaskedTileEdge * panels - 1) /
       (kMaskedTileEdge * panels);
   const int end_bit = significant_bits(
       std::max<std::uint64_t>(super_panels * static_cast<std::uint64_t>(tile_cols) * panels, 2) -
       1);
-  course::DeviceBuffer<int> sorted_order(count, "tiles in sorted order", kPool);
   run_cub(
       [&](void* storage, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(storage, bytes, tiles.keys.data(),
-                                               sorted_keys.data(), ids.data(), sorted_order.data(),
+                                               sorted.keys.data(), ids.data(), sorted.order.data(),
                                                count, 0, end_bit);
       },
       "CUB temporary storage (tile sort)");
-  // 2. The steps: runs of equal (super-panel, tile column).
+  return sorted;
+}
+
+/// 2. The steps: runs of equal (super-panel, tile column) of the sorted keys. Fills the step
+/// arrays and step_count of @p tiles; returns each step's flag of a super-panel's first step
+/// (fill_steps_kernel's heads).
+course::DeviceBuffer<int> build_steps(MaskedTiles& tiles, const SortedTiles& sorted,
+                                      int tile_cols) {
+  const std::int64_t count = tiles.tile_count;
+  const int panels = tiles.panels;
   course::DeviceBuffer<std::uint64_t> step_keys(count, "step keys", kPool);
-  step_keys_kernel<<<tile_blocks, kThreadsPerBlock>>>(sorted_keys.data(), count, panels,
-                                                      step_keys.data());
+  step_keys_kernel<<<blocks_for(count, kThreadsPerBlock), kThreadsPerBlock>>>(
+      sorted.keys.data(), count, panels, step_keys.data());
   CUDA_CHECK_LAUNCH(step_keys_kernel);
   course::DeviceBuffer<std::uint64_t> unique_keys(count, "unique step keys", kPool);
   course::DeviceBuffer<int> lengths(count, "tiles per step", kPool);
@@ -194,14 +205,20 @@ void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
   tiles.step_tiles = course::DeviceBuffer<int>(static_cast<std::size_t>(steps) * panels,
                                                "the steps' tiles", kPool);
   course::DeviceBuffer<int> heads(steps, "the super-panels' first steps", kPool);
-  const unsigned step_blocks = blocks_for(steps, kThreadsPerBlock);
-  fill_steps_kernel<<<step_blocks, kThreadsPerBlock>>>(
-      StepTables{unique_keys.data(), step_offsets.data(), lengths.data(), sorted_keys.data(),
-                 sorted_order.data(), tiles.step_cols.data(), tiles.step_super_panels.data(),
+  fill_steps_kernel<<<blocks_for(steps, kThreadsPerBlock), kThreadsPerBlock>>>(
+      StepTables{unique_keys.data(), step_offsets.data(), lengths.data(), sorted.keys.data(),
+                 sorted.order.data(), tiles.step_cols.data(), tiles.step_super_panels.data(),
                  tiles.step_tiles.data(), heads.data()},
       steps, panels, tile_cols);
   CUDA_CHECK_LAUNCH(fill_steps_kernel);
-  // 3. The items: every item_steps-th step of a super-panel, from its first, starts one.
+  return heads;
+}
+
+/// 3. The items: every item_steps-th step of a super-panel, from its first, starts one.
+/// Fills the item arrays of @p tiles.
+void build_items(MaskedTiles& tiles, course::DeviceBuffer<int>& heads,
+                 const std::function<int(std::int64_t steps)>& item_steps_for) {
+  const int steps = static_cast<int>(tiles.step_count);
   run_cub(
       [&](void* storage, std::size_t& bytes) {
         return cub::DeviceScan::InclusiveScan(storage, bytes, heads.data(), heads.data(),
@@ -235,6 +252,19 @@ void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
   item_starts_kernel<<<sentinel_blocks, kThreadsPerBlock>>>(flags.data(), item_index.data(), steps,
                                                             tiles.item_first_steps.data());
   CUDA_CHECK_LAUNCH(item_starts_kernel);
+}
+
+}  // namespace
+
+void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
+                        const std::function<int(std::int64_t steps)>& item_steps_for) {
+  if (tiles.tile_count <= 0) {
+    throw std::invalid_argument("group_masked_tiles needs at least one tile");
+  }
+  const int tile_cols = (cols + kMaskedTileEdge - 1) / kMaskedTileEdge;
+  const SortedTiles sorted = sort_tiles(tiles, rows, tile_cols);
+  course::DeviceBuffer<int> heads = build_steps(tiles, sorted, tile_cols);
+  build_items(tiles, heads, item_steps_for);
   tiles.keys = {};  // sorted into the steps: no longer needed (freed in stream order)
 }
 

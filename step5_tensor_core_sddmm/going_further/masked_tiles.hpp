@@ -111,8 +111,10 @@ course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::in
 /// @param operands A and Bᵀ
 /// @param values S's values, or nullptr when every value is one
 /// @param output one float per entry of S
+/// @param stream stream to launch on (default stream when nullptr)
 void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
-                         const DenseOperands& operands, const float* values, float* output);
+                         const DenseOperands& operands, const float* values, float* output,
+                         cudaStream_t stream = nullptr);
 
 /// @brief Whether the masked-tile kernel loaded on the current device was compiled with
 /// cp.async (its PTX is sm_80 or newer): a compute_75 build that the driver compiles for an

@@ -63,13 +63,14 @@ struct LaneLaunch {
   const int* listed;
   int iterations;
   float* output;
+  cudaStream_t stream;
 
   /// Launches one instantiation of sddmm_lane_groups_kernel with these arguments.
   template <typename Kernel>
   void operator()(Kernel kernel) const {
-    kernel<<<blocks, kThreadsPerBlock>>>(operands, count, pattern.row_indices(),
-                                         pattern.col_indices(), approach4_values(pattern),
-                                         panel_is_dense, listed, iterations, output);
+    kernel<<<blocks, kThreadsPerBlock, 0, stream>>>(
+        operands, count, pattern.row_indices(), pattern.col_indices(), approach4_values(pattern),
+        panel_is_dense, listed, iterations, output);
   }
 };
 
@@ -172,7 +173,7 @@ void with_block_tile_chunk(int inner, Launch launch) {
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output,
-                   const std::function<void()>& between) {
+                   const std::function<void()>& between, cudaStream_t stream) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
@@ -180,7 +181,7 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   if (tables.tile_count > 0) {
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
       sddmm_dense_panels_kernel<decltype(chunk)::value>
-          <<<blocks_for(tables.tile_count, 1), kBlockTileThreads>>>(
+          <<<blocks_for(tables.tile_count, 1), kBlockTileThreads, 0, stream>>>(
               operands, tables.storage.at<DenseTile>(tables.tiles_offset),
               tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
               vector_a, vector_b, output);
@@ -195,17 +196,18 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
                    panel_slots,
                    nullptr,
                    options.lane_iterations,
-                   output};
+                   output,
+                   stream};
   if (full.tile_count > 0) {
     // A valued S takes the kernel that prefetches its values (value_prefetch.cuh).
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
       constexpr int kChunk = decltype(chunk)::value;
       const unsigned blocks = blocks_for(full.tile_count, 1);
       if (values != nullptr) {
-        sddmm_full_tiles_valued_kernel<kChunk><<<blocks, kBlockTileThreads>>>(
+        sddmm_full_tiles_valued_kernel<kChunk><<<blocks, kBlockTileThreads, 0, stream>>>(
             operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, values, output);
       } else {
-        sddmm_full_tiles_kernel<kChunk><<<blocks, kBlockTileThreads>>>(
+        sddmm_full_tiles_kernel<kChunk><<<blocks, kBlockTileThreads, 0, stream>>>(
             operands, full.tiles, full.row_starts, panel_slots, vector_a, vector_b, output);
       }
     });
@@ -231,7 +233,7 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
 
 void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
                                const DevicePattern& pattern, const int* listed,
-                               std::int64_t listed_count, float* output) {
+                               std::int64_t listed_count, float* output, cudaStream_t stream) {
   LaneLaunch lanes{0,
                    operands,
                    pattern,
@@ -240,7 +242,8 @@ void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands
                    nullptr,
                    listed,
                    options.lane_iterations,
-                   output};
+                   output,
+                   stream};
   if (lanes.count > 0) {
     launch_lane_groups(options.group_lanes, lanes);
   }

@@ -28,35 +28,38 @@ void allow_shared_bytes(Kernel kernel, int bytes) {
 
 template <int kPanels, bool kVector, bool kValues>
 void launch_with(const MaskedTiles& tiles, const MaskedTileShape& shape,
-                 const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
+                 const DenseOperands& operands, const MaskedTileArgs& args, float* output,
+                 cudaStream_t stream) {
   auto kernel = masked_tile_kernel<kPanels, kVector, kValues>;
   allow_shared_bytes(kernel, shape.shared_bytes);
-  kernel<<<static_cast<unsigned>(tiles.item_count), 32 * kPanels, shape.shared_bytes>>>(
+  kernel<<<static_cast<unsigned>(tiles.item_count), 32 * kPanels, shape.shared_bytes, stream>>>(
       operands, args, output);
 }
 
 template <int kPanels>
 void launch_panels(const MaskedTiles& tiles, const MaskedTileShape& shape,
-                   const DenseOperands& operands, const MaskedTileArgs& args, float* output) {
+                   const DenseOperands& operands, const MaskedTileArgs& args, float* output,
+                   cudaStream_t stream) {
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
                       allows_vector_loads(operands.b_transposed, operands.ldb);
   // A pattern S runs the kernel without values; a valued one the kernel that prefetches them.
   const bool valued = args.values != nullptr;
   if (vector && valued) {
-    launch_with<kPanels, true, true>(tiles, shape, operands, args, output);
+    launch_with<kPanels, true, true>(tiles, shape, operands, args, output, stream);
   } else if (vector) {
-    launch_with<kPanels, true, false>(tiles, shape, operands, args, output);
+    launch_with<kPanels, true, false>(tiles, shape, operands, args, output, stream);
   } else if (valued) {
-    launch_with<kPanels, false, true>(tiles, shape, operands, args, output);
+    launch_with<kPanels, false, true>(tiles, shape, operands, args, output, stream);
   } else {
-    launch_with<kPanels, false, false>(tiles, shape, operands, args, output);
+    launch_with<kPanels, false, false>(tiles, shape, operands, args, output, stream);
   }
 }
 
 }  // namespace
 
 void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
-                         const DenseOperands& operands, const float* values, float* output) {
+                         const DenseOperands& operands, const float* values, float* output,
+                         cudaStream_t stream) {
   if (tiles.item_count == 0) {
     return;  // no tile on Tensor Cores
   }
@@ -88,13 +91,13 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                             shape.chunk};
   switch (shape.panels) {
     case 1:
-      launch_panels<1>(tiles, shape, operands, args, output);
+      launch_panels<1>(tiles, shape, operands, args, output, stream);
       break;
     case 2:
-      launch_panels<2>(tiles, shape, operands, args, output);
+      launch_panels<2>(tiles, shape, operands, args, output, stream);
       break;
     case 4:
-      launch_panels<4>(tiles, shape, operands, args, output);
+      launch_panels<4>(tiles, shape, operands, args, output, stream);
       break;
     default:
       throw std::invalid_argument("masked tiles are built for 1, 2 or 4 panels per block, got " +

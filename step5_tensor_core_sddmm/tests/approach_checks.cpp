@@ -11,6 +11,7 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
+#include "common/testing/stream_capture.hpp"
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
@@ -67,16 +68,22 @@ void check_approach(course::step5::Approach approach, const course::CooMatrix& s
 }
 
 void check_approach(const course::step5::ApproachEntry& approach, const course::CooMatrix& s,
-                    int inner, int ld, std::uint64_t seed) {
+                    int inner, int ld, std::uint64_t seed, RunOn run_on) {
   INFO("approach " << approach.name << ", rows=" << s.rows << " cols=" << s.cols
-                   << " inner=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed);
+                   << " inner=" << inner << " ld=" << ld << " nnz=" << s.nnz() << " seed " << seed
+                   << (run_on == RunOn::captured_stream ? ", on a captured stream" : ""));
   const RandomOperands inputs(s.rows, s.cols, inner, ld, seed);
   const course::step5::DevicePattern pattern(s);
   course::DeviceBuffer<float> output(s.nnz() + 1, "C");
   output.poison();
   const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
-  plan->run(inputs.operands, output.data());
-  CUDA_CHECK(cudaDeviceSynchronize());
+  if (run_on == RunOn::captured_stream) {
+    REQUIRE_NOTHROW(course::testing::run_captured(
+        [&](cudaStream_t stream) { plan->run(inputs.operands, output.data(), stream); }));
+  } else {
+    plan->run(inputs.operands, output.data());
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
   std::vector<float> got = output.to_vector();
   const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
   CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero

@@ -14,10 +14,16 @@
 
 namespace course::step5::testing {
 
+/// How check_approach runs the plan.
+enum class RunOn {
+  default_stream,  ///< plan.run(operands, output), then the device is waited for
+  captured_stream  ///< on a stream captured into a graph: fails if any work leaves the stream
+};
+
 /// Runs @p approach on S with fresh random A, Bᵀ (leading dimension ld >= inner) and compares
 /// with the CPU reference; the output is poisoned first.
 void check_approach(const course::step5::ApproachEntry& approach, const course::CooMatrix& s,
-                    int inner, int ld, std::uint64_t seed);
+                    int inner, int ld, std::uint64_t seed, RunOn run_on = RunOn::default_stream);
 
 /// check_approach for one of the lesson's approaches with @p options.
 void check_approach(course::step5::Approach approach, const course::CooMatrix& s, int inner, int ld,

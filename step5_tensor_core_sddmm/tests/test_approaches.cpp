@@ -28,6 +28,23 @@
 
 using namespace course::step5::testing;  // the shared checks and matrices of approach_checks.hpp
 
+TEST_CASE("every approach queues all its work on the stream it is given", "[step5][gpu]") {
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("mask seed " << seed);
+  // A band with an outlier above scattered rows: every approach's kernels have work (approach
+  // 4 runs here with its defaults and with Tensor Cores even for a small S). The run is
+  // captured into a CUDA graph, which fails if any work is queued outside the stream.
+  const course::CooMatrix s =
+      with_random_values(stack_rows(band_matrix(96, 200, 3, true),
+                                    course::random_uniform_mask(70, 200, 900, seed), 0.5f),
+                         seed);
+  for (const course::step5::ApproachEntry& approach : approaches_under_test()) {
+    for (const int inner : {7, 64}) {
+      check_approach(approach, s, inner, inner, seed, RunOn::captured_stream);
+    }
+  }
+}
+
 TEST_CASE("all approaches with rows inner cols not multiples of 16", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);

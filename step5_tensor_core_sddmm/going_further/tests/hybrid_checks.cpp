@@ -13,8 +13,8 @@
 namespace course::step5::testing {
 
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,
-                  const course::step5::HybridOptions& options) {
-  check_approach(course::step5::hybrid_approach(options), s, inner, ld, seed);
+                  const course::step5::HybridOptions& options, RunOn run_on) {
+  check_approach(course::step5::hybrid_approach(options), s, inner, ld, seed, run_on);
 }
 
 course::step5::HybridOptions panels64() {

@@ -8,6 +8,7 @@
 
 #include "common/sparse_matrix.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <cstdint>
 
@@ -16,7 +17,8 @@ namespace course::step5::testing {
 /// Runs approach 4 with @p options on S with fresh random A, Bᵀ (leading dimension ld >=
 /// inner) and compares with the CPU reference; the output is poisoned first.
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,
-                  const course::step5::HybridOptions& options = {});
+                  const course::step5::HybridOptions& options = {},
+                  RunOn run_on = RunOn::default_stream);
 
 /// Approach 4's earlier plan (TensorCoreTiles::panels64: dense 64-row panels and 64×64 full
 /// tiles) with its default thresholds: the tests of those paths.

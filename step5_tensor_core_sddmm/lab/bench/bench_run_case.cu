@@ -169,34 +169,94 @@ std::vector<std::string> table_columns() {
           "check"};
 }
 
-void run_case(const BenchCase& bench_case, const Settings& settings, const Libraries& libraries,
-              course::ResultTable& result_table, Summary& summary) {
-  ProgressTable table(result_table);
-  const auto started = std::chrono::steady_clock::now();
+namespace {
+
+/// The case's matrix, or nothing when the case is skipped: then why goes to stderr and, in the
+/// first pass, to a row of its own.
+std::optional<course::CooMatrix> make_or_skip(const BenchCase& bench_case, const Settings& settings,
+                                              ProgressTable& table) {
   std::string why_not = skip_reason(bench_case, settings);
-  std::optional<course::CooMatrix> made;
   if (why_not.empty()) {
     try {
-      made = bench_case.make();
+      return bench_case.make();
     } catch (const course::MatrixMarketError& error) {
       // Malformed past its size line: the case becomes a row saying why; the run goes on.
       why_not = std::string("skipped: ") + error.what();
     }
   }
-  if (!why_not.empty()) {
-    std::cerr << bench_case.name << ": " << why_not << "\n";
-    if (settings.baseline_rows) {  // one row per skipped matrix, in the first pass
-      const auto known = [](int size) { return size > 0 ? std::to_string(size) : "-"; };
-      std::vector<std::string> row = {bench_case.name,
-                                      known(bench_case.rows),
-                                      known(bench_case.cols),
-                                      std::to_string(bench_case.inner),
-                                      std::to_string(bench_case.expected_nnz),
-                                      "all"};
-      row.resize(table_columns().size() - 1, "-");
-      row.push_back(why_not);
-      table.add_row(row);
+  std::cerr << bench_case.name << ": " << why_not << "\n";
+  if (settings.baseline_rows) {  // one row per skipped matrix, in the first pass
+    const auto known = [](int size) { return size > 0 ? std::to_string(size) : "-"; };
+    std::vector<std::string> row = {bench_case.name,
+                                    known(bench_case.rows),
+                                    known(bench_case.cols),
+                                    std::to_string(bench_case.inner),
+                                    std::to_string(bench_case.expected_nnz),
+                                    "all"};
+    row.resize(table_columns().size() - 1, "-");
+    row.push_back(why_not);
+    table.add_row(row);
+  }
+  return std::nullopt;
+}
+
+/// The case's baselines (cuSPARSE fp16 always; cuSPARSE fp32 and dense then sample in the
+/// first pass) and its LIMIT, into @p inputs; in the first pass, their rows.
+void time_baselines(CaseInputs& inputs, const Settings& settings, const Libraries& libraries,
+                    const course::DeviceBuffer<__half>& a,
+                    const course::DeviceBuffer<__half>& b_transposed,
+                    const course::step5::DevicePattern& pattern, ProgressTable& table,
+                    Summary& summary) {
+  const BenchCase& bench_case = inputs.bench_case;
+  const int inner = bench_case.inner;
+  inputs.fp16 = time_cusparse(bench_case.name, settings, libraries.cusparse, inputs.csr, a,
+                              b_transposed, inner, CusparseInputs::fp16);
+  if (settings.baseline_rows) {  // the second pass needs only the reference
+    if (settings.fp32_baseline) {
+      inputs.fp32 = time_cusparse(bench_case.name, settings, libraries.cusparse, inputs.csr, a,
+                                  b_transposed, inner, CusparseInputs::fp32);
+    } else {
+      inputs.fp32.note = "not run (--no-fp32)";
     }
+    inputs.dense = time_dense_then_sample(settings, libraries.cublas, pattern, inputs.operands);
+  }
+  inputs.limit =
+      case_limit(plan_figures(pattern, inner, settings, bench_case.name), inputs.csr.rows,
+                 inputs.csr.cols, inner, static_cast<std::int64_t>(inputs.csr.nnz()),
+                 !inputs.sampling.pattern(), settings.limit_rates);
+  if (settings.baseline_rows) {
+    inputs.ours = our_result(pattern, inputs.operands, settings);
+    add_baseline_rows(inputs, table, summary);
+    inputs.ours = {};
+  }
+}
+
+/// One row per approach of the settings, each timed and checked.
+void add_approach_rows(const CaseInputs& inputs, const Settings& settings, ProgressTable& table,
+                       Summary& summary) {
+  const course::CsrMatrix& csr = inputs.csr;
+  course::DeviceBuffer<float> output(csr.nnz(), "C");
+  for (const int number : settings.approaches) {
+    const course::step5::ApproachEntry approach = approach_entry(number, settings);
+    std::vector<std::string> row = {
+        inputs.bench_case.name,    std::to_string(csr.rows),
+        std::to_string(csr.cols),  std::to_string(inputs.bench_case.inner),
+        std::to_string(csr.nnz()), approach.name};
+    const std::vector<std::string> cells =
+        time_approach(inputs, approach, settings, output, summary);
+    row.insert(row.end(), cells.begin(), cells.end());
+    table.add_row(row);
+  }
+}
+
+}  // namespace
+
+void run_case(const BenchCase& bench_case, const Settings& settings, const Libraries& libraries,
+              course::ResultTable& result_table, Summary& summary) {
+  ProgressTable table(result_table);
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<course::CooMatrix> made = make_or_skip(bench_case, settings, table);
+  if (!made) {
     return;
   }
   // Amortised, not timed (see sddmm_bench.cu's file comment): S converted to CSR and pinned
@@ -204,23 +264,18 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   const course::step5::HostSampling host_sampling(*made);
   made.reset();
   const course::CsrMatrix& csr = host_sampling.csr();
-  const int rows = csr.rows;
-  const int cols = csr.cols;
   const int inner = bench_case.inner;
   // A and Bᵀ from the structure's name: a mask with values gets its pattern twin's operands.
   const std::uint64_t seed = case_seed(
       bench_case.structure.empty() ? bench_case.name : bench_case.structure, settings.seed);
-  const course::step5::PatternValues pattern_values = host_sampling.values();
-  const bool all_ones = host_sampling.pattern();
-
   // Dense operands in half: the same bytes for our kernels, cuSPARSE fp16 and cuBLAS.
-  course::DeviceBuffer<__half> a(static_cast<std::size_t>(rows) * inner, "A (half)");
-  course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(cols) * inner, "Bt (half)");
-  course::step5::fill_random_half(a.data(), rows, inner, inner, seed);
-  course::step5::fill_random_half(b_transposed.data(), cols, inner, inner, seed + 7);
-  const course::step5::DenseOperands operands(course::ProductSizes{rows, inner, cols}, a.data(),
-                                              inner, b_transposed.data(), inner);
-
+  course::DeviceBuffer<__half> a(static_cast<std::size_t>(csr.rows) * inner, "A (half)");
+  course::DeviceBuffer<__half> b_transposed(static_cast<std::size_t>(csr.cols) * inner,
+                                            "Bt (half)");
+  course::step5::fill_random_half(a.data(), csr.rows, inner, inner, seed);
+  course::step5::fill_random_half(b_transposed.data(), csr.cols, inner, inner, seed + 7);
+  const course::step5::DenseOperands operands(course::ProductSizes{csr.rows, inner, csr.cols},
+                                              a.data(), inner, b_transposed.data(), inner);
   const course::step5::DevicePattern pattern = host_sampling.upload();
   std::vector<float> magnitude;
   {
@@ -229,38 +284,10 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
     magnitude = device_magnitude.to_vector();
   }
   CaseInputs inputs{
-      bench_case, host_sampling, csr, pattern_values, operands, magnitude, {}, {}, {}, {}, {}};
-  inputs.fp16 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a, b_transposed,
-                              inner, CusparseInputs::fp16);
-  if (settings.baseline_rows) {  // the second pass needs only the reference
-    if (settings.fp32_baseline) {
-      inputs.fp32 = time_cusparse(bench_case.name, settings, libraries.cusparse, csr, a,
-                                  b_transposed, inner, CusparseInputs::fp32);
-    } else {
-      inputs.fp32.note = "not run (--no-fp32)";
-    }
-    inputs.dense = time_dense_then_sample(settings, libraries.cublas, pattern, operands);
-  }
-  inputs.limit =
-      case_limit(plan_figures(pattern, inner, settings, bench_case.name), rows, cols, inner,
-                 static_cast<std::int64_t>(csr.nnz()), !all_ones, settings.limit_rates);
-  if (settings.baseline_rows) {
-    inputs.ours = our_result(pattern, operands, settings);
-    add_baseline_rows(inputs, table, summary);
-    inputs.ours = {};
-  }
-
-  course::DeviceBuffer<float> output(csr.nnz(), "C");
-  for (const int number : settings.approaches) {
-    const course::step5::ApproachEntry approach = approach_entry(number, settings);
-    std::vector<std::string> row = {bench_case.name,           std::to_string(rows),
-                                    std::to_string(cols),      std::to_string(inner),
-                                    std::to_string(csr.nnz()), approach.name};
-    const std::vector<std::string> cells =
-        time_approach(inputs, approach, settings, output, summary);
-    row.insert(row.end(), cells.begin(), cells.end());
-    table.add_row(row);
-  }
+      bench_case, host_sampling, csr, host_sampling.values(), operands, magnitude, {}, {}, {}, {},
+      {}};
+  time_baselines(inputs, settings, libraries, a, b_transposed, pattern, table, summary);
+  add_approach_rows(inputs, settings, table, summary);
   std::cerr << bench_case.name << " inner=" << inner << " done in " << seconds_since(started)
             << " s\n";
 }

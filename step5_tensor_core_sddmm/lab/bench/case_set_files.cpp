@@ -151,20 +151,14 @@ std::string values_suffix(const MaskValues& values, const std::string& text) {
   return "";
 }
 
-/// The masks of one line (kind first, then key=value words and flags): one per word of its
-/// `values` list (one mask when it has none).
-std::vector<MaskSetEntry> mask_line(const std::vector<std::string>& words) {
-  MaskSetEntry entry;
-  const bool causal_kind = words[0] == "causal";
-  course::AttentionMaskSpec& spec = entry.spec;
-  spec.kind = causal_kind ? course::AttentionKind::sliding_window
-                          : course::attention_kind_from_name(words[0]);
-  spec.causal = causal_kind;
+/// The key=value words of a mask line (its kind, @p words[0], left out), each key once; sets
+/// @p causal when the flag causal is among them.
+std::map<std::string, std::string> key_values(const std::vector<std::string>& words, bool& causal) {
   std::map<std::string, std::string> values;
   for (std::size_t index = 1; index < words.size(); ++index) {
     const std::string& word = words[index];
     if (word == "causal") {
-      spec.causal = true;
+      causal = true;
       continue;
     }
     const std::size_t equals = word.find('=');
@@ -176,33 +170,76 @@ std::vector<MaskSetEntry> mask_line(const std::vector<std::string>& words) {
       throw std::runtime_error(key + " is given twice");
     }
   }
-  for (const auto& [key, text] : values) {
-    if (key == "rows") {
-      spec.rows = static_cast<int>(whole_number(key, text, 1, INT_MAX));
-    } else if (key == "cols") {
-      spec.cols = static_cast<int>(whole_number(key, text, 1, INT_MAX));
-    } else if (key == "block") {
-      spec.block_size = static_cast<int>(whole_number(key, text, 1, INT_MAX));
-    } else if (key == "density") {
-      spec.block_density = real_number(key, text);
-    } else if (key == "window") {
-      spec.half_width = static_cast<int>(whole_number(key, text, 0, INT_MAX));
-    } else if (key == "global") {
-      spec.global = static_cast<int>(whole_number(key, text, 0, INT_MAX));
-    } else if (key == "random") {
-      spec.random_per_row = static_cast<int>(whole_number(key, text, 0, INT_MAX));
-    } else if (key == "seed") {
-      spec.seed = static_cast<std::uint64_t>(whole_number(key, text, 0, LLONG_MAX));
-      entry.seeded = true;
-    } else if (key == "inner") {
-      entry.inners = inner_list(text);
-    } else if (key == "values") {
-      continue;  // one mask per listed word, below, once the structure is known
-    } else {
-      throw std::runtime_error("unknown key '" + key +
-                               "' (rows, cols, block, density, window, global, random, seed, "
-                               "values, inner, and the flag causal)");
+  return values;
+}
+
+/// Sets the field of @p entry that @p key names from @p text (values is read later).
+void apply_key(const std::string& key, const std::string& text, MaskSetEntry& entry) {
+  course::AttentionMaskSpec& spec = entry.spec;
+  if (key == "rows") {
+    spec.rows = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+  } else if (key == "cols") {
+    spec.cols = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+  } else if (key == "block") {
+    spec.block_size = static_cast<int>(whole_number(key, text, 1, INT_MAX));
+  } else if (key == "density") {
+    spec.block_density = real_number(key, text);
+  } else if (key == "window") {
+    spec.half_width = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+  } else if (key == "global") {
+    spec.global = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+  } else if (key == "random") {
+    spec.random_per_row = static_cast<int>(whole_number(key, text, 0, INT_MAX));
+  } else if (key == "seed") {
+    spec.seed = static_cast<std::uint64_t>(whole_number(key, text, 0, LLONG_MAX));
+    entry.seeded = true;
+  } else if (key == "inner") {
+    entry.inners = inner_list(text);
+  } else if (key != "values") {  // values: one mask per listed word, once the structure is known
+    throw std::runtime_error("unknown key '" + key +
+                             "' (rows, cols, block, density, window, global, random, seed, "
+                             "values, inner, and the flag causal)");
+  }
+}
+
+/// One mask per word of @p list (a values= list; "ones" when the line gives none), each
+/// named after @p structure and its values.
+std::vector<MaskSetEntry> valued_entries(const MaskSetEntry& structure, const std::string& list) {
+  std::vector<std::string> words_of_values;
+  std::istringstream words(list);
+  for (std::string word; std::getline(words, word, ',');) {
+    words_of_values.push_back(word);
+  }
+  if (words_of_values.empty()) {
+    throw std::runtime_error("values needs at least one of ones, random or a number");
+  }
+  std::vector<MaskSetEntry> entries;
+  for (const std::string& word : words_of_values) {
+    MaskSetEntry valued = structure;
+    valued.values = values_word(word);
+    valued.name = structure.structure + values_suffix(valued.values, word);
+    for (const MaskSetEntry& earlier : entries) {
+      if (earlier.name == valued.name) {
+        throw std::runtime_error("values lists " + word + " twice");
+      }
     }
+    entries.push_back(valued);
+  }
+  return entries;
+}
+
+/// The masks of one line (kind first, then key=value words and flags): one per word of its
+/// `values` list (one mask when it has none).
+std::vector<MaskSetEntry> mask_line(const std::vector<std::string>& words) {
+  MaskSetEntry entry;
+  const bool causal_kind = words[0] == "causal";
+  course::AttentionMaskSpec& spec = entry.spec;
+  spec.kind = causal_kind ? course::AttentionKind::sliding_window
+                          : course::attention_kind_from_name(words[0]);
+  spec.causal = causal_kind;
+  const std::map<std::string, std::string> values = key_values(words, spec.causal);
+  for (const auto& [key, text] : values) {
+    apply_key(key, text, entry);
   }
   if (spec.rows == 0) {
     throw std::runtime_error("rows is missing");
@@ -221,27 +258,7 @@ std::vector<MaskSetEntry> mask_line(const std::vector<std::string>& words) {
   entry.structure = course::attention_mask_name(spec) +
                     (entry.seeded ? "_s" + std::to_string(spec.seed) : std::string());
   const auto given = values.find("values");
-  std::vector<std::string> words_of_values;
-  std::istringstream list(given == values.end() ? std::string("ones") : given->second);
-  for (std::string word; std::getline(list, word, ',');) {
-    words_of_values.push_back(word);
-  }
-  if (words_of_values.empty()) {
-    throw std::runtime_error("values needs at least one of ones, random or a number");
-  }
-  std::vector<MaskSetEntry> entries;
-  for (const std::string& word : words_of_values) {
-    MaskSetEntry valued = entry;
-    valued.values = values_word(word);
-    valued.name = entry.structure + values_suffix(valued.values, word);
-    for (const MaskSetEntry& earlier : entries) {
-      if (earlier.name == valued.name) {
-        throw std::runtime_error("values lists " + word + " twice");
-      }
-    }
-    entries.push_back(valued);
-  }
-  return entries;
+  return valued_entries(entry, given == values.end() ? std::string("ones") : given->second);
 }
 
 template <typename Entry>

@@ -45,8 +45,10 @@
 /// case_set_files.cpp), the baselines in cusparse_baseline.cu and dense_then_sample.cu, the
 /// LIMIT in limit_rates.cu, their rows in
 /// baseline_rows.cu, ours in bench_run_case.cu, the summary in bench_summary.cpp,
-/// `--experiments` in bench_experiments.cu. This file reads the command line and runs them.
+/// `--experiments` in bench_experiments.cu, the command line in bench_command_line.cpp. This
+/// file runs them.
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/bench_command_line.hpp"
 
 #include "common/cli.hpp"
 #include "common/cuda_check.hpp"
@@ -67,24 +69,13 @@ namespace {
 
 using course::step5::bench::BenchCase;
 using course::step5::bench::Libraries;
+using course::step5::bench::parse_command_line;
 using course::step5::bench::print_summary;
+using course::step5::bench::Request;
 using course::step5::bench::run_case;
 using course::step5::bench::run_experiments;
 using course::step5::bench::Settings;
 using course::step5::bench::Summary;
-
-/// What the command line asks for besides the Settings.
-struct Request {
-  std::string shapes;
-  std::string masks;
-  std::string matrices;
-  std::string csv_path;
-  std::string markdown_path;
-  std::string filter;
-  std::vector<int> matrix_inners = {256};
-  bool k_sweep = false;
-  bool experiments = false;
-};
 
 /// The file name of @p path without its folders and its extension: a set's name.
 std::string set_name(const std::string& path) {
@@ -92,159 +83,6 @@ std::string set_name(const std::string& path) {
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   const std::size_t dot = name.find_last_of('.');
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
-/// Approach 4's switches of the masked-tile plan, checked.
-void apply_tile_options(const std::string& tiles, long long panels, long long group_steps,
-                        long long min_entries, bool no_dense_path,
-                        course::step5::HybridOptions& hybrid) {
-  if (tiles == "combined") {
-    hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::combined;
-  } else if (tiles == "masked16") {
-    hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
-  } else if (tiles == "panels64") {
-    hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::panels64;
-  } else {
-    throw course::UsageError("--tiles must be combined, masked16 or panels64, got '" + tiles + "'");
-  }
-  if (panels != 0 && panels != 1 && panels != 2 && panels != 4) {
-    throw course::UsageError("--tile-panels must be 0 (choose), 1, 2 or 4, got " +
-                             std::to_string(panels));
-  }
-  hybrid.masked.panels = static_cast<int>(panels);
-  hybrid.masked.group_steps = static_cast<int>(group_steps);
-  hybrid.masked.min_entries = static_cast<int>(min_entries);
-  hybrid.masked.dense_path = !no_dense_path;
-}
-
-/// Parses the command line into @p settings and @p request; false after --help.
-bool parse_command_line(int argc, char** argv, Settings& settings, Request& request) {
-  long long other_repeats = 21;
-  std::vector<long long> approach_numbers = {1, 2, 3, 4};
-  long long repeats = 10;
-  long long max_nnz = 0;
-  long long seed = 1;
-  long long group_lanes = 0;
-  long long lane_iterations = 0;
-  long long tc_min_nnz = course::step5::HybridOptions{}.tc_min_nnz;
-  long long dense_limit_log2 = 32;
-  double tc_density = course::step5::HybridOptions{}.tc_density;
-  std::string tiles = "combined";
-  std::string panel_choice = "cost";
-  long long tile_panels = 0;
-  long long tile_group_steps = 0;
-  long long tile_min_entries = 0;
-  bool no_dense_path = false;
-  bool no_fp32 = false;
-  course::ArgParser parser(
-      "sddmm_bench",
-      "Times the step 5 SDDMM approaches against cuSPARSE's SDDMM (CSR) with fp16 and with fp32 "
-      "A and B, and against a dense cuBLAS fp16 product sampled at the nonzeros, on sets of "
-      "uniform shapes and of attention masks (files), an inner sweep and real Matrix Market "
-      "matrices; verifies every result against cuSPARSE fp16 and every baseline against ours; "
-      "reports each time as a multiple of its LIMIT. Prints Markdown; --csv and --markdown "
-      "write the table.");
-  parser.add_input_file("--shapes", &request.shapes,
-                        "a file of the shapes to measure, one a line ('rows cols nnz inner', a "
-                        "uniform mask each; e.g. lab/sets/note_shapes.txt)");
-  parser.add_input_file("--masks", &request.masks,
-                        "a file of the attention masks to measure, one a line (e.g. "
-                        "lab/sets/attention_public.txt)");
-  parser.add_flag("--ksweep", &request.k_sweep, "inner = 32..1024 on matrix_37000_37000_368000");
-  parser.add_flag("--experiments", &request.experiments,
-                  "block shape, COO v1/v2, lanes per nonzero, Tensor Core threshold");
-  parser.add_input_folder("--matrices", &request.matrices,
-                          "directory of .mtx/.mtx.gz files to add");
-  std::vector<long long> matrix_inners = {256};
-  parser.add_integer_list("--matrix-inner", &matrix_inners, 1, 1 << 16,
-                          "inner sizes of the --matrices files, e.g. 64,256 (default 256)");
-  parser.add_output_file("--csv", &request.csv_path, "also write the table as CSV to this file");
-  parser.add_output_file(
-      "--markdown", &request.markdown_path,
-      "also write the report as Markdown to this file (the table and the summary)");
-  parser.add_seed(&seed,
-                  "seed of the random inputs (A and B, and the masks whose set gives no seed)");
-  parser.add_integer_list("--approaches", &approach_numbers, 1, course::step5::kHybridApproach,
-                          "approaches to run, e.g. 1,3,4");
-  parser.add_integer("--repeats", &repeats, 1, 1000,
-                     "timed runs (the median and the minimum are reported)");
-  parser.add_integer("--other-repeats", &other_repeats, 1, 1000,
-                     "timed preprocessings (median reported, default 21)");
-  parser.add_integer("--max-nnz", &max_nnz, 0, 1LL << 40, "skip matrices above this nnz (0: none)");
-  parser.add_flag("--no-fp32", &no_fp32, "do not time cuSPARSE with fp32 A and B");
-  parser.add_integer(
-      "--group-lanes", &group_lanes, 0, 32,
-      "approach 4: lanes per nonzero (4, 8, 16, 32; 0: 4 up to inner=256, doubling with inner)");
-  parser.add_integer("--dense-limit-log2", &dense_limit_log2, 10, 40,
-                     "approach 2: refuse dense products above 2^this elements");
-  parser.add_text("--tiles", &tiles,
-                  "approach 4's Tensor Cores: combined (the default: 64x64 full tiles and dense "
-                  "64-row panels, then 16x16 masked tiles by the cost model), masked16 (masked "
-                  "tiles only) or panels64 (full tiles and dense panels only)");
-  parser.add_text("--panel-choice", &panel_choice,
-                  "combined: dense 64-row panels by modelled kernel times (cost, the default) or "
-                  "from 15 % of their span (density, the earlier rule)");
-  parser.add_integer("--tile-panels", &tile_panels, 0, 4,
-                     "masked tiles: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
-  parser.add_integer("--tile-group-steps", &tile_group_steps, 0, 4,
-                     "masked tiles: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
-  parser.add_integer(
-      "--tile-min-entries", &tile_min_entries, 0, 257,
-      "masked tiles: entries from which a tile goes to Tensor Cores (0: the model's)");
-  parser.add_flag("--no-dense-path", &no_dense_path,
-                  "never take the dense product, even where the model prefers it");
-  parser.add_real("--tc-density", &tc_density, {0.0, 1.0, true},
-                  "full tiles and dense panels: a panel's density for Tensor Cores");
-  parser.add_integer("--tc-min-nnz", &tc_min_nnz, 0, 1LL << 40,
-                     "full tiles and dense panels: dense panels only from this many nonzeros");
-  parser.add_integer("--lane-iterations", &lane_iterations, 0, 64,
-                     "approach 4: runs of nonzeros per lane-group block (0: automatic)");
-  parser.add_text("--filter", &request.filter,
-                  "run only the matrices whose name contains this text");
-  parser.add_text("--cusparse-layout", &settings.cusparse_layout,
-                  "auto (fastest of both), col or row");
-  if (!parser.parse(argc, argv)) {
-    return false;
-  }
-  const std::string& layout = settings.cusparse_layout;
-  if (layout != "auto" && layout != "col" && layout != "row") {
-    throw course::UsageError("--cusparse-layout must be auto, col or row, got '" + layout + "'");
-  }
-  if (group_lanes != 0 && group_lanes != 4 && group_lanes != 8 && group_lanes != 16 &&
-      group_lanes != 32) {
-    throw course::UsageError("--group-lanes must be 0, 4, 8, 16 or 32, got " +
-                             std::to_string(group_lanes));
-  }
-  for (const long long number : approach_numbers) {
-    settings.approaches.push_back(static_cast<int>(number));
-  }
-  request.matrix_inners.assign(matrix_inners.begin(), matrix_inners.end());
-  settings.repeats = static_cast<int>(repeats);
-  settings.other_repeats = static_cast<int>(other_repeats);
-  settings.max_nnz = max_nnz;
-  settings.seed = static_cast<std::uint64_t>(seed);
-  settings.fp32_baseline = !no_fp32;
-  settings.hybrid.group_lanes = static_cast<int>(group_lanes);
-  settings.hybrid.lane_iterations = static_cast<int>(lane_iterations);
-  settings.hybrid.tc_min_nnz = tc_min_nnz;
-  settings.hybrid.tc_density = tc_density;
-  if (panel_choice == "cost") {
-    settings.hybrid.panel_choice = course::step5::PanelChoice::cost;
-  } else if (panel_choice == "density") {
-    settings.hybrid.panel_choice = course::step5::PanelChoice::density;
-  } else {
-    throw course::UsageError("--panel-choice must be cost or density, got '" + panel_choice + "'");
-  }
-  if (parser.given("--panel-choice") && tiles != "combined") {
-    throw course::UsageError(
-        "--panel-choice chooses the combined plan's panels: it needs --tiles "
-        "combined, got --tiles " +
-        tiles);
-  }
-  apply_tile_options(tiles, tile_panels, tile_group_steps, tile_min_entries, no_dense_path,
-                     settings.hybrid);
-  settings.options.dense_limit_elements = std::size_t{1} << dense_limit_log2;
-  return true;
 }
 
 /// The cases the request names (a file's size line included), listed before looking for a
