@@ -43,20 +43,25 @@ CATCH2_MAINS = {"common/test_main.cpp", "grading/judge/judge_main.cpp",
                 "common/testing/catch2.hpp"}
 
 
-def check_catch2_includes(root):
-    problems = []
+def course_sources(root):
+    """Every C++/CUDA source file of common/, grading/ and the steps, in a stable order."""
     for folder in ["common", "grading"] + STEPS:
         for source in sorted((root / folder).rglob("*")):
-            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
-                continue
-            relative = source.relative_to(root).as_posix()
-            if relative in CATCH2_MAINS:
-                continue
-            for header in CATCH2_INCLUDE.findall(source.read_text(encoding="utf-8",
-                                                                  errors="replace")):
-                problems.append(f"{relative} includes <{header}>: include "
-                                f"\"common/testing/catch2.hpp\" instead (it builds with "
-                                f"Catch2 2 and 3)")
+            if source.suffix in SOURCE_SUFFIXES and source.is_file():
+                yield source
+
+
+def check_catch2_includes(root):
+    problems = []
+    for source in course_sources(root):
+        relative = source.relative_to(root).as_posix()
+        if relative in CATCH2_MAINS:
+            continue
+        for header in CATCH2_INCLUDE.findall(source.read_text(encoding="utf-8",
+                                                              errors="replace")):
+            problems.append(f"{relative} includes <{header}>: include "
+                            f"\"common/testing/catch2.hpp\" instead (it builds with "
+                            f"Catch2 2 and 3)")
     return problems
 
 
@@ -65,18 +70,15 @@ HEADER_SUFFIXES = {".cuh", ".hpp", ".h"}
 
 def check_file_headers(root):
     problems = []
-    for folder in ["common", "grading"] + STEPS:
-        for source in sorted((root / folder).rglob("*")):
-            if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
-                continue
-            text = source.read_text(encoding="utf-8", errors="replace")
-            first = text.split("\n", 1)[0].rstrip()
-            if source.suffix not in HEADER_SUFFIXES and not first.startswith("//"):
-                continue
-            named = first[len("/// @file "):] if first.startswith("/// @file ") else ""
-            if named != source.name and not named.endswith("/" + source.name):
-                problems.append(f"{source.relative_to(root).as_posix()}: opens with {first[:60]!r}; "
-                                f"open it with '/// @file {source.name}' and its @brief")
+    for source in course_sources(root):
+        text = source.read_text(encoding="utf-8", errors="replace")
+        first = text.split("\n", 1)[0].rstrip()
+        if source.suffix not in HEADER_SUFFIXES and not first.startswith("//"):
+            continue
+        named = first[len("/// @file "):] if first.startswith("/// @file ") else ""
+        if named != source.name and not named.endswith("/" + source.name):
+            problems.append(f"{source.relative_to(root).as_posix()}: opens with {first[:60]!r}; "
+                            f"open it with '/// @file {source.name}' and its @brief")
     return problems
 
 
