@@ -99,7 +99,9 @@ class DevicePattern {
   bool unit_values() const { return unit_values_; }
   /// @brief Device array of the entries' values. The first call after a CSR upload makes
   /// the default stream wait for the values' copy, so that work queued next on it (an SDDMM)
-  /// reads them complete; call it right before queuing such work.
+  /// reads them complete; call it right before queuing such work. Work on another stream is
+  /// ordered only through the default stream (a blocking stream) or by waiting for the
+  /// device after this first call (SddmmPlan::run says when).
   const float* values() const;
 
  private:
