@@ -12,29 +12,16 @@
 #endif
 static_assert(APPROACH == 1, "step 1 has a single approach (APPROACH 1)");
 
-#include "common/cli.hpp"
 #include "common/debug_switch.hpp"
-#include "common/device.hpp"
-#include "common/memory_estimate.hpp"
+#include "common/dense_program.hpp"
 #include "step1_naive/step1_program.hpp"
 
-#include <iostream>
-
-/// @brief Parses the options (refusing bad ones before looking for a GPU), then runs.
+/// @brief Runs step 1's program (course::run_step_program) with this file's switches.
 /// @param argc argument count
 /// @param argv arguments
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
 int main(int argc, char** argv) {
-  return course::run_program("step1_naive", [&] {
-    course::step1::Options options;
-    if (!course::step1::parse_options(argc, argv, options)) {
-      return 0;  // --help
-    }
-    const course::ProductSizes& sizes = options.sizes;
-    course::require_memory(course::dense_product_estimate(sizes, course::kDebugCheck),
-                           "use smaller sizes");
-    course::require_cuda_device();
-    return course::step1::run(options, course::kDebugCheck, std::cout);
-  });
+  course::DenseProgram program(course::step1::program_step());
+  return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

@@ -1,23 +1,27 @@
 /// @file step2_program.hpp
-/// @brief Step 2's program, apart from main(): what makes the program with approaches
-/// (course::run_approach_program) step 2's: its texts, its three approaches and Table 1.
+/// @brief Step 2's program as the one runner runs it (common/dense_program.hpp): its texts,
+/// its three approaches and the note's Table 1.
 ///
 /// Kept out of main.cu so that the tests can parse command lines and run the benchmark
 /// without the program, and so that main.cu holds only the note's `#define` switches.
 #pragma once
 
-#include "common/approach_program.hpp"
+#include "common/dense_program.hpp"
+
+#include <vector>
 
 namespace course::step2 {
 
-/// @brief What step 2's command line asks for (the options of every program with
-/// approaches; --approach is 1 to 3).
-using Options = ApproachOptions;
+/// @brief Step 2's three approaches, registered for the runner: approach 1 the single block
+/// looping over C, 2 one thread per element, 3 output tiles without shared memory (step 3
+/// lists them again, before its own).
+/// @return the approaches, approach 1 first
+std::vector<DenseApproach> approaches();
 
-/// @brief Step 2's program: the command line (approaches 1 to 3), the report of a single
-/// run, the size limits and launchers of the approaches, and the note's Table 1 (serial CPU,
-/// approaches 1 to 3 and cuBLAS at the benchmark sizes).
-/// @return the description, built once
-const ApproachStep& program();
+/// @brief Step 2's program: the command line (approaches 1 to 3), the size limits and
+/// launchers of the approaches, and the note's Table 1 (serial CPU, approaches 1 to 3 and
+/// cuBLAS at the benchmark sizes).
+/// @return the step, for course::DenseProgram
+DenseStep program_step();
 
 }  // namespace course::step2

@@ -14,16 +14,16 @@
 #endif
 static_assert(APPROACH >= 1 && APPROACH <= 4, "step 3 runs approach 4, or step 2's 1 to 3");
 
-#include "common/approach_program.hpp"
 #include "common/debug_switch.hpp"
+#include "common/dense_program.hpp"
 #include "step3_shared_tiling/step3_program.hpp"
 
-/// @brief Runs step 3's program (course::run_approach_program) with this file's switches.
+/// @brief Runs step 3's program (course::run_step_program) with this file's switches.
 /// @param argc argument count
 /// @param argv arguments
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
 int main(int argc, char** argv) {
-  return course::run_approach_program(course::step3::program(), argc, argv, APPROACH,
-                                      course::kDebugCheck);
+  course::DenseProgram program(course::step3::program_step());
+  return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

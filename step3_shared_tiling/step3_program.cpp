@@ -1,9 +1,9 @@
 /// @file step3_program.cpp
-/// @brief Step 3's program: its command line, approaches and benchmark table.
+/// @brief Step 3's program: its texts, approaches and benchmark table.
 
 #include "step3_shared_tiling/step3_program.hpp"
 
-#include "step2_three_approaches/step2_launchers.hpp"
+#include "step2_three_approaches/step2_program.hpp"
 #include "step3_shared_tiling/step3_launchers.hpp"
 
 #include <stdexcept>
@@ -11,15 +11,6 @@
 
 namespace course::step3 {
 namespace {
-
-// Approach 4 needs multiples of the tile width; step 2's approaches have their own limits.
-void check_sizes(int number, const ProductSizes& sizes) {
-  if (number == 4) {
-    check_tiled_shared_sizes(sizes);
-  } else {
-    step2::check_approach_sizes(number, sizes);
-  }
-}
 
 // Approach 4 checks no boundary, so every benchmark size must be a multiple of the tile.
 void check_bench_size(int size) {
@@ -30,16 +21,23 @@ void check_bench_size(int size) {
   }
 }
 
-std::string approach_description(int number) {
-  if (number == 4) {
+/// Approach 4: its precondition is check_tiled_shared_sizes (multiples of the tile).
+DenseApproach tiled_shared_approach() {
+  DenseApproach entry =
+      plain_approach("shared-memory tiles", check_tiled_shared_sizes,
+                     [](const float* a, const float* b, float* c, const ProductSizes& sizes,
+                        cudaStream_t stream) { launch_tiled_shared(a, b, c, sizes, stream); });
+  entry.describe_run = [](const ProductSizes&) {
     return "approach 4: " + std::to_string(kTileWidth) + "x" + std::to_string(kTileWidth) +
            " tiles of A and B staged in shared memory";
-  }
-  return step2::approach_description(number) + " (from step 2)";
+  };
+  return entry;
 }
 
-ApproachStep make_program() {
-  ApproachStep step;
+}  // namespace
+
+DenseStep program_step() {
+  DenseStep step;
   step.program = "step3_shared_tiling";
   step.label = "step 3";
   step.description =
@@ -49,43 +47,25 @@ ApproachStep make_program() {
       "DEBUG, the result is checked against the serial CPU product. --bench reproduces the "
       "note's Table 2 (approach 4, with the serial CPU product, approaches 2 and 3, and "
       "cuBLAS at 2^10, 2^11, 2^12).";
-  step.size_help = "square size: rows = inner = cols (a multiple of 32 for approach 4)";
-  step.max_approach = 4;
-  step.approach_help =
-      "approach to run: 4, or step 2's 1 to 3 (default: APPROACH in main.cu or "
-      "STEP3_APPROACH)";
-  // The approaches: 4 and, for comparison, step 2's.
-  step.describe = approach_description;
-  step.check_sizes = check_sizes;
-  step.launch = launch_approach;
+  step.sizes.size_help = "square size: rows = inner = cols (a multiple of 32 for approach 4)";
+  step.approach_note = "1 to 3 are step 2's, for comparison; or the CMake option STEP3_APPROACH";
+  // The approaches: step 2's three for comparison, then 4.
+  step.approaches = step2::approaches();
+  step.approaches.push_back(tiled_shared_approach());
   // The benchmark: the note's Table 2, at sizes approach 4 can run.
-  step.table = "Table 2";
-  step.bench_sizes_help = "square sizes of the benchmark, multiples of 32 (default 1024,2048,4096)";
-  step.check_bench_size = check_bench_size;
-  step.bench_times = "approaches 2 to 4";
-  step.bench_title =
+  SquareBench bench;
+  bench.table = "Table 2";
+  bench.sizes_help = "square sizes of the benchmark, multiples of 32 (default 1024,2048,4096)";
+  bench.check_size = check_bench_size;
+  bench.times = "approaches 2 to 4";
+  bench.title =
       "Table 2: execution times (ms) of approach 4 (shared-memory tiling), with the serial "
       "CPU product, step 2's approaches 2 and 3 for comparison, and cuBLAS SGEMM (fp32, TF32 "
       "off) as reference";
-  step.bench_rows = {{"approach 2 (step 2)", 2, false},
-                     {"approach 3 (step 2)", 3, false},
-                     {"approach 4 (shared-memory tiling)", 4, false}};
-  return step;
-}
-
-}  // namespace
-
-void launch_approach(int number, const float* a, const float* b, float* c,
-                     const ProductSizes& sizes, cudaStream_t stream) {
-  if (number == 4) {
-    launch_tiled_shared(a, b, c, sizes, stream);
-  } else {
-    step2::launch_approach(number, a, b, c, sizes, stream);
-  }
-}
-
-const ApproachStep& program() {
-  static const ApproachStep step = make_program();
+  bench.rows = {{"approach 2 (step 2)", 2, false},
+                {"approach 3 (step 2)", 3, false},
+                {"approach 4 (shared-memory tiling)", 4, false}};
+  step.bench = bench;
   return step;
 }
 

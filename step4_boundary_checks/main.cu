@@ -21,12 +21,12 @@ static_assert(APPROACH >= 1 && APPROACH <= 3,
 #include "common/debug_switch.hpp"
 #include "step4_boundary_checks/step4_program.hpp"
 
-/// @brief Runs step 4's program (course::step4::run_step4_program) with this file's switches.
+/// @brief Runs step 4's program (course::run_step_program) with this file's switches.
 /// @param argc argument count
 /// @param argv arguments
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
 int main(int argc, char** argv) {
-  return course::step4::run_step4_program(course::step4::lesson_program(), argc, argv, APPROACH,
-                                          course::kDebugCheck);
+  course::step4::Step4Program program(course::step4::lesson_step());
+  return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

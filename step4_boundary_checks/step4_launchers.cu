@@ -49,31 +49,6 @@ void launch_unchecked(const float* a, const float* b, float* c, const ProductSiz
 
 }  // namespace
 
-std::vector<Approach> all_approaches() {
-  return {Approach::tiled_checked, Approach::padded, Approach::rect_tiles};
-}
-
-std::string approach_name(Approach approach) {
-  switch (approach) {
-    case Approach::tiled_checked:
-      return "tiled checked 32x32";
-    case Approach::padded:
-      return "padded + unchecked 32x32";
-    case Approach::rect_tiles:
-      return "rect tiles 64x16 by 16x64";
-  }
-  return "unknown";
-}
-
-Approach approach_from_number(long long number) {
-  if (number < 1 || number > 3) {
-    throw std::invalid_argument(
-        "approach must be 1 (tiled checked), 2 (padded) or 3 (rect tiles), got " +
-        std::to_string(number) + " (the fast kernel is approach 4 of step4_fast_gemm)");
-  }
-  return static_cast<Approach>(number);
-}
-
 void launch_tiled_checked(const float* a, const float* b, float* c, const ProductSizes& sizes,
                           cudaStream_t stream, int tile) {
   const std::string name = "tiled checked (tile " + std::to_string(tile) + ")";
@@ -139,22 +114,6 @@ void launch_rect_tiles(const float* a, const float* b, float* c, const ProductSi
   rect_tiles_kernel<Tiling>
       <<<grid, block, 0, stream>>>(a, b, c, checked.rows, checked.inner, checked.cols);
   CUDA_CHECK_LAUNCH(rect_tiles_kernel);
-}
-
-void run_approach(Approach approach, const float* a, const float* b, float* c,
-                  const ProductSizes& sizes, cudaStream_t stream) {
-  switch (approach) {
-    case Approach::tiled_checked:
-      launch_tiled_checked(a, b, c, sizes, stream);
-      return;
-    case Approach::padded:
-      launch_padded(a, b, c, sizes, stream);
-      return;
-    case Approach::rect_tiles:
-      launch_rect_tiles(a, b, c, sizes, stream);
-      return;
-  }
-  throw std::invalid_argument("unknown approach");
 }
 
 }  // namespace course::step4

@@ -17,30 +17,10 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
-#include <vector>
 
 namespace course::step4 {
 
 class PaddedWorkspace;
-
-/// @brief The approaches of step 4 (the numbers are those of `--approach` and APPROACH).
-enum class Approach {
-  tiled_checked = 1,  ///< 32×32 tiles with the three boundary checks (tiled_checked.cuh)
-  padded = 2,         ///< zero padding + the unchecked kernel (padded.cuh)
-  rect_tiles = 3,     ///< 64×16 by 16×64 tiles, 4×4 outputs per thread (rect_tiles.cuh)
-};
-
-/// @brief Every approach, in order.
-std::vector<Approach> all_approaches();
-
-/// @brief Short name of an approach ("tiled checked", ...).
-/// @param approach the approach
-std::string approach_name(Approach approach);
-
-/// @brief The approach with number @p number; throws std::invalid_argument naming the
-/// allowed range otherwise.
-/// @param number 1 to 3
-Approach approach_from_number(long long number);
 
 /// @brief The tile widths launch_tiled_checked accepts.
 constexpr int kCheckedTiles[] = {2, 16, 32};
@@ -108,15 +88,5 @@ void launch_padded(const float* a, const float* b, float* c, const ProductSizes&
 /// @param stream stream to launch on (default stream when nullptr)
 void launch_rect_tiles(const float* a, const float* b, float* c, const ProductSizes& sizes,
                        cudaStream_t stream = nullptr);
-
-/// @brief Runs @p approach (the padded one with a workspace of its own).
-/// @param approach which kernel
-/// @param a A, rows×inner, device
-/// @param b B, inner×cols, device
-/// @param c C, rows×cols, device (written)
-/// @param sizes rows, inner, cols
-/// @param stream stream to launch on (default stream when nullptr)
-void run_approach(Approach approach, const float* a, const float* b, float* c,
-                  const ProductSizes& sizes, cudaStream_t stream = nullptr);
 
 }  // namespace course::step4

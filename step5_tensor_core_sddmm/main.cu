@@ -32,8 +32,7 @@ static_assert(APPROACH >= 1 && APPROACH <= 3,
 /// @param argv arguments
 /// @return 0 on success, non-zero on an error (2: bad command line, 3: no suitable GPU)
 int main(int argc, char** argv) {
-  return course::step5::run_step5_program(
-      {"step5_tensor_core_sddmm", course::step5::lesson_approaches(), APPROACH,
-       course::kDebugCheck},
-      argc, argv);
+  course::step5::Step5Program program("step5_tensor_core_sddmm",
+                                      course::step5::lesson_approaches());
+  return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

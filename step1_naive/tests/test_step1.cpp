@@ -1,6 +1,6 @@
 /// @file test_step1.cpp
-/// @brief Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and the
-/// refusal of bad command lines (the last two need no GPU).
+/// @brief Step 1's tests: the naive kernel against the double CPU reference, the DEBUG check and
+/// the refusal of bad command lines (the last two need no GPU).
 #include "common/testing/catch2.hpp"
 
 #include "common/cli.hpp"
@@ -10,6 +10,7 @@
 #include "common/testing/arguments.hpp"
 #include "common/testing/product_checks.hpp"
 #include "common/testing/program_runner.hpp"
+#include "common/step_program.hpp"
 #include "common/timed_product.hpp"
 #include "step1_naive/step1_launchers.hpp"
 #include "step1_naive/step1_program.hpp"
@@ -36,14 +37,17 @@ const std::vector<ProductSizes> kSizes = {{1, 1, 1},   {2, 3, 4},   {31, 31, 31}
                                           {32, 7, 5},  {5, 32, 17}, {1, 32, 32},  {32, 1, 1},
                                           {17, 9, 32}, {32, 32, 1}, {3, 1, 29},   {16, 31, 8}};
 
-bool parse_words(const std::vector<std::string>& words, course::step1::Options& options) {
+// Parses @p words as step 1's command line; @p program holds the sizes, @p choice the rest.
+bool parse_words(const std::vector<std::string>& words, course::DenseProgram& program,
+                 course::RunChoice& choice) {
   course::testing::Arguments arguments("step1_naive", words);
-  return course::step1::parse_options(arguments.argc(), arguments.argv(), options);
+  return course::parse_step_program(program, arguments.argc(), arguments.argv(), choice);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
-  course::step1::Options options;
-  return course::testing::usage_error_of([&] { parse_words(words, options); });
+  course::DenseProgram program(course::step1::program_step());
+  course::RunChoice choice;
+  return course::testing::usage_error_of([&] { parse_words(words, program, choice); });
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
@@ -86,15 +90,18 @@ TEST_CASE("DEBUG check says wrong answer for one corrupted element", "[step1]") 
 }
 
 TEST_CASE("options accept sizes up to 32", "[step1]") {
-  course::step1::Options options;
-  REQUIRE(parse_words({"--rows", "32", "--inner=5", "--cols", "1", "--seed", "9"}, options));
-  CHECK(options.sizes.rows == 32);
-  CHECK(options.sizes.inner == 5);
-  CHECK(options.sizes.cols == 1);
-  CHECK(options.seed == 9);
-  course::step1::Options square;
-  REQUIRE(parse_words({"--size", "17"}, square));
-  CHECK((square.sizes.rows == 17 && square.sizes.inner == 17 && square.sizes.cols == 17));
+  course::DenseProgram program(course::step1::program_step());
+  course::RunChoice choice;
+  REQUIRE(
+      parse_words({"--rows", "32", "--inner=5", "--cols", "1", "--seed", "9"}, program, choice));
+  CHECK(program.sizes().rows == 32);
+  CHECK(program.sizes().inner == 5);
+  CHECK(program.sizes().cols == 1);
+  CHECK(choice.seed == 9);
+  CHECK(choice.repeats == course::kProgramRepeats);
+  course::DenseProgram square(course::step1::program_step());
+  REQUIRE(parse_words({"--size", "17"}, square, choice));
+  CHECK((square.sizes().rows == 17 && square.sizes().inner == 17 && square.sizes().cols == 17));
 }
 
 TEST_CASE("options refuse zero and negative and non-numeric values", "[step1]") {

@@ -9,6 +9,7 @@
 #include "common/product_sizes.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/arguments.hpp"
+#include "common/testing/parsed_program.hpp"
 #include "common/testing/product_checks.hpp"
 #include "common/testing/program_runner.hpp"
 #include "common/timed_product.hpp"
@@ -44,16 +45,14 @@ const std::vector<ProductSizes> kCommonSizes = {
 // Larger shapes for the many-block approaches only (approach 1 would be slow, not wrong).
 const std::vector<ProductSizes> kLargeSizes = {{257, 300, 31}, {300, 513, 289}, {1, 70, 2000}};
 
-bool parse_words(const std::vector<std::string>& words, course::step2::Options& options,
+// Step 2's program after parsing @p words (main.cu's APPROACH 3 unless told).
+bool parse_words(const std::vector<std::string>& words, course::testing::ParsedProgram& options,
                  int default_approach = 3) {
-  course::testing::Arguments arguments("step2_three_approaches", words);
-  return course::parse_approach_options(course::step2::program(), arguments.argc(),
-                                        arguments.argv(), default_approach, options);
+  return options.parse(words, default_approach);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
-  course::step2::Options options;
-  return course::testing::usage_error_of([&] { parse_words(words, options); });
+  return course::testing::usage_error_of_words(course::step2::program_step(), words, 3);
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
@@ -171,12 +170,12 @@ TEST_CASE("benchmark gives slow methods fewer runs at large sizes", "[step2]") {
 }
 
 TEST_CASE("benchmark runs and checks every method on small sizes", "[step2][gpu]") {
-  course::step2::Options options;
+  course::testing::ParsedProgram options(course::step2::program_step());
   REQUIRE(parse_words({"--bench", "--bench-sizes", "64,96", "--serial-max", "96", "--repeats", "2"},
                       options));
   std::ostringstream table;
   std::ostringstream progress;
-  CHECK(course::run_approach_benchmark(course::step2::program(), options, table, progress) == 0);
+  CHECK(options.program.run_benchmark(options.choice, table, progress) == 0);
   INFO(table.str() << progress.str());
   CHECK(table.str().find("| approach 1 |") != std::string::npos);
   CHECK(table.str().find("| cuBLAS SGEMM (fp32) |") != std::string::npos);
@@ -184,26 +183,26 @@ TEST_CASE("benchmark runs and checks every method on small sizes", "[step2][gpu]
 }
 
 TEST_CASE("options accept sizes and approaches and benchmark settings", "[step2]") {
-  course::step2::Options options;
+  course::testing::ParsedProgram options(course::step2::program_step());
   REQUIRE(
       parse_words({"--rows", "100", "--inner", "100", "--cols", "7", "--approach", "1"}, options));
-  CHECK((options.sizes.rows == 100 && options.sizes.inner == 100 && options.sizes.cols == 7));
-  course::step2::Options square;
+  CHECK((options.sizes().rows == 100 && options.sizes().inner == 100 && options.sizes().cols == 7));
+  course::testing::ParsedProgram square(course::step2::program_step());
   REQUIRE(parse_words({"--size", "64"}, square));
-  CHECK((square.sizes.rows == 64 && square.sizes.inner == 64 && square.sizes.cols == 64));
+  CHECK((square.sizes().rows == 64 && square.sizes().inner == 64 && square.sizes().cols == 64));
   // --size sets all three sizes, so it cannot be combined with one of them.
   CHECK(usage_error_of({"--size", "100", "--cols", "7"}).find("cannot be given together") !=
         std::string::npos);
-  CHECK(options.approach == 1);
-  course::step2::Options from_macro;
+  CHECK(options.choice.approach == 1);
+  course::testing::ParsedProgram from_macro(course::step2::program_step());
   REQUIRE(parse_words({}, from_macro, 2));
-  CHECK(from_macro.approach == 2);
-  CHECK(from_macro.sizes.rows == 1024);
-  course::step2::Options bench;
+  CHECK(from_macro.choice.approach == 2);
+  CHECK(from_macro.sizes().rows == 1024);
+  course::testing::ParsedProgram bench(course::step2::program_step());
   REQUIRE(parse_words({"--bench", "--bench-sizes=2048,1024", "--serial-max", "0"}, bench));
-  CHECK(bench.bench);
-  CHECK(bench.bench_sizes == std::vector<int>{1024, 2048});
-  CHECK(bench.serial_max == 0);
+  CHECK(bench.bench().on);
+  CHECK(bench.bench().sizes == std::vector<int>{1024, 2048});
+  CHECK(bench.bench().serial_max == 0);
   CHECK(usage_error_of({"--bench", "--bench-sizes=1024,1024"}).find("lists 1024 twice") !=
         std::string::npos);
 }

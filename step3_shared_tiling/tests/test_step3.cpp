@@ -10,6 +10,7 @@
 #include "common/product_sizes.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/arguments.hpp"
+#include "common/testing/parsed_program.hpp"
 #include "common/testing/product_checks.hpp"
 #include "common/testing/program_runner.hpp"
 #include "common/timed_product.hpp"
@@ -39,16 +40,14 @@ const std::vector<ProductSizes> kSizes = {{32, 32, 32},   {64, 64, 64},   {64, 9
                                           {32, 32, 64},   {96, 32, 32},   {32, 512, 32},
                                           {128, 256, 64}, {256, 64, 160}, {320, 320, 320}};
 
-bool parse_words(const std::vector<std::string>& words, course::step3::Options& options,
+// Step 3's program after parsing @p words (main.cu's APPROACH 4 unless told).
+bool parse_words(const std::vector<std::string>& words, course::testing::ParsedProgram& options,
                  int default_approach = 4) {
-  course::testing::Arguments arguments("step3_shared_tiling", words);
-  return course::parse_approach_options(course::step3::program(), arguments.argc(),
-                                        arguments.argv(), default_approach, options);
+  return options.parse(words, default_approach);
 }
 
 std::string usage_error_of(const std::vector<std::string>& words) {
-  course::step3::Options options;
-  return course::testing::usage_error_of([&] { parse_words(words, options); });
+  return course::testing::usage_error_of_words(course::step3::program_step(), words, 4);
 }
 
 // Runs the built program with @p arguments; returns its exit code and its output.
@@ -94,14 +93,15 @@ TEST_CASE("DEBUG check says wrong answer for one corrupted element", "[step3]") 
 
 namespace {
 
-/// Runs approach @p approach through step 3's launcher and checks it on small integers.
+/// Runs approach @p approach as step 3's program registers it (its launcher) and checks it on
+/// small integers.
 void check_step3_launch(int approach) {
   const ProductSizes sizes = approach == 4 ? ProductSizes{64, 32, 96} : ProductSizes{45, 37, 70};
-  course::testing::check_launch("approach " + std::to_string(approach), sizes,
-                                InputKind::small_integers,
-                                [&](const float* a, const float* b, float* c) {
-                                  course::step3::launch_approach(approach, a, b, c, sizes);
-                                });
+  const course::ApproachRun run =
+      course::step3::program_step().approaches.at(approach - 1).make_run();
+  course::testing::check_launch(
+      "approach " + std::to_string(approach), sizes, InputKind::small_integers,
+      [&](const float* a, const float* b, float* c) { run(a, b, c, sizes, nullptr); });
 }
 
 }  // namespace
@@ -120,12 +120,12 @@ TEST_CASE("launch_approach runs the approaches of step 2", "[step3][gpu]") {
 }
 
 TEST_CASE("benchmark runs and checks every method on small sizes", "[step3][gpu]") {
-  course::step3::Options options;
+  course::testing::ParsedProgram options(course::step3::program_step());
   REQUIRE(parse_words(
       {"--bench", "--bench-sizes", "64,128", "--serial-max", "128", "--repeats", "2"}, options));
   std::ostringstream table;
   std::ostringstream progress;
-  CHECK(course::run_approach_benchmark(course::step3::program(), options, table, progress) == 0);
+  CHECK(options.program.run_benchmark(options.choice, table, progress) == 0);
   INFO(table.str() << progress.str());
   CHECK(table.str().find("| approach 4 (shared-memory tiling) |") != std::string::npos);
   CHECK(table.str().find("| cuBLAS SGEMM (fp32) |") != std::string::npos);
@@ -133,13 +133,13 @@ TEST_CASE("benchmark runs and checks every method on small sizes", "[step3][gpu]
 }
 
 TEST_CASE("options accept multiples of 32 and rectangular shapes", "[step3]") {
-  course::step3::Options options;
+  course::testing::ParsedProgram options(course::step3::program_step());
   REQUIRE(parse_words({"--rows", "64", "--inner", "96", "--cols", "128"}, options));
-  CHECK((options.sizes.rows == 64 && options.sizes.inner == 96 && options.sizes.cols == 128));
-  CHECK(options.approach == 4);
-  course::step3::Options other;
+  CHECK((options.sizes().rows == 64 && options.sizes().inner == 96 && options.sizes().cols == 128));
+  CHECK(options.choice.approach == 4);
+  course::testing::ParsedProgram other(course::step3::program_step());
   REQUIRE(parse_words({"--size", "100", "--approach", "3"}, other));
-  CHECK(other.sizes.rows == 100);
+  CHECK(other.sizes().rows == 100);
 }
 
 TEST_CASE("options refuse zero and negative and non-numeric values", "[step3]") {

@@ -6,9 +6,8 @@
 
 namespace course::step4 {
 
-ProgramApproach fast_approach() {
-  ProgramApproach entry;
-  entry.number = 4;
+DenseApproach fast_approach() {
+  DenseApproach entry;
   entry.name = "fast (register tiled)";
   entry.check_sizes = validate_fast_shape;
   entry.make_run = [] {
@@ -21,22 +20,23 @@ ProgramApproach fast_approach() {
   return entry;
 }
 
-std::vector<ProgramApproach> approaches_with_fast() {
-  std::vector<ProgramApproach> approaches = lesson_approaches();
+std::vector<DenseApproach> approaches_with_fast() {
+  std::vector<DenseApproach> approaches = lesson_approaches();
   approaches.push_back(fast_approach());
   return approaches;
 }
 
-Step4Program fast_program() {
-  Step4Program program = lesson_program();
-  program.name = "step4_fast_gemm";
-  program.description =
+DenseStep fast_step() {
+  DenseStep step = lesson_step();
+  step.program = "step4_fast_gemm";
+  step.approach_note = "or the CMake option STEP4_FAST_APPROACH";
+  step.description =
       "Step 4, going further: C = A.B for any shape (A is rows x inner, B is inner x cols) "
       "with the lesson's approaches 1 to 3 and approach 4, the fast kernel (register tiles, "
       "float4 loads, double buffering, split-K, thin paths), whose tile and split are chosen "
       "for the shape and the GPU and printed. --demo-unchecked shows the bug the checks fix.";
-  program.approaches = approaches_with_fast();
-  return program;
+  step.approaches = approaches_with_fast();
+  return step;
 }
 
 }  // namespace course::step4

@@ -14,14 +14,15 @@ namespace course::step4 {
 /// (its run prints that configuration first, e.g. "fast kernel configuration: 128x128x8,
 /// split 66").
 /// @return the approach
-ProgramApproach fast_approach();
+DenseApproach fast_approach();
 
 /// @brief The lesson's approaches 1 to 3 followed by fast_approach().
 /// @return the four approaches, in order
-std::vector<ProgramApproach> approaches_with_fast();
+std::vector<DenseApproach> approaches_with_fast();
 
-/// @brief Going further's program: approaches_with_fast() and its texts.
-/// @return the program
-Step4Program fast_program();
+/// @brief Going further's program: approaches_with_fast() and its texts (run as a
+/// Step4Program).
+/// @return the step
+DenseStep fast_step();
 
 }  // namespace course::step4

@@ -23,6 +23,6 @@ static_assert(APPROACH >= 1 && APPROACH <= 4, "step 4 going further has approach
 /// @return 0 on success, 1 for a wrong answer or an error, 2 for a bad command line, 3
 /// without a GPU
 int main(int argc, char** argv) {
-  return course::step4::run_step4_program(course::step4::fast_program(), argc, argv, APPROACH,
-                                          course::kDebugCheck);
+  course::step4::Step4Program program(course::step4::fast_step());
+  return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

@@ -7,6 +7,8 @@
 #include "step4_boundary_checks/problem_shape.hpp"
 #include "step4_boundary_checks/step4_launchers.hpp"
 #include "step4_boundary_checks/step4_program.hpp"
+#include "common/step_program.hpp"
+#include "common/testing/parsed_program.hpp"
 
 #include <stdexcept>
 
@@ -78,12 +80,18 @@ TEST_CASE("launchers refuse bad sizes and tiles and pointers before launching",
 }
 
 TEST_CASE("approach numbers outside 1..3 are refused", "[step4][validation]") {
-  CHECK(course::step4::approach_from_number(3) == course::step4::Approach::rect_tiles);
-  CHECK_THROWS_WITH(course::step4::approach_from_number(4), Catch::Contains("approach must be 1") &&
-                                                                Catch::Contains("got 4") &&
-                                                                Catch::Contains("step4_fast_gemm"));
-  CHECK_THROWS_WITH(course::step4::approach_from_number(0), Catch::Contains("got 0"));
-  CHECK(course::step4::all_approaches().size() == 3u);
+  for (const std::string number : {"0", "4"}) {
+    const std::string message =
+        course::testing::usage_error_of_words(course::step4::lesson_step(), {"--approach", number});
+    INFO(message);
+    CHECK(message.find("--approach") != std::string::npos);
+    CHECK(message.find("got " + number) != std::string::npos);
+  }
+  CHECK(course::step4::lesson_step().approaches.size() == 3u);
+  course::testing::ParsedProgram parsed(course::step4::lesson_step());
+  REQUIRE(parsed.parse({"--approach", "3"}));
+  CHECK(parsed.choice.approach == 3);
+  CHECK(parsed.choice.repeats == course::kProgramRepeats);
 }
 
 TEST_CASE("the program's approaches refuse a grid taller than CUDA's limit before any input",
@@ -91,7 +99,7 @@ TEST_CASE("the program's approaches refuse a grid taller than CUDA's limit befor
   // One block row more than gridDim.y holds with the tallest lesson tile (64 rows); padded to
   // 32, the copies still fit int.
   const course::ProductSizes tall = course::step4::validate_shape(65535 * 64 + 1, 1, 1);
-  for (const course::step4::ProgramApproach& approach : course::step4::lesson_approaches()) {
+  for (const course::DenseApproach& approach : course::step4::lesson_approaches()) {
     INFO(approach.name);
     CHECK_THROWS_WITH(approach.check_sizes(tall), Catch::Contains("gridDim.y"));
     CHECK_NOTHROW(approach.check_sizes(course::step4::validate_shape(1000, 777, 1031)));
