@@ -22,8 +22,6 @@ constexpr int kSingleBlockSide = 32;
 constexpr int kStripWidth = 256;
 /// @brief Side of approach 3's output tiles (and of its blocks).
 constexpr int kOutputTileWidth = 32;
-/// @brief Largest grid dimension y of every CUDA GPU: bounds approach 2's rows.
-constexpr int kMaxGridY = 65535;
 
 /// @brief A short description of approach @p number (1 to 3) for program output.
 /// @param number the approach
