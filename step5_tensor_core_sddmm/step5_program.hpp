@@ -24,6 +24,7 @@ struct ProgramSetup {
   std::vector<ApproachEntry> approaches;  ///< numbered 1, 2, ... in order
   int default_approach = 1;               ///< APPROACH: one of the approaches' numbers
   bool debug_check = false;               ///< DEBUG: check the result against the CPU reference
+  PatternUpload upload = upload_pattern;  ///< how S goes to the device (host_sampling.hpp)
 };
 
 /// @brief Times "other", the upload of S and the approach's preprocessing, as the program and
@@ -32,13 +33,15 @@ struct ProgramSetup {
 /// plan, and waiting for the GPU (the plan's constructor does). S's conversion to CSR and its
 /// pinning are made once per S, before, and are not in it.
 /// @param sampling S on the host
+/// @param upload how S goes to the device
 /// @param approach the approach
 /// @param inner the inner size
 /// @param warmups untimed calls first
 /// @param repeats timed calls
 /// @return wall times (ms)
-course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
-                                       int inner, int warmups, int repeats);
+course::TimingStats time_preprocessing(const HostSampling& sampling, const PatternUpload& upload,
+                                       const ApproachEntry& approach, int inner, int warmups,
+                                       int repeats);
 
 /// @brief Times the SDDMM of a plan as the program and the benchmark both time it: one untimed
 /// run, then @p repeats runs, each between two CUDA events (course::time_gpu).
