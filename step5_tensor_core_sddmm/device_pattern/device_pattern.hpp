@@ -57,7 +57,8 @@ class DevicePattern {
   /// @brief Device array of the entries' columns.
   const int* col_indices() const;
   /// @brief Whether every value of S is known to be one: a pattern matrix uploaded from CSR
-  /// with PatternValues::all_ones. Approach 4 then reads no values (S∘(A·B) is A·B at S's
+  /// with PatternValues::all_ones (the lesson's upload then writes the ones, approach 4's on
+  /// the GPU). Approach 4 then reads no values (S∘(A·B) is A·B at S's
   /// entries), as cuSPARSE's SDDMM, which samples at S's pattern, reads none either.
   bool unit_values() const { return unit_values_; }
   /// @brief Device array of the entries' values. When an upload copied them on a stream of
