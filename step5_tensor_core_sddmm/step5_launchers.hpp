@@ -115,11 +115,12 @@ class SddmmPlan {
   /// @brief Runs the SDDMM: writes pattern.nnz() floats to @p output (device memory), in S's
   /// order. Asynchronous on @p stream (time it with course::time_gpu).
   ///
-  /// One exception to "everything on @p stream": S's values uploaded from CSR are copied on a
-  /// side stream, and DevicePattern::values() orders them on the default stream only. Before
-  /// running on a stream created with cudaStreamNonBlocking, or under graph capture, call
-  /// pattern.values() once and wait for the device (cudaDeviceSynchronize) after such an
-  /// upload; S uploaded from COO, or as a pattern, needs nothing.
+  /// One exception to "everything on @p stream": S's values uploaded by approach 4's
+  /// PanelPattern (going_further/panel_pattern.hpp) are copied on a side stream, and
+  /// DevicePattern::values() orders them on the default stream only. Before running on a
+  /// stream created with cudaStreamNonBlocking, or under graph capture, call pattern.values()
+  /// once and wait for the device (cudaDeviceSynchronize) after such an upload; S uploaded by
+  /// the lesson's DevicePattern, or as a pattern, needs nothing.
   /// @param operands A and Bᵀ; their rows, cols must equal S's shape and inner the plan's
   /// @param output device array of pattern.nnz() floats
   /// @param stream stream to launch on (default stream when nullptr)

@@ -54,11 +54,11 @@ void check_run_sizes(const course::ProductSizes& sizes, long long nnz,
   // on the way (12 B per entry).
   estimate.host("S in CSR for the upload, and its sorted copy (16 B per entry)",
                 course::array_bytes(count(nnz), 1, 16));
-  // DevicePattern's counts and column spans of every 64-row panel, on the host and the device.
-  const std::uint64_t panels = count(panels_covering(sizes.rows));
-  estimate.host("S's panel counts and spans (16 B per 64 rows)",
-                course::array_bytes(panels, 1, 16));
-  estimate.device("S's panel spans (8 B per 64 rows)", course::array_bytes(panels, 1, 8));
+  // The upload's own: the lesson's expands S to COO (12 B per entry); approach 4's keeps
+  // figures of every 64 rows (going_further/panel_pattern.hpp), well under 1 B per row.
+  estimate.host(
+      "S's upload (12 B per entry, 1 B per row)",
+      course::array_bytes(count(nnz), 1, 12) + course::array_bytes(count(sizes.rows), 1, 1));
   if (approach.number == static_cast<int>(Approach::dense_wmma)) {
     const std::size_t dense_bytes = dense_product_bytes(sizes.rows, sizes.cols);
     const std::size_t limit_bytes = Options{}.dense_limit_elements * sizeof(float);
@@ -84,8 +84,7 @@ bool long_host_work(const course::ProductSizes& sizes, long long nnz) {
   const auto count = [](int value) { return static_cast<std::uint64_t>(value); };
   return count(sizes.rows) * count(sizes.inner) >= kLongHostWork ||
          count(sizes.cols) * count(sizes.inner) >= kLongHostWork ||
-         count(sizes.rows) / kPanelRows >= kLongHostWork / 64 ||
-         static_cast<std::uint64_t>(nnz) >= kLongHostWork / 8;
+         count(sizes.rows) >= kLongHostWork || static_cast<std::uint64_t>(nnz) >= kLongHostWork / 8;
 }
 
 /// S as a uniform random mask of exactly @p nnz entries of a rows×cols matrix, from @p seed
@@ -127,12 +126,13 @@ HostOperands draw_operands(const course::ProductSizes& sizes, std::uint64_t seed
 
 }  // namespace
 
-course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
-                                       int inner, int warmups, int repeats) {
+course::TimingStats time_preprocessing(const HostSampling& sampling, const PatternUpload& upload,
+                                       const ApproachEntry& approach, int inner, int warmups,
+                                       int repeats) {
   return course::time_host(
       [&] {
-        const DevicePattern pattern = sampling.upload();
-        const std::unique_ptr<SddmmPlan> plan = approach.make_plan(pattern, inner);
+        const std::unique_ptr<DevicePattern> pattern = upload(sampling);
+        const std::unique_ptr<SddmmPlan> plan = approach.make_plan(*pattern, inner);
       },
       warmups, repeats);
 }
@@ -142,8 +142,9 @@ course::TimingStats time_sddmm(const SddmmPlan& plan, const DenseOperands& opera
   return course::time_gpu([&] { plan.run(operands, output); }, 1, repeats);
 }
 
-Step5Program::Step5Program(std::string name, std::vector<ApproachEntry> approaches)
-    : name_(std::move(name)), approaches_(std::move(approaches)) {}
+Step5Program::Step5Program(std::string name, std::vector<ApproachEntry> approaches,
+                           PatternUpload upload)
+    : name_(std::move(name)), approaches_(std::move(approaches)), upload_(std::move(upload)) {}
 
 std::string Step5Program::description() const {
   return "SDDMM C = S o (A*B) at the nonzeros of a sparse S: A is rows x inner, B is inner x "
@@ -249,16 +250,19 @@ int Step5Program::run(const course::RunChoice& choice, const course::DeviceInfo&
   course::DeviceBuffer<float> output(sampling_.nnz(), "C");
   output.poison();
 
-  // S as every program and the benchmark upload it: CSR, pinned, a pattern when every value
-  // is one (then no values are uploaded or read).
+  // S as every program and the benchmark hold it: CSR, pinned, and a pattern when every value
+  // is one.
   const HostSampling host_sampling(sampling_);
-  out << "S: " << pattern_values_name(host_sampling.values())
-      << (host_sampling.pattern() ? " (every value one: none uploaded, none read)"
-                                  : " (each product times its value)")
-      << "\n";
   const OtherTimes other = time_other(host_sampling, approach, choice, say);
-  const DevicePattern pattern = host_sampling.upload();
-  const std::unique_ptr<SddmmPlan> plan = approach.make_plan(pattern, sizes.inner);
+  const std::unique_ptr<DevicePattern> pattern = upload_(host_sampling);
+  // Approach 4's upload of a pattern uploads and reads no values; the lesson's writes ones.
+  out << "S: " << pattern_values_name(host_sampling.values())
+      << (host_sampling.pattern()
+              ? (pattern->unit_values() ? " (every value one: none uploaded, none read)"
+                                        : " (every value one)")
+              : " (each product times its value)")
+      << "\n";
+  const std::unique_ptr<SddmmPlan> plan = approach.make_plan(*pattern, sizes.inner);
   const std::string plan_line = plan->describe();
   if (!plan_line.empty()) {
     out << plan_line << "\n";
@@ -292,15 +296,15 @@ Step5Program::OtherTimes Step5Program::time_other(const HostSampling& host_sampl
   }
   const int inner = static_cast<int>(inner_);
   OtherTimes times;
-  times.first = time_preprocessing(host_sampling, approach, inner, 0, 1);
+  times.first = time_preprocessing(host_sampling, upload_, approach, inner, 0, 1);
   if (!matrix_path_.empty()) {
     // A file has one pattern, so it is used again.
-    times.steady = time_preprocessing(host_sampling, approach, inner, 0, 3);
+    times.steady = time_preprocessing(host_sampling, upload_, approach, inner, 0, 3);
     return times;
   }
   // A random S gets a second draw of the same size.
   const HostSampling second(make_sampling(choice, static_cast<std::uint64_t>(choice.seed) + 1));
-  times.steady = time_preprocessing(second, approach, inner, 0, 3);
+  times.steady = time_preprocessing(second, upload_, approach, inner, 0, 3);
   return times;
 }
 

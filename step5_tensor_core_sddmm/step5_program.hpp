@@ -29,13 +29,15 @@ namespace course::step5 {
 /// plan, and waiting for the GPU (the plan's constructor does). S's conversion to CSR and its
 /// pinning are made once per S, before, and are not in it.
 /// @param sampling S on the host
+/// @param upload how S goes to the device
 /// @param approach the approach
 /// @param inner the inner size
 /// @param warmups untimed calls first
 /// @param repeats timed calls
 /// @return wall times (ms)
-course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
-                                       int inner, int warmups, int repeats);
+course::TimingStats time_preprocessing(const HostSampling& sampling, const PatternUpload& upload,
+                                       const ApproachEntry& approach, int inner, int warmups,
+                                       int repeats);
 
 /// @brief Times the SDDMM of a plan as the program and the benchmark both time it: one untimed
 /// run, then @p repeats runs, each between two CUDA events (course::time_gpu).
@@ -59,7 +61,10 @@ class Step5Program : public course::StepProgram {
   /// @brief The program @p name offering @p approaches (numbered 1, 2, ... in order).
   /// @param name the program's name, for messages and --help
   /// @param approaches lesson_approaches(), with approach 4 appended by going_further
-  Step5Program(std::string name, std::vector<ApproachEntry> approaches);
+  /// @param upload how S goes to the device (host_sampling.hpp; going_further's program
+  /// uploads with approach 4's panel statistics, as the benchmark does)
+  Step5Program(std::string name, std::vector<ApproachEntry> approaches,
+               PatternUpload upload = upload_pattern);
 
   std::string name() const override { return name_; }
   std::string description() const override;
@@ -89,6 +94,7 @@ class Step5Program : public course::StepProgram {
                         const course::RunChoice& choice, bool say) const;
   std::string name_;
   std::vector<ApproachEntry> approaches_;
+  PatternUpload upload_;
   long long rows_ = 3000;
   long long inner_ = 256;
   long long cols_ = 7000;

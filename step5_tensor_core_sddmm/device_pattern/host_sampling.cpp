@@ -43,6 +43,10 @@ HostSampling::~HostSampling() {
   }
 }
 
+std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling) {
+  return std::make_unique<DevicePattern>(sampling.csr(), sampling.values());
+}
+
 void HostSampling::pin(const void* data, std::size_t bytes) {
   constexpr std::size_t kPinFrom = std::size_t{1} << 20;
   if (bytes < kPinFrom) {

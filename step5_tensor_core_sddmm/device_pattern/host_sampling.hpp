@@ -15,6 +15,8 @@
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace course::step5 {
@@ -58,10 +60,6 @@ class HostSampling {
   PatternValues values() const { return values_; }
   /// @brief Whether S is a pattern.
   bool pattern() const { return values_ == PatternValues::all_ones; }
-  /// @brief S on the device: DevicePattern(csr(), values()). Keep this object alive until the
-  /// device has synchronised (a plan's constructor does): the values may still be copying.
-  /// @return the pattern
-  DevicePattern upload() const { return DevicePattern(csr_, values_); }
 
  private:
   course::CsrMatrix csr_;
@@ -70,5 +68,16 @@ class HostSampling {
   /// Pins @p bytes at @p data, or says why not.
   void pin(const void* data, std::size_t bytes);
 };
+
+/// @brief How a program puts S on the device from its HostSampling, timed in "other":
+/// upload_pattern (the lesson's), or going_further's upload_with_panels, which also measures
+/// what approach 4 decides from. Keep the HostSampling alive until the device has
+/// synchronised (a plan's constructor does): the values may still be copying.
+using PatternUpload = std::function<std::unique_ptr<DevicePattern>(const HostSampling&)>;
+
+/// @brief The lesson's upload: DevicePattern(sampling.csr(), sampling.values()).
+/// @param sampling S on the host
+/// @return the pattern
+std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling);
 
 }  // namespace course::step5

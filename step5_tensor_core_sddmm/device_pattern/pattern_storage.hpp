@@ -1,8 +1,8 @@
 /// @file pattern_storage.hpp
-/// @brief DevicePattern's device storage, shared by its COO upload (pattern_upload_coo.cu)
-/// and its CSR upload (pattern_upload_csr.cu).
+/// @brief DevicePattern's device storage, shared by its uploads (pattern_upload.cu) and
+/// approach 4's (going_further/panel_pattern_upload.cu).
 ///
-/// Step 5, S on the device (device_pattern/README.md): shared by both uploads.
+/// Step 5, S on the device (device_pattern/README.md): shared by every upload.
 /// Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 #pragma once
 
@@ -17,9 +17,9 @@
 
 namespace course::step5 {
 
-/// @brief Entries up to which DevicePattern checks S on the host: a pass over a few thousand
-/// entries costs less than a kernel launch plus a read-back.
-constexpr std::int64_t kHostCheckLimit = 4096;
+/// @brief Entries up to which DevicePattern packs S's three arrays into one copy: on a small S
+/// each copy costs a few microseconds of its own, more than its bytes.
+constexpr std::int64_t kPackedUploadLimit = 4096;
 
 /// @brief Where S's three arrays lie on the device, as Buffers::allocate lays them out.
 struct PatternArrays {
@@ -34,13 +34,13 @@ struct DevicePattern::Buffers {
   course::DeviceBuffer<unsigned char> storage;
   std::size_t cols_offset = 0;    ///< byte offset of the column indices in storage
   std::size_t values_offset = 0;  ///< byte offset of the values in storage
-  /// Recorded on the side stream after the values' copy (CSR upload); null when none.
+  /// Recorded on the side stream after the values' copy (approach 4's upload); null when none.
   cudaEvent_t values_copied = nullptr;
   /// Whether the default stream is already ordered after values_copied.
   bool values_ordered = true;
 
   /// Lays out rows, columns and values of @p nnz entries (each array aligned), allocates
-  /// them in storage and returns where each lies: the one allocation of S, for both uploads.
+  /// them in storage and returns where each lies: the one allocation of S, for every upload.
   PatternArrays allocate(std::size_t nnz) {
     const std::size_t index_bytes = align_bytes(nnz * sizeof(int));
     cols_offset = index_bytes;

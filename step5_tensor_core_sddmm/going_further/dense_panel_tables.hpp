@@ -12,6 +12,7 @@
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 
 #include <cuda_runtime_api.h>  // __align__ in host-only translation units
 
@@ -62,7 +63,8 @@ struct DensePanelTables {
 
 /// @brief Picks the panels whose density over the columns they span reaches
 /// HybridOptions::tc_density (see sddmm_hybrid_panel_choice.cu for the reasoning).
-/// @param pattern S on the device, with its panel spans
+/// @param pattern S on the device
+/// @param spans the columns each 64-row panel of S spans (panel_statistics.hpp)
 /// @param counts the nonzeros of each panel still to compute (the pattern's counts less the
 /// entries of full tiles)
 /// @param options tc_density and tc_min_nnz
@@ -70,6 +72,7 @@ struct DensePanelTables {
 /// density test (the combined plan's choice by cost); tc_min_nnz and the int limits still apply
 /// @return the chosen panels (none: every nonzero goes to the lane groups)
 DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<PanelSpan>& spans,
                                      const std::vector<std::int64_t>& counts,
                                      const HybridOptions& options,
                                      const std::vector<char>* selected = nullptr);

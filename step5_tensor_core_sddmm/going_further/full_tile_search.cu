@@ -41,8 +41,8 @@ constexpr auto kPool = course::DeviceMemorySource::stream_pool;
 /// full tiles themselves lie in panels that hold at least a tile's worth of entries (its rows
 /// times min(64, cols)), so when those panels together hold fewer than @p min_nnz entries,
 /// no set of full tiles reaches the threshold and nothing runs on the GPU.
-std::int64_t candidate_bound(const DevicePattern& pattern, long long min_nnz) {
-  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+std::int64_t candidate_bound(const DevicePattern& pattern, const std::vector<std::int64_t>& counts,
+                             long long min_nnz) {
   const std::int64_t width = std::min(kFullTileEdge, pattern.cols());
   const std::int64_t col_blocks = course::ceil_div<std::int64_t>(pattern.cols(), kFullTileEdge);
   std::int64_t bound = 0;
@@ -61,19 +61,21 @@ std::int64_t candidate_bound(const DevicePattern& pattern, long long min_nnz) {
 
 }  // namespace
 
-FullTileSearch find_full_tiles(const DevicePattern& pattern, const HybridOptions& options) {
+FullTileSearch find_full_tiles(const DevicePattern& pattern,
+                               const std::vector<std::int64_t>& panel_nnz,
+                               const HybridOptions& options) {
   FullTileSearch search;
   const std::int64_t nnz = pattern.nnz();
   if (!options.full_tiles || nnz == 0 || nnz > INT_MAX) {
     return search;  // switched off, nothing to cover, or entries beyond int indices
   }
-  const std::int64_t capacity = candidate_bound(pattern, options.full_tile_min_nnz);
+  const std::int64_t capacity = candidate_bound(pattern, panel_nnz, options.full_tile_min_nnz);
   if (capacity == 0) {
     return search;  // no full tile is possible or worth it: nothing runs on the GPU
   }
   // One pass appends the candidates (and finds repeated entries), one warp per candidate
   // checks its rows; one read-back brings every count.
-  const std::size_t panel_count = pattern.panel_nnz().size();
+  const std::size_t panel_count = panel_nnz.size();
   course::DeviceBuffer<unsigned long long> counts(kPanelsFrom + panel_count,
                                                   "the full-tile search's counts", kPool);
   CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), nullptr));

@@ -48,9 +48,12 @@ struct FullTileSearch {
 /// holds fewer than HybridOptions::full_tile_min_nnz entries, or when HybridOptions::full_tiles is
 /// off.
 /// @param pattern S on the device
+/// @param panel_nnz entries of each 64-row panel of S (panel_statistics.hpp)
 /// @param options the switches and the threshold
 /// @return the tiles and what they cover
-FullTileSearch find_full_tiles(const DevicePattern& pattern, const HybridOptions& options);
+FullTileSearch find_full_tiles(const DevicePattern& pattern,
+                               const std::vector<std::int64_t>& panel_nnz,
+                               const HybridOptions& options);
 
 /// @brief The entries the lane groups still compute once there are full tiles: those in no
 /// full tile and in no dense panel, in S's order.

@@ -29,6 +29,7 @@ struct HybridPlan::State {
   FullTileSearch full;               ///< the full tiles
   course::DeviceBuffer<int> listed;  ///< with full tiles: the lane groups' entries
   MaskedTilePlan masked;             ///< masked16: the tiles, their list, or the dense path
+  PanelStatistics measured;          ///< S's panel statistics, when not uploaded with them
 };
 
 namespace {
@@ -56,14 +57,14 @@ void check_options(const HybridOptions& options) {
 constexpr int kNoMaskedTile = kMaskedTileEdge * kMaskedTileEdge + 1;
 
 /// Each 64-row panel's entries, span (as choose_dense_panels measures it) and full tiles.
-std::vector<PanelFigures> panel_figures(const DevicePattern& pattern,
+std::vector<PanelFigures> panel_figures(const DevicePattern& pattern, const PanelStatistics& panels,
                                         const std::vector<std::int64_t>& counts,
                                         const FullTileSearch& full) {
-  const std::vector<PanelSpan>& spans = pattern.panel_spans();
+  const std::vector<PanelSpan>& spans = panels.spans;
   std::vector<PanelFigures> figures(counts.size());
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     PanelFigures& figure = figures[panel];
-    figure.entries = pattern.panel_nnz()[panel];
+    figure.entries = panels.nnz[panel];
     figure.outside_full = counts[panel];
     if (figure.entries == 0) {
       continue;  // an empty panel: nothing to run
@@ -96,8 +97,10 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
   if (inner < 0) {
     throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
+  panels_ = &panel_statistics(pattern, state_->measured);
   if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
-    state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_device());
+    state_->masked =
+        plan_masked_tiles(pattern, panels_->nnz, inner, options.masked, describe_current_device());
     tensor_core_units_ = state_->masked.figures.tiles;
     entries_.masked_tiles = state_->masked.figures.covered;
     entries_.lane_groups = pattern.nnz() - entries_.masked_tiles;
@@ -124,9 +127,9 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
 
 void HybridPlan::prepare() {
   // Full tiles first: the panels are then judged by what is left of them.
-  state_->full = find_full_tiles(*pattern_, options_);
+  state_->full = find_full_tiles(*pattern_, panels_->nnz, options_);
   full_tiles_ = state_->full.tile_count;
-  std::vector<std::int64_t> counts = pattern_->panel_nnz();
+  std::vector<std::int64_t> counts = panels_->nnz;
   for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
     counts[panel] -= state_->full.covered_per_panel[panel];
   }
@@ -135,7 +138,7 @@ void HybridPlan::prepare() {
   const bool combined = options_.tensor_core_tiles == TensorCoreTiles::combined;
   if (combined && options_.panel_choice == PanelChoice::cost) {
     // Each panel costed on the dense-panel kernel and on the others, whole plans compared.
-    std::vector<PanelFigures> figures = panel_figures(*pattern_, counts, state_->full);
+    std::vector<PanelFigures> figures = panel_figures(*pattern_, *panels_, counts, state_->full);
     const DeviceDescription& device = describe_current_device();
     add_masked_tiles_by_panel(*pattern_, inner_, options_.masked, device,
                               state_->full.tile_count > 0 ? state_->full.covered.data() : nullptr,
@@ -149,8 +152,9 @@ void HybridPlan::prepare() {
     // The masked tiles take the panels below combined_tc_density.
     panel_options.tc_density = std::max(options_.tc_density, options_.combined_tc_density);
   }
-  const DensePanelChoice choice = choose_dense_panels(
-      *pattern_, counts, panel_options, panel_plan_.dense.empty() ? nullptr : &panel_plan_.dense);
+  const DensePanelChoice choice =
+      choose_dense_panels(*pattern_, panels_->spans, counts, panel_options,
+                          panel_plan_.dense.empty() ? nullptr : &panel_plan_.dense);
   tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
   state_->panels = upload_dense_panels(choice, *pattern_);
   // What the lane groups still compute, and whether a full tile lies outside the dense
@@ -159,12 +163,11 @@ void HybridPlan::prepare() {
   bool tiles_outside_dense_panels = false;
   for (std::size_t panel = 0; panel < counts.size(); ++panel) {
     if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
-      entries_.dense_panels += pattern_->panel_nnz()[panel];
+      entries_.dense_panels += panels_->nnz[panel];
       continue;  // a dense panel
     }
     remaining += counts[panel];
-    tiles_outside_dense_panels =
-        tiles_outside_dense_panels || counts[panel] != pattern_->panel_nnz()[panel];
+    tiles_outside_dense_panels = tiles_outside_dense_panels || counts[panel] != panels_->nnz[panel];
   }
   state_->panels.sparse_rows = remaining > 0;
   entries_.full_tiles = pattern_->nnz() - entries_.dense_panels - remaining;
@@ -178,8 +181,8 @@ void HybridPlan::prepare() {
     // The dense product is weighed against the whole plan (choose_dense_path), not against
     // the masked tiles' and lane groups' share alone.
     masked_options.dense_path = false;
-    state_->masked = plan_masked_tiles(*pattern_, inner_, masked_options, describe_current_device(),
-                                       exclusion, remaining);
+    state_->masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
+                                       describe_current_device(), exclusion, remaining);
     if (!tiles_outside_dense_panels) {
       state_->full = {};  // every full tile lies in a dense panel: none runs
     }

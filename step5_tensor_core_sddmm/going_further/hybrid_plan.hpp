@@ -16,6 +16,7 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstddef>
@@ -88,7 +89,8 @@ void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands
                                cudaStream_t stream = nullptr);
 
 /// @brief Approach 4's preprocessing of S, done once, reused by every run: the full tiles,
-/// the dense panels among the rest (classified from the pattern's panel counts) and their
+/// the dense panels among the rest (classified from S's panel statistics, which a
+/// PanelPattern brings and any other pattern has measured: panel_statistics.hpp) and their
 /// tables, and the list of the entries left to the lane groups. The constructor waits for
 /// the GPU, so its wall time is the preprocessing time.
 class HybridPlan : public SddmmPlan {
@@ -134,6 +136,7 @@ class HybridPlan : public SddmmPlan {
  private:
   struct State;
   const DevicePattern* pattern_;
+  const PanelStatistics* panels_ = nullptr;  ///< S's panel statistics (panel_statistics())
   int inner_;
   HybridOptions options_;
   std::int64_t tensor_core_units_ = 0;

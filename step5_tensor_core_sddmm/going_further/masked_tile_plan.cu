@@ -20,9 +20,8 @@ namespace {
 
 /// Whether any 64-row panel holds as many entries as one tile needs: a tile lies in one
 /// panel, so without such a panel the search cannot find anything (a host test on the
-/// pattern's panel counts, before any kernel).
-bool some_panel_holds(const DevicePattern& pattern, int min_entries) {
-  const std::vector<std::int64_t>& counts = pattern.panel_nnz();
+/// panel counts, before any kernel).
+bool some_panel_holds(const std::vector<std::int64_t>& counts, int min_entries) {
   return std::any_of(counts.begin(), counts.end(),
                      [&](std::int64_t count) { return count >= min_entries; });
 }
@@ -43,7 +42,8 @@ constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTi
 
 /// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
 /// tiles or excluded entries; leaves plan.tiles empty when no tile pays.
-void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
+void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
+                const std::vector<std::int64_t>& panel_nnz, int inner,
                 const MaskedTileOptions& options, const DeviceDescription& device,
                 const DeviceRates& rates, const MaskedExclusion& exclusion,
                 std::int64_t remaining) {
@@ -53,7 +53,7 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
   const bool excluded = exclusion.covered != nullptr || exclusion.panel_slot != nullptr;
   const bool can_search = inner > 0 && figures.shape.panels > 0;
   MaskedTiles tiles;
-  if (can_search && (excluded || some_panel_holds(pattern, figures.threshold.min_entries))) {
+  if (can_search && (excluded || some_panel_holds(panel_nnz, figures.threshold.min_entries))) {
     tiles = find_masked_tiles(pattern, figures.threshold, figures.shape.panels, exclusion);
   }
   bool keep = tiles.tile_count > 0;
@@ -89,7 +89,8 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern, int inner,
 
 }  // namespace
 
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
+                                 const std::vector<std::int64_t>& panel_nnz, int inner,
                                  const MaskedTileOptions& options, const DeviceDescription& device,
                                  const MaskedExclusion& exclusion, std::int64_t remaining) {
   MaskedTilePlan plan;
@@ -102,7 +103,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
   if (remaining < 0) {
     remaining = nnz;
   }
-  plan_tiles(plan, pattern, inner, options, device, rates, exclusion, remaining);
+  plan_tiles(plan, pattern, panel_nnz, inner, options, device, rates, exclusion, remaining);
   figures.lane_entries = remaining - figures.covered;
   const double tile_seconds = figures.tiles == 0
                                   ? 0.0

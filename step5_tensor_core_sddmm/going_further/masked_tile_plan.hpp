@@ -61,13 +61,15 @@ struct MaskedTilePlan {
 /// leaves those entries out, and the lane groups' list is always made: the entries in no
 /// full tile, no dense panel and no masked tile.
 /// @param pattern S on the device
+/// @param panel_nnz entries of each 64-row panel of S (panel_statistics.hpp)
 /// @param inner the inner size
 /// @param options the switches
 /// @param device the GPU (describe_current_device in a program)
 /// @param exclusion entries other kernels compute (none by default)
 /// @param remaining entries not excluded (-1: all of S)
 /// @return the plan
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, int inner,
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
+                                 const std::vector<std::int64_t>& panel_nnz, int inner,
                                  const MaskedTileOptions& options, const DeviceDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);

@@ -12,12 +12,12 @@
 /// banded matrix (bcsstk16: 60 nonzeros per row near the diagonal) has 1 % density over cols but
 /// 20–40 % within its band, and only the band's block tiles go to Tensor Cores.
 ///
-/// The counts and spans come with the upload of S (DevicePattern::panel_nnz and
-/// DevicePattern::panel_spans): from COO by validate_pattern_kernel (coo_pattern_check.cuh),
-/// from CSR by csr_pattern_kernel (csr_pattern_upload.cuh) and the row offsets.
+/// The counts and spans come with the upload of S (PanelPattern::panels, panel_pattern.hpp):
+/// from CSR by csr_pattern_kernel (csr_pattern_upload.cuh) and the row offsets, or on the host
+/// for a small S; panel_statistics() measures those of a pattern uploaded otherwise.
 ///
 /// The panel height, kPanelRows = 64 (the height of a block tile of the dense-panel kernel),
-/// is defined with DevicePattern, whose upload counts the panels.
+/// is defined with the statistics, in panel_statistics.hpp.
 #pragma once
 
-#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"

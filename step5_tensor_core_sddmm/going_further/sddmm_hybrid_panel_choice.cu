@@ -1,6 +1,6 @@
 /// @file sddmm_hybrid_panel_choice.cu
 /// @brief Approach 4's plan: the choice of dense panels on the host, from the counts and
-/// column spans that came with the upload of S, and its tables on the device.
+/// column spans of S's panels (panel_statistics.hpp), and its tables on the device.
 ///
 /// Step 5, approach 4 (going further): which panels go to Tensor Cores, and why.
 /// Read first: panel_classification.cuh (panels and their spans), dense_panel_tables.hpp.
@@ -24,7 +24,7 @@
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
-#include "step5_tensor_core_sddmm/device_pattern/upload_resources.hpp"
+#include "step5_tensor_core_sddmm/going_further/upload_resources.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -43,10 +43,10 @@ namespace course::step5 {
 /// table could not be indexed with int (more than 2³¹ - 1): the lane groups then compute every
 /// nonzero, which is slower but always possible.
 DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
+                                     const std::vector<PanelSpan>& spans,
                                      const std::vector<std::int64_t>& counts,
                                      const HybridOptions& options,
                                      const std::vector<char>* selected) {
-  const std::vector<PanelSpan>& spans = pattern.panel_spans();
   DensePanelChoice choice;
   if (pattern.nnz() > INT_MAX) {
     return choice;  // the tile starts hold entries as int: lane groups only

@@ -32,6 +32,12 @@ std::vector<course::step5::ApproachEntry>& extra_approaches() {
   return extras;
 }
 
+/// The uploads registered with ExtraUpload.
+std::vector<CsrUpload>& extra_uploads() {
+  static std::vector<CsrUpload> extras;
+  return extras;
+}
+
 /// Fresh random A (rows×inner) and Bᵀ (cols×inner) with leading dimension ld, on the host and the
 /// device.
 struct RandomOperands {
@@ -53,6 +59,19 @@ struct RandomOperands {
 
 ExtraApproach::ExtraApproach(course::step5::ApproachEntry entry) {
   extra_approaches().push_back(std::move(entry));
+}
+
+ExtraUpload::ExtraUpload(CsrUpload upload) {
+  extra_uploads().push_back(std::move(upload));
+}
+
+std::vector<CsrUpload> uploads_under_test() {
+  std::vector<CsrUpload> uploads = {
+      [](const course::CsrMatrix& csr, course::step5::PatternValues values) {
+        return std::make_unique<course::step5::DevicePattern>(csr, values);
+      }};
+  uploads.insert(uploads.end(), extra_uploads().begin(), extra_uploads().end());
+  return uploads;
 }
 
 std::vector<course::step5::ApproachEntry> approaches_under_test() {
@@ -132,25 +151,30 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
     // The constructor must ignore these values and write ones.
     std::fill(csr.values.begin(), csr.values.end(), -7.0f);
   }
-  const course::step5::DevicePattern pattern(csr, values);
-  REQUIRE(pattern.nnz() == static_cast<std::int64_t>(s.nnz()));
-  // Approach 4 (going_further/) skips the values exactly when they are known to be ones.
-  CHECK(pattern.unit_values() == (values == course::step5::PatternValues::all_ones));
+  const std::vector<CsrUpload> uploads = uploads_under_test();
   const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
   const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
   std::vector<course::step5::ApproachEntry> approaches = {course::step5::lesson_approaches()[0]};
   approaches.insert(approaches.end(), extra_approaches().begin(), extra_approaches().end());
-  for (const course::step5::ApproachEntry& approach : approaches) {
-    INFO("approach " << approach.name);
-    course::DeviceBuffer<float> output(s.nnz(), "C");
-    output.poison();
-    const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
-    plan->run(inputs.operands, output.data());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const auto result = course::step5::compare_sampled(
-        output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
-    INFO(result.summary());
-    CHECK(result.ok());
+  for (std::size_t upload = 0; upload < uploads.size(); ++upload) {
+    INFO("upload " << upload << " (0: the lesson's DevicePattern)");
+    const std::unique_ptr<course::step5::DevicePattern> pattern = uploads[upload](csr, values);
+    REQUIRE(pattern->nnz() == static_cast<std::int64_t>(s.nnz()));
+    // Approach 4 (going_further/) skips the values exactly when they are known to be ones.
+    CHECK(pattern->unit_values() == (values == course::step5::PatternValues::all_ones));
+    for (const course::step5::ApproachEntry& approach : approaches) {
+      INFO("approach " << approach.name);
+      course::DeviceBuffer<float> output(s.nnz(), "C");
+      output.poison();
+      const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(*pattern, inner);
+      plan->run(inputs.operands, output.data());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const auto result =
+          course::step5::compare_sampled(output.to_vector(), reference, s,
+                                         course::Tolerance::tensor_core_fp32_accumulation(inner));
+      INFO(result.summary());
+      CHECK(result.ok());
+    }
   }
 }
 

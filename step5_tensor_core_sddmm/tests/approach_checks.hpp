@@ -10,6 +10,8 @@
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace course::step5::testing {
@@ -37,6 +39,20 @@ struct ExtraApproach {
   explicit ExtraApproach(course::step5::ApproachEntry entry);
 };
 
+/// An upload of S from CSR, as check_csr_upload runs it.
+using CsrUpload = std::function<std::unique_ptr<course::step5::DevicePattern>(
+    const course::CsrMatrix& csr, course::step5::PatternValues values)>;
+
+/// Adds an upload beyond the lesson's DevicePattern to those that check_csr_upload runs: the
+/// going_further tests register approach 4's (PanelPattern) this way, at start-up.
+struct ExtraUpload {
+  /// Registers @p upload.
+  explicit ExtraUpload(CsrUpload upload);
+};
+
+/// The lesson's DevicePattern(csr, values) followed by the uploads registered with ExtraUpload.
+std::vector<CsrUpload> uploads_under_test();
+
 /// The lesson's approaches 1 to 3 followed by those registered with ExtraApproach.
 std::vector<course::step5::ApproachEntry> approaches_under_test();
 
@@ -52,9 +68,9 @@ course::CooMatrix with_random_values(course::CooMatrix s, std::uint64_t seed);
 course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatrix& bottom,
                              float bottom_value);
 
-/// Uploads @p s from CSR (values uploaded, or written as ones by the GPU for a pattern) and
-/// checks approach 1 and the registered ones (ExtraApproach) on that device pattern against
-/// the CPU reference.
+/// Uploads @p s from CSR (values uploaded, or written as ones for a pattern) by the lesson's
+/// DevicePattern and by each ExtraUpload, and checks approach 1 and the registered ones
+/// (ExtraApproach) on each device pattern against the CPU reference.
 void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
                       std::uint64_t seed);
 

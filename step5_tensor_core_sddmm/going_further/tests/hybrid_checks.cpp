@@ -1,14 +1,17 @@
 /// @file hybrid_checks.cpp
 /// @brief check_hybrid, and approach 4's registration with the lesson's shared checks:
 /// check_all and check_csr_upload also run approach 4, with its defaults and with Tensor
-/// Cores even for a small S.
+/// Cores even for a small S, and check_csr_upload also uploads S by approach 4's PanelPattern.
 ///
 /// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
 /// Read first: hybrid_checks.hpp.
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
+
+#include <memory>
 
 namespace course::step5::testing {
 
@@ -52,6 +55,13 @@ course::step5::HybridOptions eager_tensor_cores() {
 }
 
 namespace {
+
+/// Approach 4's upload (S measured by panel as it goes), for every check_csr_upload.
+const ExtraUpload kPanelUpload{
+    [](const course::CsrMatrix& csr, course::step5::PatternValues values) {
+      return std::unique_ptr<course::step5::DevicePattern>(
+          std::make_unique<course::step5::PanelPattern>(csr, values));
+    }};
 
 /// Approach 4 with its defaults, for every shape of check_all.
 const ExtraApproach kHybridDefaults{course::step5::hybrid_approach()};

@@ -12,6 +12,7 @@
 #include "common/sparse_generators.hpp"
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
@@ -128,7 +129,7 @@ TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[st
   {
     const course::step5::DevicePattern pattern(banded);
     CHECK(course::step5::HybridPlan(pattern, 64, options).tensor_core_units() == 4);
-    const course::step5::DevicePattern from_csr(course::coo_to_csr(banded));
+    const course::step5::PanelPattern from_csr(course::coo_to_csr(banded));
     CHECK(course::step5::HybridPlan(from_csr, 64, options).tensor_core_units() == 4);
   }
   for (const int inner : {7, 100, 256}) {

@@ -22,6 +22,7 @@
 #include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
@@ -103,8 +104,9 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   options.panels = panels;
   options.dense_path = false;
   course::step5::DeviceDescription device = course::step5::describe_current_device();
-  const course::step5::MaskedTilePlan plan =
-      course::step5::plan_masked_tiles(pattern, inner, options, device);
+  course::step5::PanelStatistics measured;
+  const course::step5::MaskedTilePlan plan = course::step5::plan_masked_tiles(
+      pattern, course::step5::panel_statistics(pattern, measured).nnz, inner, options, device);
   const int min_run = std::max(2, (min_entries + kMaskedTileEdge - 1) / kMaskedTileEdge);
   const auto expected = host_tiles(s, min_entries, min_run);
   std::int64_t expected_covered = 0;

@@ -6,7 +6,7 @@
 ///
 /// Step 5, going further, tests (lesson "Tests"): approach 4 with a valued S and with a pattern S
 /// on every path, uploaded as the programs upload S. Read first:
-/// ../../device_pattern/host_sampling.hpp, ../value_prefetch.cuh, hybrid_checks.hpp.
+/// ../panel_pattern.hpp, ../value_prefetch.cuh, hybrid_checks.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"
@@ -15,6 +15,7 @@
 #include "common/sparse_matrix.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 #include "step5_tensor_core_sddmm/sddmm_reference.hpp"
@@ -39,7 +40,7 @@ PlanEntries check_uploaded(const course::CooMatrix& s, int inner, std::uint64_t 
                << " pattern=" << ones << " seed " << seed);
   const course::step5::HostSampling sampling(s);
   CHECK(sampling.pattern() == ones);
-  const course::step5::DevicePattern pattern = sampling.upload();
+  const course::step5::PanelPattern pattern(sampling.csr(), sampling.values());
   CHECK(pattern.unit_values() == ones);  // a pattern's kernels read no values
   const course::HostMatrix<__half> a =
       course::step5::random_half_matrix(s.rows, inner, inner, seed);

@@ -5,6 +5,7 @@
 ///
 /// Step 5, the benchmark (the lab): one matrix, the baselines and every approach, verified.
 /// Read first: bench.hpp, case_support.hpp, then sddmm_bench.cu's file comment (the columns).
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/case_support.hpp"
 #include "step5_tensor_core_sddmm/step5_program.hpp"
 
@@ -46,18 +47,21 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
   try {
     // "other" and the kernel are timed by the program's own functions (step5_program.hpp):
     // the figures of a row are what step5_going_further measures on the same S.
-    const course::TimingStats other = course::step5::time_preprocessing(
-        inputs.sampling, approach, inner, 1, settings.other_repeats);
+    const course::TimingStats other =
+        course::step5::time_preprocessing(inputs.sampling, course::step5::upload_with_panels,
+                                          approach, inner, 1, settings.other_repeats);
     std::cerr << bench_case.name << " inner=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
-    const course::step5::DevicePattern pattern = inputs.sampling.upload();
+    const std::unique_ptr<course::step5::DevicePattern> pattern =
+        course::step5::upload_with_panels(inputs.sampling);
     const course::TimingStats prep = course::time_host(
         [&] {
-          const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+          const std::unique_ptr<course::step5::SddmmPlan> plan =
+              approach.make_plan(*pattern, inner);
         },
         1, settings.other_repeats);
-    const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(pattern, inner);
+    const std::unique_ptr<course::step5::SddmmPlan> plan = approach.make_plan(*pattern, inner);
     const std::string plan_line = plan->describe();
     if (!plan_line.empty()) {
       std::cerr << bench_case.name << " inner=" << inner << " approach " << number << " ("
@@ -276,7 +280,9 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   course::step5::fill_random_half(b_transposed.data(), csr.cols, inner, inner, seed + 7);
   const course::step5::DenseOperands operands(course::ProductSizes{csr.rows, inner, csr.cols},
                                               a.data(), inner, b_transposed.data(), inner);
-  const course::step5::DevicePattern pattern = host_sampling.upload();
+  const std::unique_ptr<course::step5::DevicePattern> uploaded =
+      course::step5::upload_with_panels(host_sampling);
+  const course::step5::DevicePattern& pattern = *uploaded;
   std::vector<float> magnitude;
   {
     course::DeviceBuffer<float> device_magnitude(csr.nnz(), "magnitudes");

@@ -15,6 +15,7 @@
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/lab/device_utilities.hpp"
 
 #include <cuda_runtime_api.h>
@@ -58,7 +59,7 @@ double warm_up(long long mode, const course::step5::DenseOperands& operands, flo
   }
   if (mode == 2 || mode == 3) {  // load the kernels: a whole preprocessing and run, small S
     const course::CooMatrix small = course::attention_mask(block_mask(2048, 0.25, 4));
-    const course::step5::DevicePattern pattern(small);
+    const course::step5::PanelPattern pattern(course::coo_to_csr(small));
     const course::step5::HybridPlan plan(pattern, kInner);
     course::step5::DenseOperands small_operands = operands;
     small_operands.rows = 2048;
@@ -79,8 +80,10 @@ int run(int argc, char** argv) {
   if (!parser.parse(argc, argv)) {
     return 0;
   }
-  const course::CooMatrix masks[] = {course::attention_mask(block_mask(kSize, 0.1, 3)),
-                                     course::attention_mask(block_mask(kSize, 0.1, 4))};
+  // In CSR, as the programs upload S (panel_pattern.hpp); converted before any timing.
+  const course::CsrMatrix masks[] = {
+      course::coo_to_csr(course::attention_mask(block_mask(kSize, 0.1, 3))),
+      course::coo_to_csr(course::attention_mask(block_mask(kSize, 0.1, 4)))};
   const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   auto started = std::chrono::steady_clock::now();
   CUDA_CHECK(cudaFree(nullptr));  // the context, created here and not by a timed call
@@ -97,7 +100,7 @@ int run(int argc, char** argv) {
   const char* loading = std::getenv("CUDA_MODULE_LOADING");
   for (int call = 0; call < 3; ++call) {
     started = std::chrono::steady_clock::now();
-    const course::step5::DevicePattern pattern(masks[call == 0 ? 0 : 1]);
+    const course::step5::PanelPattern pattern(masks[call == 0 ? 0 : 1]);
     const double pattern_ms = ms_since(started);
     started = std::chrono::steady_clock::now();
     const course::step5::HybridPlan plan(pattern, kInner);

@@ -5,7 +5,7 @@
 /// benchmark's figures are those of the path a user runs.
 ///
 /// Step 5, tests (the lab): the program a student runs builds the plan the benchmark measures.
-/// Read first: ../../device_pattern/host_sampling.hpp, ../../step5_program.hpp, bench/bench.hpp.
+/// Read first: ../../going_further/panel_pattern.hpp, ../../step5_program.hpp, bench/bench.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/matrix_market.hpp"
@@ -13,11 +13,13 @@
 #include "common/testing/program_runner.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -52,9 +54,10 @@ TEST_CASE("the program and the benchmark build the same plan and both see a patt
     REQUIRE(s.nnz() > 4096);  // large enough for the GPU's check of S
     // The benchmark's path: HostSampling, then approach 4 with the benchmark's options.
     const course::step5::HostSampling sampling(s);
-    const course::step5::DevicePattern pattern = sampling.upload();
+    const std::unique_ptr<course::step5::DevicePattern> pattern =
+        course::step5::upload_with_panels(sampling);
     const auto plan =
-        course::step5::hybrid_approach(settings.hybrid).make_plan(pattern, bench_case.inner);
+        course::step5::hybrid_approach(settings.hybrid).make_plan(*pattern, bench_case.inner);
     // The program's path: the same S as a Matrix Market file (pattern when every value is one).
     const std::string path =
         (std::filesystem::temp_directory_path() /

@@ -3,8 +3,9 @@
 /// offsets, writes the values of a pattern matrix (all ones), checks S and finds the columns
 /// each 64-row panel spans, and writes its verdict straight into host memory.
 ///
-/// Step 5, S on the device (device_pattern/README.md): the one-pass GPU check of a CSR S.
-/// Read first: panel_classification.cuh, then pattern_upload_csr.cu (which launches it).
+/// Step 5, approach 4 (going further, "Preprocessing: S on the device"): the one-pass GPU
+/// check of a CSR S. Read first: panel_statistics.hpp, then panel_pattern_upload.cu (which
+/// launches it).
 ///
 /// The "other" time of approach 4 is mostly the upload of S over PCIe (about 50 GB/s). From
 /// COO it sends 12 bytes per nonzero (row, column, value). From CSR it sends 4 bytes per
@@ -22,7 +23,7 @@
 #pragma once
 
 #include "common/warp_lanes.cuh"
-#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 
 #include <climits>
 #include <cstdint>
@@ -47,6 +48,52 @@ __device__ inline int2 warp_column_span(int first_col, int last_col) {
     last_col = max(last_col, __shfl_xor_sync(kAllLanes, last_col, offset));
   }
   return make_int2(first_col, last_col);
+}
+
+/// @brief The row of entry @p entry: the last row r with row_offsets[r] <= entry, by binary
+/// search among offsets 1..rows; in [0, rows) even when the offsets are bad.
+/// @param row_offsets rows + 1 offsets
+/// @param rows rows of S (>= 1)
+/// @param entry the entry
+/// @return its row
+__device__ inline int row_of_entry(const int* row_offsets, int rows, std::int64_t entry) {
+  int low = 1;
+  int high = rows;
+  while (low < high) {
+    const int middle = low + (high - low) / 2;
+    if (row_offsets[middle] <= entry) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low - 1;
+}
+
+/// @brief One thread per panel of the block's rows reduces its warps' spans and writes the
+/// panel's span as two ints (first and last column, -1 and -1 when the panel is empty).
+/// Preconditions: called by the whole block after a __syncthreads that follows the writes to
+/// @p warp_spans.
+/// @tparam kBlockThreads threads per block, whole panels of rows
+/// @param warp_spans each warp's {first, last} column (warp_column_span)
+/// @param rows rows of S
+/// @param panel_span two ints per panel (output)
+template <int kBlockThreads>
+__device__ inline void write_panel_spans(const int2* warp_spans, int rows, int* panel_span) {
+  constexpr int kWarpsPerPanel = kPanelRows / 32;
+  const std::int64_t panel =
+      (static_cast<std::int64_t>(blockIdx.x) * kBlockThreads) / kPanelRows + threadIdx.x;
+  // One thread per panel of this block's rows; rows past the last leave no panel to write.
+  if (threadIdx.x < kBlockThreads / kPanelRows && panel * kPanelRows < rows) {
+    int2 span = make_int2(INT_MAX, -1);
+    for (int part = 0; part < kWarpsPerPanel; ++part) {
+      const int2 warp_part = warp_spans[threadIdx.x * kWarpsPerPanel + part];
+      span = make_int2(min(span.x, warp_part.x), max(span.y, warp_part.y));
+    }
+    const bool empty = span.y < 0;
+    panel_span[2 * panel] = empty ? -1 : span.x;
+    panel_span[2 * panel + 1] = span.y;
+  }
 }
 
 /// @brief Rebuilds, checks and measures S uploaded as CSR, in one pass.
@@ -81,9 +128,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                        CsrVerdict* verdict, int* panel_span) {
   static_assert(kBlockThreads % kPanelRows == 0, "a block must hold whole panels of rows");
   static_assert(kPanelRows % 32 == 0, "a panel must be whole warps of rows");
-  constexpr int kWarps = kBlockThreads / 32;
-  constexpr int kWarpsPerPanel = kPanelRows / 32;
-  __shared__ int2 warp_spans[kWarps];
+  __shared__ int2 warp_spans[kBlockThreads / 32];
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   bool bad_offset = false;
   int first_col = INT_MAX;  // an empty row (or a thread past the last row) widens nothing
@@ -107,18 +152,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   bool bad_entry = false;
   if (thread < nnz) {
-    // Binary search for the first offset above this nonzero, among offsets 1..rows.
-    int low = 1;
-    int high = rows;
-    while (low < high) {
-      const int middle = low + (high - low) / 2;
-      if (row_offsets[middle] <= thread) {
-        low = middle + 1;
-      } else {
-        high = middle;
-      }
-    }
-    const int row = low - 1;  // in [0, rows): even bad offsets give an in-range row
+    const int row = row_of_entry(row_offsets, rows, thread);
     rows_out[thread] = row;
     const int col = col_indices[thread];
     bad_entry = col < 0 || col >= cols;
@@ -142,19 +176,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (threadIdx.x == 0 && block_bad_entry) {
     verdict->bad_entry = 1;
   }
-  const std::int64_t panel =
-      (static_cast<std::int64_t>(blockIdx.x) * kBlockThreads) / kPanelRows + threadIdx.x;
-  // One thread per panel of this block's rows; rows past the last leave no panel to write.
-  if (threadIdx.x < kBlockThreads / kPanelRows && panel * kPanelRows < rows) {
-    int2 span = make_int2(INT_MAX, -1);
-    for (int part = 0; part < kWarpsPerPanel; ++part) {
-      const int2 warp_part = warp_spans[threadIdx.x * kWarpsPerPanel + part];
-      span = make_int2(min(span.x, warp_part.x), max(span.y, warp_part.y));
-    }
-    const bool empty = span.y < 0;
-    panel_span[2 * panel] = empty ? -1 : span.x;
-    panel_span[2 * panel + 1] = span.y;
-  }
+  write_panel_spans<kBlockThreads>(warp_spans, rows, panel_span);
 }
 
 }  // namespace course::step5

@@ -3,8 +3,8 @@
 /// host scratch kept per thread, and a second stream on which S's values are copied while
 /// the GPU checks its indices.
 ///
-/// Step 5, S on the device (device_pattern/README.md): pinned scratch and the side stream.
-/// Read first: pattern_upload_csr.cu (their main user).
+/// Step 5, approach 4 (going further, "Preprocessing: S on the device"): pinned scratch and
+/// the side stream. Read first: panel_pattern_upload.cu (their main user).
 ///
 /// Both are created on first use in a thread and kept until the thread ends, so a program
 /// that prepares many patterns (the benchmark, a training loop) pays cudaHostAlloc and

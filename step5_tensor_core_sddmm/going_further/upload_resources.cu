@@ -1,9 +1,9 @@
 /// @file upload_resources.cu
 /// @brief Per-thread page-locked scratch and side stream (see upload_resources.hpp).
 ///
-/// Step 5, S on the device (device_pattern/README.md): pinned scratch and the side stream.
+/// Step 5, approach 4 (going further): pinned scratch and the side stream.
 /// Read first: upload_resources.hpp.
-#include "step5_tensor_core_sddmm/device_pattern/upload_resources.hpp"
+#include "step5_tensor_core_sddmm/going_further/upload_resources.hpp"
 
 #include "common/cuda_check.hpp"
 
