@@ -64,7 +64,7 @@ struct RawOptions {
 /// The options that say what to measure: the sets, the matrices and where the table goes.
 void add_input_options(course::ArgParser& parser, Request& request, RawOptions& raw) {
   parser.add_input_file("--shapes", &request.shapes,
-                        "a file of the shapes to measure, one a line ('rows cols nnz inner', a "
+                        "a file of the shapes to measure, one a line ('rows inner cols nnz', a "
                         "uniform mask each; e.g. lab/sets/note_shapes.txt)");
   parser.add_input_file("--masks", &request.masks,
                         "a file of the attention masks to measure, one a line (e.g. "
