@@ -58,7 +58,7 @@ struct FullTileLane {
 /// @tparam Product the block's product (BlockTileProduct)
 template <typename Product>
 struct FullTileValues {
-  using Lane = FullTileLane<Product>;
+  using Lane = FullTileLane<Product>;                    ///< the lane's share of the tile
   float scales[Lane::kRowsPerWarp][Lane::kColsPerLane];  ///< the values, by row and column
   int firsts[Lane::kRowsPerWarp];                        ///< S's position of each row's start
 
