@@ -58,4 +58,14 @@ TimingStats time_gpu(const std::function<void()>& work, int warmup, int repeats)
 /// @param repeats timed calls (>= 1)
 TimingStats time_host(const std::function<void()>& work, int warmup, int repeats);
 
+/// @brief Timed runs per measurement of the lab's benchmarks and experiments by default (their
+/// `--repeats`; the step programs have their own, shorter default). A result that needed more
+/// names its `--repeats` in its run line.
+constexpr int kBenchRepeats = 10;
+
+/// @brief Seed of the lab's benchmarks by default (their `--seed`; printed with the results).
+/// A fixed one, unlike the step programs' fresh seed, so that two runs (two commits, two GPUs)
+/// measure the same inputs: sddmm_bench's random masks are part of what it measures.
+constexpr long long kBenchSeed = 1;
+
 }  // namespace course

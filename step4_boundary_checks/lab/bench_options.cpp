@@ -57,7 +57,7 @@ bool parse_bench_options(const BenchProgram& program, int argc, char** argv,
   long long inner = 0;
   long long cols = 0;
   long long repeats = options.repeats;
-  long long seed = kFreshSeed;
+  long long seed = static_cast<long long>(options.seed);
   std::string shapes_path;
   ArgParser parser(program.name, program.description);
   parser.add_input_file(

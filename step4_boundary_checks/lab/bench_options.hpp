@@ -9,6 +9,7 @@
 
 #include "common/product_sizes.hpp"
 #include "common/table.hpp"
+#include "common/timing.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -21,8 +22,8 @@ namespace course::step4 {
 struct BenchOptions {
   std::vector<ProductSizes> shapes;  ///< the shapes to measure, in order
   std::string shapes_source;         ///< where they came from ("FILE" or "--rows/--inner/--cols")
-  int repeats = 10;                  ///< timed runs per measurement (the median is reported)
-  std::uint64_t seed = 0;            ///< seed of the random inputs (given or fresh; printed)
+  int repeats = kBenchRepeats;       ///< timed runs per measurement (the median is reported)
+  std::uint64_t seed = kBenchSeed;   ///< seed of the random inputs (given or kBenchSeed; printed)
   bool all_fast_variants = false;    ///< also time every tile shape of the fast kernel
   std::string csv_path;              ///< write the table as CSV here (empty: do not)
   std::string markdown_path;         ///< write the whole report as Markdown here (empty: do not)

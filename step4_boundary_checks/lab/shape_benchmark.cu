@@ -59,7 +59,7 @@ struct ShapeResult {
   bool ok = true;
 };
 
-/// The operands of one shape on the device, filled from a fresh seed.
+/// The operands of one shape on the device, filled from the run's seed.
 struct ShapeOperands {
   ShapeOperands(const ProductSizes& sizes, std::uint64_t seed)
       : a(static_cast<std::size_t>(sizes.rows) * sizes.inner, "A"),

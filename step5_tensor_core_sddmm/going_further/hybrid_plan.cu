@@ -23,13 +23,18 @@
 
 namespace course::step5 {
 
-/// @brief What approach 4 prepares before its kernels run.
+/// @brief What approach 4 prepares before its kernels run: the tables they read and what the
+/// plan chose. Built whole by HybridPlan::build_state and moved into the plan, which only
+/// reads it after.
 struct HybridPlan::State {
-  DensePanelTables panels;           ///< the dense panels' tables
-  FullTileSearch full;               ///< the full tiles
-  course::DeviceBuffer<int> listed;  ///< with full tiles: the lane groups' entries
-  MaskedTilePlan masked;             ///< masked16: the tiles, their list, or the dense path
-  PanelStatistics measured;          ///< S's panel statistics, when not uploaded with them
+  DensePanelTables panels;             ///< the dense panels' tables
+  FullTileSearch full;                 ///< the full tiles
+  course::DeviceBuffer<int> listed;    ///< with full tiles: the lane groups' entries
+  MaskedTilePlan masked;               ///< masked16: the tiles, their list, or the dense path
+  std::int64_t tensor_core_units = 0;  ///< tensor_core_units()
+  std::int64_t full_tiles = 0;         ///< full_tiles()
+  PanelPlan panel_plan;                ///< panel_plan()
+  PlanEntries entries;                 ///< entries()
 };
 
 namespace {
@@ -89,63 +94,102 @@ std::vector<PanelFigures> panel_figures(const DevicePattern& pattern, const Pane
   return figures;
 }
 
+/// The combined plan's choice by cost: each panel costed on the dense-panel kernel and on the
+/// others, whole plans compared.
+PanelPlan plan_panels_by_cost(const DevicePattern& pattern, const PanelStatistics& panels,
+                              int inner, const HybridOptions& options,
+                              const std::vector<std::int64_t>& counts, const FullTileSearch& full) {
+  std::vector<PanelFigures> figures = panel_figures(pattern, panels, counts, full);
+  const DeviceDescription& device = describe_current_device();
+  add_masked_tiles_by_panel(pattern, inner, options.masked, device,
+                            full.tile_count > 0 ? full.covered.data() : nullptr, figures);
+  return choose_panels_by_cost(figures, kernel_times(device, std::max(inner, 1)),
+                               options.tc_density, options.tc_min_nnz);
+}
+
+/// What the dense panels leave to the other kernels.
+struct PanelTally {
+  std::int64_t remaining = 0;      ///< entries in no full tile and in no dense panel
+  std::int64_t dense_entries = 0;  ///< entries in the dense panels
+  /// a full tile lies outside the dense panels (one inside stays idle: the panel's kernel
+  /// writes all of its entries)
+  bool tiles_outside_dense_panels = false;
+};
+
+/// Tallies each panel: a dense one's entries, or a sparse one's entries left by the full tiles
+/// (@p counts), from each panel's entries (@p panel_nnz).
+PanelTally tally_panels(const std::vector<std::int64_t>& panel_nnz,
+                        const std::vector<std::int64_t>& counts, const DensePanelChoice& choice) {
+  PanelTally tally;
+  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
+    if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
+      tally.dense_entries += panel_nnz[panel];
+      continue;  // a dense panel
+    }
+    tally.remaining += counts[panel];
+    tally.tiles_outside_dense_panels =
+        tally.tiles_outside_dense_panels || counts[panel] != panel_nnz[panel];
+  }
+  return tally;
+}
+
 }  // namespace
 
 HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOptions& options)
-    : pattern_(&pattern), inner_(inner), options_(options), state_(std::make_unique<State>()) {
+    : pattern_(&pattern), inner_(inner), options_(options) {
   check_options(options);
   if (inner < 0) {
     throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
-  panels_ = &panel_statistics(pattern, state_->measured);
-  if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
-    state_->masked =
-        plan_masked_tiles(pattern, panels_->nnz, inner, options.masked, describe_current_device());
-    tensor_core_units_ = state_->masked.figures.tiles;
-    entries_.masked_tiles = state_->masked.figures.covered;
-    entries_.lane_groups = pattern.nnz() - entries_.masked_tiles;
-  } else {
-    prepare();
-    if (options.tensor_core_tiles == TensorCoreTiles::combined && options.masked.dense_path) {
-      choose_dense_path();
-    }
-  }
-  add_block_tile_figures();
-  if (state_->masked.dense) {
-    entries_ = PlanEntries{};
-    entries_.dense_path = pattern.nnz();
-    // The dense product computes every entry: nothing else runs.
-    state_->panels = {};
-    state_->full = {};
-    state_->listed = {};
-    tensor_core_units_ = 0;
-    full_tiles_ = 0;
-    panel_plan_ = {};  // no panel runs: the choice by cost no longer describes the plan
-  }
+  panels_ = &panel_statistics(pattern, measured_);
+  state_ = std::make_unique<const State>(build_state());
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void HybridPlan::prepare() {
+HybridPlan::State HybridPlan::build_state() const {
+  State state = options_.tensor_core_tiles == TensorCoreTiles::masked16 ? masked_tile_state()
+                                                                        : block_tile_state();
+  if (options_.tensor_core_tiles == TensorCoreTiles::combined && options_.masked.dense_path) {
+    choose_dense_path(state);
+  }
+  if (state.masked.dense) {
+    // The dense product computes every entry: nothing else runs, no panel either (the choice
+    // by cost no longer describes the plan). The rest of `state` is freed on return.
+    State dense;
+    dense.masked = std::move(state.masked);
+    dense.entries.dense_path = pattern_->nnz();
+    return dense;
+  }
+  add_block_tile_figures(state);
+  return state;
+}
+
+HybridPlan::State HybridPlan::masked_tile_state() const {
+  State state;
+  state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, options_.masked,
+                                   describe_current_device());
+  state.tensor_core_units = state.masked.figures.tiles;
+  state.entries.masked_tiles = state.masked.figures.covered;
+  state.entries.lane_groups = pattern_->nnz() - state.entries.masked_tiles;
+  return state;
+}
+
+HybridPlan::State HybridPlan::block_tile_state() const {
+  State state;
   // Full tiles first: the panels are then judged by what is left of them.
-  state_->full = find_full_tiles(*pattern_, panels_->nnz, options_);
-  full_tiles_ = state_->full.tile_count;
+  state.full = find_full_tiles(*pattern_, panels_->nnz, options_);
+  state.full_tiles = state.full.tile_count;
   std::vector<std::int64_t> counts = panels_->nnz;
-  for (std::size_t panel = 0; panel < state_->full.covered_per_panel.size(); ++panel) {
-    counts[panel] -= state_->full.covered_per_panel[panel];
+  for (std::size_t panel = 0; panel < state.full.covered_per_panel.size(); ++panel) {
+    counts[panel] -= state.full.covered_per_panel[panel];
   }
   HybridOptions panel_options = options_;
   MaskedTileOptions masked_options = options_.masked;
   const bool combined = options_.tensor_core_tiles == TensorCoreTiles::combined;
   if (combined && options_.panel_choice == PanelChoice::cost) {
-    // Each panel costed on the dense-panel kernel and on the others, whole plans compared.
-    std::vector<PanelFigures> figures = panel_figures(*pattern_, *panels_, counts, state_->full);
-    const DeviceDescription& device = describe_current_device();
-    add_masked_tiles_by_panel(*pattern_, inner_, options_.masked, device,
-                              state_->full.tile_count > 0 ? state_->full.covered.data() : nullptr,
-                              figures);
-    panel_plan_ = choose_panels_by_cost(figures, kernel_times(device, std::max(inner_, 1)),
-                                        options_.tc_density, options_.tc_min_nnz);
-    if (!panel_plan_.masked_tiles && !options_.masked.eager) {
+    state.panel_plan =
+        plan_panels_by_cost(*pattern_, *panels_, inner_, options_, counts, state.full);
+    if (!state.panel_plan.masked_tiles && !options_.masked.eager) {
       masked_options.min_entries = kNoMaskedTile;  // eager keeps them, as it does on its own
     }
   } else if (combined) {
@@ -154,56 +198,41 @@ void HybridPlan::prepare() {
   }
   const DensePanelChoice choice =
       choose_dense_panels(*pattern_, panels_->spans, counts, panel_options,
-                          panel_plan_.dense.empty() ? nullptr : &panel_plan_.dense);
-  tensor_core_units_ = static_cast<std::int64_t>(choice.slots.size());
-  state_->panels = upload_dense_panels(choice, *pattern_);
-  // What the lane groups still compute, and whether a full tile lies outside the dense
-  // panels (one inside stays idle: the panel's kernel writes all of its entries).
-  std::int64_t remaining = 0;
-  bool tiles_outside_dense_panels = false;
-  for (std::size_t panel = 0; panel < counts.size(); ++panel) {
-    if (!choice.panel_slot.empty() && choice.panel_slot[panel] != 0) {
-      entries_.dense_panels += panels_->nnz[panel];
-      continue;  // a dense panel
-    }
-    remaining += counts[panel];
-    tiles_outside_dense_panels = tiles_outside_dense_panels || counts[panel] != panels_->nnz[panel];
-  }
-  state_->panels.sparse_rows = remaining > 0;
-  entries_.full_tiles = pattern_->nnz() - entries_.dense_panels - remaining;
-  entries_.lane_groups = remaining;  // combined: less the masked tiles' entries, below
-  const int* panel_slot = choice.slots.empty() ? nullptr : state_->panels.storage.at<int>(0);
+                          state.panel_plan.dense.empty() ? nullptr : &state.panel_plan.dense);
+  state.tensor_core_units = static_cast<std::int64_t>(choice.slots.size());
+  state.panels = upload_dense_panels(choice, *pattern_);
+  const PanelTally tally = tally_panels(panels_->nnz, counts, choice);
+  state.panels.sparse_rows = tally.remaining > 0;
+  state.entries.dense_panels = tally.dense_entries;
+  state.entries.full_tiles = pattern_->nnz() - tally.dense_entries - tally.remaining;
+  state.entries.lane_groups = tally.remaining;  // combined: less the masked tiles' entries
+  const int* panel_slot = choice.slots.empty() ? nullptr : state.panels.storage.at<int>(0);
   if (combined) {
     // Masked 16×16 tiles among the entries no full tile and no dense panel computes; the
-    // masked plan then lists what is left to the lane groups.
+    // masked plan then lists what is left to the lane groups. The dense product is weighed
+    // against the whole plan (choose_dense_path), not against their share alone.
     const MaskedExclusion exclusion{
-        tiles_outside_dense_panels ? state_->full.covered.data() : nullptr, panel_slot};
-    // The dense product is weighed against the whole plan (choose_dense_path), not against
-    // the masked tiles' and lane groups' share alone.
+        tally.tiles_outside_dense_panels ? state.full.covered.data() : nullptr, panel_slot};
     masked_options.dense_path = false;
-    state_->masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
-                                       describe_current_device(), exclusion, remaining);
-    if (!tiles_outside_dense_panels) {
-      state_->full = {};  // every full tile lies in a dense panel: none runs
-    }
-    state_->full.covered = {};  // only the lists needed it (freed in stream order)
-    tensor_core_units_ += state_->masked.figures.tiles;
-    entries_.masked_tiles = state_->masked.figures.covered;
-    entries_.lane_groups = remaining - entries_.masked_tiles;
-    return;
+    state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
+                                     describe_current_device(), exclusion, tally.remaining);
+    state.tensor_core_units += state.masked.figures.tiles;
+    state.entries.masked_tiles = state.masked.figures.covered;
+    state.entries.lane_groups = tally.remaining - state.entries.masked_tiles;
+  } else if (tally.tiles_outside_dense_panels) {
+    // The lane groups take a list: the entries in no full tile and in no dense panel.
+    state.listed = list_remaining_entries(*pattern_, state.full, panel_slot, tally.remaining);
   }
-  if (!tiles_outside_dense_panels) {
-    // No full tile to run: the lane groups skip the dense panels by their flags, and the
-    // entries outside them are exactly the remaining ones.
-    state_->full = {};
-    return;
+  if (!tally.tiles_outside_dense_panels) {
+    // Every full tile lies in a dense panel: none runs, and without a list the lane groups
+    // skip the dense panels by their flags.
+    state.full = {};
   }
-  // The lane groups take a list: the entries in no full tile and in no dense panel.
-  state_->listed = list_remaining_entries(*pattern_, state_->full, panel_slot, remaining);
-  state_->full.covered = {};  // only the list needed it (freed in stream order)
+  state.full.covered = {};  // only the lists needed it (freed in stream order)
+  return state;
 }
 
-void HybridPlan::choose_dense_path() {
+void HybridPlan::choose_dense_path(State& state) const {
   const std::int64_t nnz = pattern_->nnz();
   if (nnz == 0 || inner_ <= 0) {
     return;  // nothing to compute, or nothing to multiply
@@ -211,13 +240,13 @@ void HybridPlan::choose_dense_path() {
   // The whole plan found, kernel by kernel, with the times calibrated per kernel
   // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
   const DeviceDescription& device = describe_current_device();
-  const MaskedPlanFigures& masked = state_->masked.figures;
+  const MaskedPlanFigures& masked = state.masked.figures;
   SparsePlanWork work;
-  work.dense_panel_tiles = state_->panels.tile_count;
-  work.full_tiles = state_->full.tile_count;
+  work.dense_panel_tiles = state.panels.tile_count;
+  work.full_tiles = state.full.tile_count;
   work.masked_steps = masked.steps;
   work.masked_tiles = masked.tiles;
-  work.lane_entries = entries_.lane_groups;
+  work.lane_entries = state.entries.lane_groups;
   const double sparse_seconds = sparse_plan_seconds(work, kernel_times(device, inner_));
   const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
                                                      pattern_->cols(), inner_, nnz);
@@ -228,27 +257,23 @@ void HybridPlan::choose_dense_path() {
   if (!dense_product_pays(dense_seconds, sparse_seconds, buffer, free_bytes)) {
     return;
   }
-  take_dense_path(state_->masked, *pattern_, inner_);
-  state_->masked.figures.model_sparse_seconds = sparse_seconds;
-  state_->masked.figures.model_dense_seconds = dense_seconds;
+  take_dense_path(state.masked, *pattern_, inner_);
+  state.masked.figures.model_sparse_seconds = sparse_seconds;
+  state.masked.figures.model_dense_seconds = dense_seconds;
 }
 
-void HybridPlan::add_block_tile_figures() {
-  if (state_->masked.dense) {
-    return;  // the dense path's figures are the whole product's already
-  }
+void HybridPlan::add_block_tile_figures(State& state) const {
   // Each 64×64 block tile (full tiles, and the dense panels' tiles) brings 64 rows of A and
   // 64 rows of Bᵀ and computes 64·64·inner products.
-  const std::int64_t block_tiles = state_->full.tile_count + state_->panels.tile_count;
+  const std::int64_t block_tiles = state.full.tile_count + state.panels.tile_count;
   const double inner16 = static_cast<double>(wmma_padded(inner_));
-  MaskedPlanFigures& figures = state_->masked.figures;
+  MaskedPlanFigures& figures = state.masked.figures;
   figures.gathered_bytes += static_cast<double>(block_tiles) * 128.0 * row_bytes(inner_);
   figures.tensor_flops += static_cast<double>(block_tiles) * 2.0 * 64.0 * 64.0 * inner16;
   if (options_.tensor_core_tiles != TensorCoreTiles::masked16 && pattern_->nnz() > 0) {
     // panels64 and combined: what the lane groups compute and the launches, from the plan
-    figures.launches = (state_->panels.tile_count > 0 ? 1 : 0) +
-                       (state_->full.tile_count > 0 ? 1 : 0) + (figures.tiles > 0 ? 1 : 0) +
-                       (entries_.lane_groups > 0 ? 1 : 0);
+    figures.launches = (state.panels.tile_count > 0 ? 1 : 0) + (state.full.tile_count > 0 ? 1 : 0) +
+                       (figures.tiles > 0 ? 1 : 0) + (state.entries.lane_groups > 0 ? 1 : 0);
   }
 }
 
@@ -263,16 +288,32 @@ std::size_t HybridPlan::workspace_bytes() const {
 
 std::string HybridPlan::describe() const {
   const int kernels = state_->masked.figures.launches;
-  return "plan: " + std::to_string(entries_.full_tiles) + " entries on full tiles, " +
-         std::to_string(entries_.dense_panels) + " on dense panels, " +
-         std::to_string(entries_.masked_tiles) + " on masked tiles, " +
-         std::to_string(entries_.lane_groups) + " on lane groups, " +
-         std::to_string(entries_.dense_path) + " on the dense path (" + std::to_string(kernels) +
-         (kernels == 1 ? " kernel)" : " kernels)");
+  return "plan: " + std::to_string(state_->entries.full_tiles) + " entries on full tiles, " +
+         std::to_string(state_->entries.dense_panels) + " on dense panels, " +
+         std::to_string(state_->entries.masked_tiles) + " on masked tiles, " +
+         std::to_string(state_->entries.lane_groups) + " on lane groups, " +
+         std::to_string(state_->entries.dense_path) + " on the dense path (" +
+         std::to_string(kernels) + (kernels == 1 ? " kernel)" : " kernels)");
 }
 
 const MaskedPlanFigures& HybridPlan::masked_figures() const {
   return state_->masked.figures;
+}
+
+std::int64_t HybridPlan::tensor_core_units() const {
+  return state_->tensor_core_units;
+}
+
+std::int64_t HybridPlan::full_tiles() const {
+  return state_->full_tiles;
+}
+
+const PanelPlan& HybridPlan::panel_plan() const {
+  return state_->panel_plan;
+}
+
+const PlanEntries& HybridPlan::entries() const {
+  return state_->entries;
 }
 
 void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t stream) const {
@@ -293,7 +334,7 @@ void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t 
       masked_list ? masked.figures.lane_entries : static_cast<std::int64_t>(state_->listed.size());
   const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
   launch_hybrid(
-      state_->panels, tensor_core_units_ > masked.figures.tiles,
+      state_->panels, state_->tensor_core_units > masked.figures.tiles,
       FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
                    state_->full.tile_count, listed, listed_count, masked_list},
       options_, operands, *pattern_, output,

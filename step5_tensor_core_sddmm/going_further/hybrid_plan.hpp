@@ -112,22 +112,22 @@ class HybridPlan : public SddmmPlan {
            cudaStream_t stream = nullptr) const override;
   /// @brief The masked 16×16 tiles on Tensor Cores (masked16), or the Tensor Core 64-row
   /// panels (panels64; each covers the column blocks its nonzeros span).
-  std::int64_t tensor_core_units() const override { return tensor_core_units_; }
+  std::int64_t tensor_core_units() const override;
   /// @brief What the plan chose and what it must move and compute (the benchmark's LIMIT
   /// column reads it): the masked tiles' and lane groups' figures, plus the 64×64 block
   /// tiles' (panels64 and combined). With panels64 the lane groups' bytes are not counted.
   const MaskedPlanFigures& masked_figures() const;
   /// @brief The 64×64 tiles wholly in S that run as plain dense Tensor Core tiles
   /// (full_tiles.hpp; those inside dense panels included, which stay idle).
-  std::int64_t full_tiles() const { return full_tiles_; }
+  std::int64_t full_tiles() const;
   /// @brief The combined plan's choice by cost (PanelChoice::cost): its dense panels, whether
   /// the masked tiles run, its modelled time and its name; empty with the other choices and
   /// when the dense product computes every entry.
-  const PanelPlan& panel_plan() const { return panel_plan_; }
+  const PanelPlan& panel_plan() const;
   /// @brief Device bytes the plan holds beyond S.
   std::size_t workspace_bytes() const override;
   /// @brief The entries each path computes.
-  const PlanEntries& entries() const { return entries_; }
+  const PlanEntries& entries() const;
   /// @brief The plan in one line: S's entries on each path and the kernels launched, e.g.
   /// "plan: 0 entries on full tiles, 0 on dense panels, 8052736 on masked tiles, 0 on lane
   /// groups, 0 on the dense path (1 kernel)".
@@ -136,25 +136,30 @@ class HybridPlan : public SddmmPlan {
  private:
   struct State;
   const DevicePattern* pattern_;
+  /// S's panel statistics measured by the plan, when its upload did not bring them
+  PanelStatistics measured_;
   const PanelStatistics* panels_ = nullptr;  ///< S's panel statistics (panel_statistics())
   int inner_;
   HybridOptions options_;
-  std::int64_t tensor_core_units_ = 0;
-  std::int64_t full_tiles_ = 0;
-  PanelPlan panel_plan_;
-  PlanEntries entries_;
-  std::unique_ptr<State> state_;
-  /// The preprocessing of panels64: the full tiles, the dense panels among the rest, and the
-  /// list of the entries left to the lane groups.
-  void prepare();
-  /// Adds the 64×64 block tiles' bytes and FLOPs to the figures (the LIMIT column's).
-  void add_block_tile_figures();
+  /// What the plan found and chose: set once, by the constructor (build_state), then only read.
+  std::unique_ptr<const State> state_;
+  /// The whole preprocessing, in a fresh State: masked_tile_state or block_tile_state, then
+  /// the dense product's choice (combined), then the block tiles' figures.
+  State build_state() const;
+  /// The preprocessing of masked16: the masked tiles' plan (or the dense path).
+  State masked_tile_state() const;
+  /// The preprocessing of panels64 and combined: the full tiles, the dense panels among the
+  /// rest, then the masked tiles (combined) or the list of the entries left to the lane groups.
+  State block_tile_state() const;
+  /// Adds the 64×64 block tiles' bytes and FLOPs to @p state's figures (the LIMIT column's;
+  /// not on the dense path, whose figures are the whole product's already).
+  void add_block_tile_figures(State& state) const;
   /// masked16's run: the dense path, or the masked tiles then the lane groups' list, on
   /// @p stream.
   void run_masked(const DenseOperands& operands, float* output, cudaStream_t stream) const;
-  /// The combined plan's last choice: the dense product instead of the whole plan found, when
-  /// the model says it is faster and its buffer fits (dense_path_wins).
-  void choose_dense_path();
+  /// The combined plan's last choice: the dense product instead of the whole plan found in
+  /// @p state, when the model says it is faster and its buffer fits (dense_product_pays).
+  void choose_dense_path(State& state) const;
 };
 
 /// @brief Convenience: preprocess and run approach 4 once (tests).

@@ -19,6 +19,88 @@
 
 namespace course::step5 {
 
+/// @brief One lane's share of its block's full tile: lane l of warp w stores rows w, w + 8,
+/// ... of the tile at columns l, l + 32, ...; rows past the matrix's last (a tile cut by the
+/// bottom edge) and columns past the tile's width (cut by the right edge) are not S's.
+/// @tparam Product the block's product (BlockTileProduct)
+template <typename Product>
+struct FullTileLane {
+  static constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  ///< 8 rows each
+  static constexpr int kColsPerLane = kFullTileEdge / 32;  ///< 2: columns lane and lane + 32
+  int width;                                               ///< the tile's columns in S
+  int tile_rows;                                           ///< the tile's rows inside the matrix
+  int warp;                                                ///< the warp
+  int lane;                                                ///< the lane
+  int start;  ///< lane r < kRowsPerWarp: S's position of row warp + 8·r's first entry
+
+  /// @brief Stores a pattern S's products as they are: each of the warp's rows is `width`
+  /// consecutive entries of S, stored 32 neighbouring floats at a time.
+  /// @param result the tile's products (Product::compute)
+  /// @param output one float per nonzero
+  __device__ __forceinline__ void store_products(const float* result,
+                                                 float* __restrict__ output) const {
+    for (int index = 0; index < kRowsPerWarp; ++index) {
+      const int row = warp + Product::kWarps * index;
+      const int first = __shfl_sync(kAllLanes, start, index);
+      if (row >= tile_rows) {
+        break;  // rows past the matrix's last (a tile cut by the bottom edge); warp-uniform
+      }
+      // Columns past the matrix's last (a tile cut by the right edge) are not S's: width stops.
+      for (int col = lane; col < width; col += 32) {
+        output[first + col] = result[row * Product::kResultLd + col];
+      }
+    }
+  }
+};
+
+/// @brief A lane's 16 values of a valued S's full tile in registers (FullTileLane's rows and
+/// columns), and where each of its rows starts in S.
+/// @tparam Product the block's product (BlockTileProduct)
+template <typename Product>
+struct FullTileValues {
+  using Lane = FullTileLane<Product>;                    ///< the lane's share of the tile
+  float scales[Lane::kRowsPerWarp][Lane::kColsPerLane];  ///< the values, by row and column
+  int firsts[Lane::kRowsPerWarp];                        ///< S's position of each row's start
+
+  /// @brief Loads the lane's values (value_prefetch.cuh). Entries outside S (past the bottom
+  /// or the right edge) read values[0], unused.
+  /// @param at the lane's share of the tile
+  /// @param values values of the nonzeros
+  __device__ __forceinline__ void load(const Lane& at, const float* __restrict__ values) {
+#pragma unroll
+    for (int index = 0; index < Lane::kRowsPerWarp; ++index) {
+      firsts[index] = __shfl_sync(kAllLanes, at.start, index);
+      const bool inside = at.warp + Product::kWarps * index < at.tile_rows;
+#pragma unroll
+      for (int part = 0; part < Lane::kColsPerLane; ++part) {
+        const int col = at.lane + 32 * part;
+        const bool held = inside && col < at.width;
+        scales[index][part] = load_value_in_order(values + (held ? firsts[index] + col : 0));
+      }
+    }
+  }
+
+  /// @brief Stores each of the lane's entries: its value times the product.
+  /// @param at the lane's share of the tile
+  /// @param result the tile's products (Product::compute)
+  /// @param output one float per nonzero
+  __device__ __forceinline__ void store_scaled(const Lane& at, const float* result,
+                                               float* __restrict__ output) const {
+#pragma unroll
+    for (int index = 0; index < Lane::kRowsPerWarp; ++index) {
+      const int row = at.warp + Product::kWarps * index;
+#pragma unroll
+      for (int part = 0; part < Lane::kColsPerLane; ++part) {
+        const int col = at.lane + 32 * part;
+        if (row < at.tile_rows && col < at.width) {  // the same edges as the loads
+          output[firsts[index] + col] =
+              scales[index][part] * result[row * Product::kResultLd + col];
+        }
+      }
+    }
+  }
+};
+
 /// @brief One full tile per block: C = (S's values ·) A·B at every position of the tile; the
 /// body of the two kernels below.
 ///
@@ -48,10 +130,10 @@ __device__ inline void full_tile_block(const DenseOperands& operands,
                                        bool vector_b, const float* __restrict__ values,
                                        float* __restrict__ output) {
   using Product = BlockTileProduct<kChunk>;
-  constexpr int kRowsPerWarp = kFullTileEdge / Product::kWarps;  // 8 rows each
+  using Lane = FullTileLane<Product>;
   static_assert(Product::kRows == kFullTileEdge && Product::kCols == kFullTileEdge,
                 "a full tile is one block tile");
-  static_assert(kRowsPerWarp <= 32, "one lane holds each of a warp's row starts");
+  static_assert(Lane::kRowsPerWarp <= 32, "one lane holds each of a warp's row starts");
   static_assert(kFullTileEdge % 32 == 0, "whole warps of columns in a tile row");
   __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
 
@@ -64,72 +146,34 @@ __device__ inline void full_tile_block(const DenseOperands& operands,
   // Lane r < 8 of warp w holds the start of the tile's row w + 8·r, loaded now so that its
   // latency hides behind the product.
   int start = 0;
-  if (lane < kRowsPerWarp) {
+  if (lane < Lane::kRowsPerWarp) {
     start = row_starts[tile.starts + warp + Product::kWarps * lane];
   }
-  const int tile_rows = min(kFullTileEdge, operands.rows - tile.first_row);
+  const Lane at{tile.width, min(kFullTileEdge, operands.rows - tile.first_row), warp, lane, start};
   if constexpr (!kValues) {
-    const float* result =
-        Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
-    for (int index = 0; index < kRowsPerWarp; ++index) {
-      const int row = warp + Product::kWarps * index;
-      const int first = __shfl_sync(kAllLanes, start, index);
-      if (row >= tile_rows) {
-        break;  // rows past the matrix's last (a tile cut by the bottom edge); warp-uniform
-      }
-      // Columns past the matrix's last (a tile cut by the right edge) are not S's: width stops.
-      for (int col = lane; col < tile.width; col += 32) {
-        output[first + col] = result[row * Product::kResultLd + col];
-      }
-    }
+    at.store_products(
+        Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared),
+        output);
   } else {
-    // Lane l of warp w stores rows w, w + 8, ... at columns l and l + 32: 16 values. Rows past
-    // the bottom edge and columns past the right edge hold no entry of S: their loads read
-    // values[0], unused.
-    constexpr int kColsPerLane = kFullTileEdge / 32;  // 2: columns lane and lane + 32
-    float scales[kRowsPerWarp][kColsPerLane];
-    int firsts[kRowsPerWarp];
-    const auto load_values = [&] {
-#pragma unroll
-      for (int index = 0; index < kRowsPerWarp; ++index) {
-        firsts[index] = __shfl_sync(kAllLanes, start, index);
-        const bool inside = warp + Product::kWarps * index < tile_rows;
-#pragma unroll
-        for (int part = 0; part < kColsPerLane; ++part) {
-          const int col = lane + 32 * part;
-          const bool held = inside && col < tile.width;
-          scales[index][part] = load_value_in_order(values + (held ? firsts[index] + col : 0));
-        }
-      }
-    };
+    FullTileValues<Product> held;
     const float* result = nullptr;
     if constexpr (kChunk <= 64) {
       // One chunk of inner: the loads leave as soon as it is staged (the row starts have
       // arrived by then) and arrive while its products run, in 64 registers.
       result = Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b,
-                                shared, load_values);
+                                shared, [&] { held.load(at, values); });
     } else {
       // Several chunks: holding 16 values through them would spill (sm_90 build,
       // 2026-11-28), so L2 is asked for the rows' values after the first chunk, and the
       // loads, after the products, find them there. Lane r < 8 holds row w + 8·r's start.
-      const bool row_inside = lane < kRowsPerWarp && warp + Product::kWarps * lane < tile_rows;
+      const bool row_inside =
+          lane < Lane::kRowsPerWarp && warp + Product::kWarps * lane < at.tile_rows;
       result = Product::compute(
           operands, tile.first_row, tile.first_col, vector_a, vector_b, shared,
           [&] { prefetch_value_run(values + start, row_inside ? tile.width : 0); });
-      load_values();
+      held.load(at, values);
     }
-#pragma unroll
-    for (int index = 0; index < kRowsPerWarp; ++index) {
-      const int row = warp + Product::kWarps * index;
-#pragma unroll
-      for (int part = 0; part < kColsPerLane; ++part) {
-        const int col = lane + 32 * part;
-        if (row < tile_rows && col < tile.width) {  // the same edges as the loads above
-          output[firsts[index] + col] =
-              scales[index][part] * result[row * Product::kResultLd + col];
-        }
-      }
-    }
+    held.store_scaled(at, result, output);
   }
 }
 

@@ -65,6 +65,41 @@ struct StageCopier {
   int rows_per_pass;       ///< stage rows the block's threads cover at once
   int col;                 ///< this thread's first half in the row
 
+  /// @brief This thread's share of the copies of the item's stages (the division of the
+  /// threads among a stage's pieces, done once).
+  /// @tparam kPanels panels per block
+  /// @param operands A and Bᵀ
+  /// @param args the tiles' tables (group_steps, chunk)
+  /// @param table_cols the item's table: tile column of each step
+  /// @param ring the ring of stages in shared memory
+  /// @param stage_rows rows of one stage
+  /// @param stage_ld halves per stage row
+  /// @param inner16 inner rounded up to 16
+  /// @param step_count steps of the item
+  /// @return the copier
+  template <int kPanels>
+  __device__ __forceinline__ static StageCopier for_thread(const DenseOperands& operands,
+                                                           const MaskedTileArgs& args,
+                                                           const int* table_cols, __half* ring,
+                                                           int stage_rows, int stage_ld,
+                                                           int inner16, int step_count) {
+    const int thread = static_cast<int>(threadIdx.x);
+    const int pieces_per_row = args.chunk / 8;  // at most 32, so every row gets threads
+    const int my_first_row = thread / pieces_per_row;
+    return {operands,
+            table_cols,
+            ring,
+            stage_rows,
+            stage_ld,
+            args.group_steps,
+            args.chunk,
+            inner16,
+            step_count,
+            my_first_row,
+            32 * kPanels / pieces_per_row,
+            (thread - my_first_row * pieces_per_row) * 8};
+  }
+
   /// @brief Queues this thread's copies of the stage at @p at (asynchronous where cp.async
   /// exists; copy_piece).
   /// @tparam kVector 16-byte copies
@@ -92,7 +127,56 @@ struct StageCopier {
       copy_piece<kVector>(target + row * stage_ld, source, valid);
     }
   }
+
+  /// @brief Queues this thread's copies of the stage at @p at and moves @p at on to the next
+  /// stage when @p exists, then closes the thread's group of copies: one group per stage,
+  /// empty past the last, so that wait_pieces' count of groups stays exact.
+  /// @tparam kVector 16-byte copies
+  /// @param at the next stage to copy
+  /// @param exists whether that stage is one of the item's
+  /// @param chunks chunks per group
+  /// @param stages slots of the ring
+  template <bool kVector>
+  __device__ __forceinline__ void queue(RingPosition& at, bool exists, int chunks,
+                                        int stages) const {
+    if (exists) {
+      copy<kVector>(at);
+      at.advance(chunks, stages);
+    }
+    commit_pieces();
+  }
 };
+
+/// @brief Where masked_tile_kernel's dynamic shared memory holds what, in this order (the
+/// order masked_tile_shared_bytes counts): each warp's 16×16 floats, the panels' rows of A,
+/// the ring of stages of Bᵀ, and the item's table (tile column and the panels' tiles of each
+/// step).
+struct MaskedTileShared {
+  float* results;   ///< kPanels tiles of 16×16 floats, one per warp
+  __half* a_rows;   ///< the panels' rows of A, a_ld halves each
+  __half* ring;     ///< args.stages stages of stage_rows rows of stage_ld halves
+  ItemTable table;  ///< the item's table, room for args.item_steps steps
+};
+
+/// @brief Divides the block's dynamic shared memory (MaskedTileShared).
+/// @tparam kPanels panels per block
+/// @param shared the block's dynamic shared memory
+/// @param args the tiles' tables (stages, item_steps)
+/// @param a_ld halves per row of A
+/// @param stage_rows rows of one stage
+/// @param stage_ld halves per stage row
+/// @return the parts
+template <int kPanels>
+__device__ __forceinline__ MaskedTileShared divide_masked_tile_shared(unsigned char* shared,
+                                                                      const MaskedTileArgs& args,
+                                                                      int a_ld, int stage_rows,
+                                                                      int stage_ld) {
+  float* results = reinterpret_cast<float*>(shared);
+  __half* a_rows = reinterpret_cast<__half*>(results + kPanels * kMaskedTileEdge * kMaskedTileEdge);
+  __half* ring = a_rows + kPanels * kMaskedTileEdge * a_ld;
+  int* table_start = reinterpret_cast<int*>(ring + args.stages * stage_rows * stage_ld);
+  return {results, a_rows, ring, ItemTable{table_start, table_start + args.item_steps}};
+}
 
 /// @brief Copies the item's table of steps into shared memory (every thread of the block
 /// takes part; the caller waits at a barrier before reading it).
@@ -176,6 +260,34 @@ __device__ inline void multiply_stage(
   }
 }
 
+/// @brief At the first stage of group @p group: loads the warp's descriptors of the group after
+/// it (their latency hides behind this group's stages) and, at the item's first group, asks L2
+/// for the values of @p current (later groups' were asked for at the end of the group before).
+/// @tparam kPanels panels per block
+/// @tparam kValues S has values
+/// @param args the tiles' tables
+/// @param table the item's table
+/// @param group the group that starts
+/// @param step_count steps of the item
+/// @param warp the warp (its panel)
+/// @param lane the lane
+/// @param current the warp's descriptors of @p group
+/// @return the warp's descriptors of group @p group + 1
+template <int kPanels, bool kValues>
+__device__ __forceinline__ GroupDescriptors load_next_group(const MaskedTileArgs& args,
+                                                            const ItemTable& table, int group,
+                                                            int step_count, int warp, int lane,
+                                                            const GroupDescriptors& current) {
+  const GroupDescriptors next = load_group_descriptors<kPanels>(
+      args, table, group + 1, args.group_steps, step_count, warp, lane);
+  if constexpr (kValues) {
+    if (group == 0) {
+      prefetch_tile_values(args.values, current);  // later groups were asked for earlier
+    }
+  }
+  return next;
+}
+
 /// @brief Tensor Cores on the masked tiles: one block per item (blockIdx.x).
 ///
 /// The item's steps are taken args.group_steps at a time, and inner args.chunk values at a
@@ -219,41 +331,21 @@ __global__ void __launch_bounds__(32 * kPanels)
   const int stage_rows = kEdge * args.group_steps;
   const int chunks = (inner16 + args.chunk - 1) / args.chunk;
   const int groups = (step_count + args.group_steps - 1) / args.group_steps;
-  // Shared memory: each warp's 16×16 floats, the panels' rows of A, the ring of stages of
-  // Bᵀ, and the item's table (tile column and the panels' tiles of each step).
-  float* results = reinterpret_cast<float*>(shared);
-  __half* a_rows = reinterpret_cast<__half*>(results + kPanels * kEdge * kEdge);
-  __half* ring = a_rows + kPanels * kEdge * a_ld;
-  int* table_start = reinterpret_cast<int*>(ring + args.stages * stage_rows * stage_ld);
-  const ItemTable table{table_start, table_start + args.item_steps};
+  const MaskedTileShared parts =
+      divide_masked_tile_shared<kPanels>(shared, args, a_ld, stage_rows, stage_ld);
+  const ItemTable& table = parts.table;
   load_item_table<kPanels>(args, table, first_step, step_count);
   __syncthreads();  // the table is whole before threads copy the stages other threads listed
 
   // The panels' rows of A join the first group of copies: the first wait covers them.
-  copy_slice<kVector>(a_rows, a_ld, operands.a, operands.lda, operands.rows, operands.inner,
+  copy_slice<kVector>(parts.a_rows, a_ld, operands.a, operands.lda, operands.rows, operands.inner,
                       first_row, kPanels * kEdge, 0, inner16, thread, kThreads);
-  const int total = groups * chunks;          // stages: each group's chunks of inner
-  const int pieces_per_row = args.chunk / 8;  // at most 32, so every row gets threads
-  const int my_first_row = thread / pieces_per_row;
-  const StageCopier copier{operands,
-                           table.cols,
-                           ring,
-                           stage_rows,
-                           stage_ld,
-                           args.group_steps,
-                           args.chunk,
-                           inner16,
-                           step_count,
-                           my_first_row,
-                           kThreads / pieces_per_row,
-                           (thread - my_first_row * pieces_per_row) * 8};
+  const int total = groups * chunks;  // stages: each group's chunks of inner
+  const StageCopier copier = StageCopier::for_thread<kPanels>(
+      operands, args, table.cols, parts.ring, stage_rows, stage_ld, inner16, step_count);
   RingPosition copied;  // the next stage to copy
   for (int stage = 0; stage < args.stages - 1; ++stage) {
-    if (stage < total) {
-      copier.copy<kVector>(copied);
-      copied.advance(chunks, args.stages);
-    }
-    commit_pieces();  // one group per stage, empty past the last, so the count stays exact
+    copier.queue<kVector>(copied, stage < total, chunks, args.stages);
   }
 
   // The warp's descriptors of the current group, and of the next one loaded a group ahead
@@ -262,31 +354,22 @@ __global__ void __launch_bounds__(32 * kPanels)
       load_group_descriptors<kPanels>(args, table, 0, args.group_steps, step_count, warp, lane);
   GroupDescriptors current{};
   nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> accumulator;
-  const __half* a_warp = a_rows + warp * kEdge * a_ld;
+  const __half* a_warp = parts.a_rows + warp * kEdge * a_ld;
   RingPosition computed;  // the stage the warps multiply
   for (int stage = 0; stage < total; ++stage) {
     wait_pieces(args.stages - 2);  // this thread's copies of `stage` (and of A) have landed
     __syncthreads();  // every thread's copies of `stage` are visible, and every warp is done
                       // with stage - 1, whose buffer the next copy overwrites
-    if (stage + args.stages - 1 < total) {
-      copier.copy<kVector>(copied);
-      copied.advance(chunks, args.stages);
-    }
-    commit_pieces();
+    copier.queue<kVector>(copied, stage + args.stages - 1 < total, chunks, args.stages);
     if (computed.chunk == 0) {
       current = next;
-      next = load_group_descriptors<kPanels>(args, table, computed.group + 1, args.group_steps,
-                                             step_count, warp, lane);
-      if constexpr (kValues) {
-        if (computed.group == 0) {
-          prefetch_tile_values(args.values, current);  // later groups were asked for earlier
-        }
-      }
+      next = load_next_group<kPanels, kValues>(args, table, computed.group, step_count, warp, lane,
+                                               current);
     }
     multiply_stage<kPanels, kValues>(args, table, computed, chunks, step_count,
-                                     ring + computed.slot * stage_rows * stage_ld, stage_ld, a_warp,
-                                     a_ld, inner16, current, accumulator,
-                                     results + warp * kEdge * kEdge, output);
+                                     parts.ring + computed.slot * stage_rows * stage_ld, stage_ld,
+                                     a_warp, a_ld, inner16, current, accumulator,
+                                     parts.results + warp * kEdge * kEdge, output);
     if constexpr (kValues) {
       if (computed.chunk == chunks - 1) {
         // The next group's descriptors were loaded at this group's start: L2 can fetch its

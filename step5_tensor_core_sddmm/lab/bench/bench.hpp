@@ -13,6 +13,7 @@
 #include "common/matrix.hpp"
 #include "common/sparse_matrix.hpp"
 #include "common/table.hpp"
+#include "common/timing.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/case_set_files.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/limit_rates.hpp"
@@ -107,7 +108,7 @@ std::string skip_reason(const BenchCase& bench_case, const Settings& settings);
 /// @brief The command line's choices that a case's run needs.
 struct Settings {
   std::vector<int> approaches;           ///< approaches to run (1 to 4)
-  int repeats = 10;                      ///< timed kernel launches (median reported)
+  int repeats = course::kBenchRepeats;   ///< timed kernel launches (median reported)
   int other_repeats = 21;                ///< timed preprocessings (median reported)
   long long max_nnz = 0;                 ///< skip matrices above this nnz (0: none)
   course::step5::Options options;        ///< approaches 1 to 3's tuning
@@ -115,8 +116,8 @@ struct Settings {
   std::string cusparse_layout = "auto";  ///< auto, col or row
   bool baseline_rows = true;  ///< add the baselines' rows (false in the second, approach-2 pass)
   bool fp32_baseline = true;  ///< time cuSPARSE with fp32 A and B as well
-  std::uint64_t seed = 1;     ///< the run's seed (case_seed)
-  LimitRates limit_rates;     ///< the LIMIT column's rates, measured at start-up
+  std::uint64_t seed = course::kBenchSeed;  ///< the run's seed (case_seed)
+  LimitRates limit_rates;                   ///< the LIMIT column's rates, measured at start-up
 };
 
 /// @brief Approach @p number (1 to 4) with the tuning of @p settings.

@@ -312,19 +312,19 @@ std::vector<ShapeSetEntry> parse_shape_set(std::istream& input, const std::strin
   std::vector<ShapeSetEntry> entries;
   for_each_line(input, source, [&](std::vector<std::string>& words) {
     if (words.size() != 4) {
-      throw std::runtime_error("a shape is four whole numbers 'rows cols nnz inner', got " +
+      throw std::runtime_error("a shape is four whole numbers 'rows inner cols nnz', got " +
                                std::to_string(words.size()) + " words");
     }
     ShapeSetEntry shape;
     shape.rows = static_cast<int>(whole_number("rows", words[0], 1, INT_MAX));
-    shape.cols = static_cast<int>(whole_number("cols", words[1], 1, INT_MAX));
+    shape.inner = static_cast<int>(whole_number("inner", words[1], 1, kMaxInner));
+    shape.cols = static_cast<int>(whole_number("cols", words[2], 1, INT_MAX));
     const long long positions = static_cast<long long>(shape.rows) * shape.cols;
-    shape.nnz = whole_number("nnz", words[2], 0, std::min<long long>(positions, INT_MAX));
-    shape.inner = static_cast<int>(whole_number("inner", words[3], 1, kMaxInner));
+    shape.nnz = whole_number("nnz", words[3], 0, std::min<long long>(positions, INT_MAX));
     entries.push_back(shape);
   });
   if (entries.empty()) {
-    throw std::runtime_error(source + ": no shape (each line: rows cols nnz inner)");
+    throw std::runtime_error(source + ": no shape (each line: rows inner cols nnz)");
   }
   return entries;
 }

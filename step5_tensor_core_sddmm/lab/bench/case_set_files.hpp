@@ -21,7 +21,8 @@
 /// value that number), or `random` (uniform in [-1, 1), drawn from the mask's seed), or a
 /// list of them (`values=ones,random`: the line's mask once per word), so that the same
 /// structure is measured as a pattern and with values. A shape line is four whole numbers,
-/// `rows cols nnz inner`.
+/// `rows inner cols nnz`: the product's sizes in the course's order (ProductSizes, and step
+/// 4's shapes files), then S's entries.
 #pragma once
 
 #include "common/attention_masks.hpp"
@@ -67,9 +68,9 @@ void apply_mask_values(course::CooMatrix& mask, const MaskValues& values, std::u
 /// @brief One line of a shape set: a uniform random mask of exactly nnz entries.
 struct ShapeSetEntry {
   int rows = 0;          ///< rows of S
+  int inner = 0;         ///< the inner size
   int cols = 0;          ///< columns of S
   std::int64_t nnz = 0;  ///< entries of S
-  int inner = 0;         ///< the inner size
 };
 
 /// @brief Lines longer than this are refused (no line of a set needs more).
@@ -91,7 +92,7 @@ std::vector<MaskSetEntry> parse_mask_set(std::istream& input, const std::string&
 /// @return the masks
 std::vector<MaskSetEntry> read_mask_set(const std::string& path);
 
-/// @brief Parses a shape set (`rows cols nnz inner` a line); the same errors and limits, and
+/// @brief Parses a shape set (`rows inner cols nnz` a line); the same errors and limits, and
 /// nnz must lie in 0..rows·cols and below 2^31.
 /// @param input the text
 /// @param source its name, for messages

@@ -1,7 +1,8 @@
 /// @file sddmm_bench.cu
 /// @brief Benchmark of every step 5 approach against three baselines on the same inputs, on
-/// sets of shapes (`--shapes FILE`: uniform random masks of exactly rows, cols, nnz, such as the
-/// note's, lab/sets/note_shapes.txt), an inner sweep, the real matrices of a directory and sets
+/// sets of shapes (`--shapes FILE`, one `rows inner cols nnz` a line: uniform random masks of
+/// exactly rows × cols with nnz entries, such as the note's, lab/sets/note_shapes.txt), an
+/// inner sweep, the real matrices of a directory and sets
 /// of attention masks (`--masks FILE`: lab/sets/attention_public.txt and attention_other.txt).
 ///
 /// Step 5, the benchmark (the lab): the program sddmm_bench.

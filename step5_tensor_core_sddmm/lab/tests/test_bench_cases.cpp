@@ -90,8 +90,8 @@ TEST_CASE("the benchmark's public attention set runs each mask at inner 64 then 
 }
 
 TEST_CASE("a benchmark shape set makes uniform masks of exactly its entries", "[step5][bench]") {
-  const std::vector<course::step5::bench::ShapeSetEntry> shapes = {{300, 700, 3131, 64},
-                                                                   {40, 40, 1600, 256}};
+  const std::vector<course::step5::bench::ShapeSetEntry> shapes = {{300, 64, 700, 3131},
+                                                                   {40, 256, 40, 1600}};
   const std::vector<course::step5::bench::BenchCase> cases =
       course::step5::bench::shape_set_cases(shapes, "shapes", 5);
   REQUIRE(cases.size() == 2);

@@ -140,11 +140,12 @@ TEST_CASE("mask sets refuse bad lines naming the line") {
   CHECK(mask_error(std::string(100000, 'y')).find("longer than") != std::string::npos);
 }
 
-TEST_CASE("shape sets read rows cols nnz inner") {
-  std::istringstream input("# rows cols nnz inner\n3000 7000 313110 256\n4000 4000 88000 64\n");
+TEST_CASE("shape sets read rows inner cols nnz") {
+  std::istringstream input("# rows inner cols nnz\n3000 256 7000 313110\n4000 64 4000 88000\n");
   const auto shapes = parse_shape_set(input, "shapes.txt");
   REQUIRE(shapes.size() == 2);
   CHECK(shapes[0].rows == 3000);
+  CHECK(shapes[0].inner == 256);
   CHECK(shapes[0].cols == 7000);
   CHECK(shapes[0].nnz == 313110);
   CHECK(shapes[1].inner == 64);
@@ -157,9 +158,11 @@ TEST_CASE("shape sets read rows cols nnz inner") {
     }
     return std::string();
   };
-  CHECK(refused("10 10 101 64\n").find("nnz must be") != std::string::npos);  // > rows·cols
-  CHECK(refused("10 10 5\n").find("four whole numbers") != std::string::npos);
-  CHECK(refused("10 10 5 64 1\n").find("shapes.txt:1") != std::string::npos);
+  CHECK(refused("10 64 10 101\n").find("nnz must be") != std::string::npos);     // > rows·cols
+  CHECK(refused("10 64 10 100\n").empty());                                      // every position
+  CHECK(refused("10 70000 10 5\n").find("inner must be") != std::string::npos);  // > 65536
+  CHECK(refused("10 64 10\n").find("four whole numbers") != std::string::npos);
+  CHECK(refused("10 64 10 5 1\n").find("shapes.txt:1") != std::string::npos);
   CHECK(refused("\n").find("no shape") != std::string::npos);
 }
 
