@@ -150,7 +150,7 @@ int run_product(const Step4Program& program, const ProgramOptions& options, bool
   const ProgramApproach& approach = find_approach(program, options.approach);
   require_memory(product_estimate(approach, options.sizes, verify),
                  "use smaller --rows, --inner, --cols");
-  const DeviceInfo device = require_cuda_device();
+  const GpuDescription& device = require_cuda_device();
   if (approach.describe_run) {
     std::cout << approach.describe_run(options.sizes) << "\n";
   }

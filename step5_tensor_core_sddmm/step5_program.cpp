@@ -245,7 +245,7 @@ int run_step5_program(const ProgramSetup& setup, int argc, char** argv) {
     // Everything about the inputs is checked, and S made, before looking for a GPU.
     const course::CooMatrix sampling =
         from_file ? file_sampling(request, setup, approach) : random_sampling(request, setup, seed);
-    const course::DeviceInfo device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+    const course::GpuDescription& device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
     const course::ProductSizes sizes{sampling.rows, request.sizes.inner, sampling.cols};
     const bool say = long_host_work(sizes, static_cast<long long>(sampling.nnz()));
     std::cout << "GPU: " << device.name << "\n"
