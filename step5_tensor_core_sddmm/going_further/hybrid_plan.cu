@@ -97,7 +97,7 @@ HybridPlan::HybridPlan(const DevicePattern& pattern, int inner, const HybridOpti
     throw std::invalid_argument("inner must not be negative, got " + std::to_string(inner));
   }
   if (options.tensor_core_tiles == TensorCoreTiles::masked16) {
-    state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_device());
+    state_->masked = plan_masked_tiles(pattern, inner, options.masked, describe_current_gpu());
     tensor_core_units_ = state_->masked.figures.tiles;
     entries_.masked_tiles = state_->masked.figures.covered;
     entries_.lane_groups = pattern.nnz() - entries_.masked_tiles;
@@ -136,7 +136,7 @@ void HybridPlan::prepare() {
   if (combined && options_.panel_choice == PanelChoice::cost) {
     // Each panel costed on the dense-panel kernel and on the others, whole plans compared.
     std::vector<PanelFigures> figures = panel_figures(*pattern_, counts, state_->full);
-    const DeviceDescription& device = describe_current_device();
+    const GpuDescription& device = describe_current_gpu();
     add_masked_tiles_by_panel(*pattern_, inner_, options_.masked, device,
                               state_->full.tile_count > 0 ? state_->full.covered.data() : nullptr,
                               figures);
@@ -178,7 +178,7 @@ void HybridPlan::prepare() {
     // The dense product is weighed against the whole plan (choose_dense_path), not against
     // the masked tiles' and lane groups' share alone.
     masked_options.dense_path = false;
-    state_->masked = plan_masked_tiles(*pattern_, inner_, masked_options, describe_current_device(),
+    state_->masked = plan_masked_tiles(*pattern_, inner_, masked_options, describe_current_gpu(),
                                        exclusion, remaining);
     if (!tiles_outside_dense_panels) {
       state_->full = {};  // every full tile lies in a dense panel: none runs
@@ -207,7 +207,7 @@ void HybridPlan::choose_dense_path() {
   }
   // The whole plan found, kernel by kernel, with the times calibrated per kernel
   // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
-  const DeviceDescription& device = describe_current_device();
+  const GpuDescription& device = describe_current_gpu();
   const MaskedPlanFigures& masked = state_->masked.figures;
   SparsePlanWork work;
   work.dense_panel_tiles = state_->panels.tile_count;
