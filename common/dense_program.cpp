@@ -138,14 +138,14 @@ MemoryEstimate DenseProgram::memory(const RunChoice& choice) const {
   return estimate;
 }
 
-int DenseProgram::run(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) {
+int DenseProgram::run(const RunChoice& choice, const GpuDescription& device, std::ostream& out) {
   if (bench_.on) {
     return run_benchmark(choice, out, std::cerr);
   }
   return run_product(choice, device, out);
 }
 
-int DenseProgram::run_product(const RunChoice& choice, const DeviceInfo& device,
+int DenseProgram::run_product(const RunChoice& choice, const GpuDescription& device,
                               std::ostream& out) const {
   const DenseApproach& approach = step_.approaches.at(choice.approach - 1);
   if (approach.describe_run) {

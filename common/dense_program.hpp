@@ -125,7 +125,7 @@ class DenseProgram : public StepProgram {
   void add_options(ArgParser& parser) override;
   void prepare(const ArgParser& parser, const RunChoice& choice) override;
   MemoryEstimate memory(const RunChoice& choice) const override;
-  int run(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) override;
+  int run(const RunChoice& choice, const GpuDescription& device, std::ostream& out) override;
 
   /// @brief The step it runs.
   const DenseStep& step() const { return step_; }
@@ -142,7 +142,7 @@ class DenseProgram : public StepProgram {
 
  private:
   /// One timed product of the chosen approach, checked with DEBUG.
-  int run_product(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) const;
+  int run_product(const RunChoice& choice, const GpuDescription& device, std::ostream& out) const;
   DenseStep step_;
   long long size_ = 0;
   long long rows_ = 0;

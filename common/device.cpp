@@ -22,18 +22,15 @@ bool has_cuda_device() noexcept {
   return cuda_device_count() > 0;
 }
 
-DeviceInfo require_cuda_device(int min_major, int min_minor, const std::string& feature) {
+const GpuDescription& require_cuda_device(int min_major, int min_minor,
+                                          const std::string& feature) {
   if (!has_cuda_device()) {
     throw NoDeviceError(
         "no CUDA-capable GPU was found (cudaGetDeviceCount reports none). The step programs "
         "run their kernels on a GPU; build here, then run on a machine with an NVIDIA GPU "
         "and its driver.");
   }
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  DeviceInfo info{prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem};
+  const GpuDescription& info = describe_current_gpu();
   if (info.major < kMinComputeMajor ||
       (info.major == kMinComputeMajor && info.minor < kMinComputeMinor)) {
     std::ostringstream message;

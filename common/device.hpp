@@ -1,6 +1,9 @@
 /// @file device.hpp
-/// @brief Device query: is there a GPU, what is it, and is there room on it.
+/// @brief Device query: is there a GPU, is it new enough, and is there room on it (what it is:
+/// gpu_description.hpp).
 #pragma once
+
+#include "common/gpu_description.hpp"
 
 #include <cstddef>
 #include <stdexcept>
@@ -24,15 +27,6 @@ class DeviceMemoryError : public std::runtime_error {
   explicit DeviceMemoryError(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// @brief What the course needs to know about the current device.
-struct DeviceInfo {
-  std::string name;              ///< marketing name, e.g. "NVIDIA H100 80GB HBM3"
-  int major = 0;                 ///< compute capability, major part
-  int minor = 0;                 ///< compute capability, minor part
-  int sm_count = 0;              ///< number of streaming multiprocessors
-  std::size_t total_memory = 0;  ///< global memory in bytes
-};
-
 /// @brief The oldest GPUs the course runs on: compute capability 7.5 (Turing: T4, RTX 20xx),
 /// the oldest architecture CUDA 13 compiles for. Every such GPU has Tensor Cores.
 constexpr int kMinComputeMajor = 7;
@@ -45,14 +39,14 @@ int cuda_device_count() noexcept;
 /// @brief True when at least one CUDA device can be used.
 bool has_cuda_device() noexcept;
 
-/// @brief Returns the current device's description, or throws NoDeviceError: without a GPU,
-/// for a GPU older than the course's minimum (kMinComputeMajor.kMinComputeMinor), and for
-/// one older than what the caller needs.
+/// @brief Returns the current device's description (describe_current_gpu), or throws
+/// NoDeviceError: without a GPU, for a GPU older than the course's minimum
+/// (kMinComputeMajor.kMinComputeMinor), and for one older than what the caller needs.
 /// @param min_major smallest compute capability major version the caller needs
 /// @param min_minor smallest minor version (with @p min_major)
 /// @param feature what needs that capability, for the message (e.g. "Tensor Cores (WMMA)")
-DeviceInfo require_cuda_device(int min_major = 0, int min_minor = 0,
-                               const std::string& feature = "");
+const GpuDescription& require_cuda_device(int min_major = 0, int min_minor = 0,
+                                          const std::string& feature = "");
 
 /// @brief The name of the current GPU, or "no GPU" when there is none.
 std::string gpu_name() noexcept;

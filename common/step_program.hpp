@@ -83,7 +83,7 @@ class StepProgram {
   /// @param device the GPU it runs on
   /// @param out where the report is printed
   /// @return the exit code: 0, or 1 for a wrong answer
-  virtual int run(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) = 0;
+  virtual int run(const RunChoice& choice, const GpuDescription& device, std::ostream& out) = 0;
 };
 
 /// @brief Parses and checks the command line of @p program: `--approach` (1 to the number of

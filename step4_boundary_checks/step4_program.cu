@@ -107,7 +107,7 @@ MemoryEstimate Step4Program::memory(const RunChoice& choice) const {
   return demo_unchecked_ ? MemoryEstimate{} : DenseProgram::memory(choice);
 }
 
-int Step4Program::run(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) {
+int Step4Program::run(const RunChoice& choice, const GpuDescription& device, std::ostream& out) {
   return demo_unchecked_ ? run_unchecked_demo(exact_allocation_)
                          : DenseProgram::run(choice, device, out);
 }

@@ -36,7 +36,7 @@ class Step4Program : public DenseProgram {
   void add_options(ArgParser& parser) override;
   void prepare(const ArgParser& parser, const RunChoice& choice) override;
   MemoryEstimate memory(const RunChoice& choice) const override;
-  int run(const RunChoice& choice, const DeviceInfo& device, std::ostream& out) override;
+  int run(const RunChoice& choice, const GpuDescription& device, std::ostream& out) override;
 
  private:
   bool demo_unchecked_ = false;

@@ -231,7 +231,7 @@ course::GpuNeed Step5Program::gpu_need(const course::RunChoice& choice) const {
   return {7, 0, "Tensor Cores (WMMA)"};
 }
 
-int Step5Program::run(const course::RunChoice& choice, const course::DeviceInfo& device,
+int Step5Program::run(const course::RunChoice& choice, const course::GpuDescription& device,
                       std::ostream& out) {
   const ApproachEntry& approach = approaches_.at(choice.approach - 1);
   const bool from_file = !matrix_path_.empty();

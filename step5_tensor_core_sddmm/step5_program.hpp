@@ -75,7 +75,7 @@ class Step5Program : public course::StepProgram {
   void prepare(const course::ArgParser& parser, const course::RunChoice& choice) override;
   course::MemoryEstimate memory(const course::RunChoice& choice) const override;
   course::GpuNeed gpu_need(const course::RunChoice& choice) const override;
-  int run(const course::RunChoice& choice, const course::DeviceInfo& device,
+  int run(const course::RunChoice& choice, const course::GpuDescription& device,
           std::ostream& out) override;
 
  private:

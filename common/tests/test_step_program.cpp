@@ -46,7 +46,7 @@ class RecordingProgram : public course::StepProgram {
     }
     return estimate;
   }
-  int run(const course::RunChoice& choice, const course::DeviceInfo&, std::ostream&) override {
+  int run(const course::RunChoice& choice, const course::GpuDescription&, std::ostream&) override {
     calls.push_back("run");
     ran = choice;
     return 7;

@@ -22,9 +22,9 @@ long long output_tiles(const ProductSizes& sizes, const TileFacts& tile) {
 
 // Seconds for one wave in which each SM runs `resident` units of `unit_flops` side by side,
 // at `efficiency` of its FMA peak when full.
-double wave_seconds(const DeviceFacts& device, const TileFacts& tile, double efficiency,
+double wave_seconds(const GpuDescription& device, const TileFacts& tile, double efficiency,
                     long long resident, double unit_flops) {
-  const double sm_rate = peak_flops_per_second(device) / device.multiprocessors * efficiency;
+  const double sm_rate = peak_flops_per_second(device) / device.sm_count * efficiency;
   const double warps = static_cast<double>(resident) * tile.threads / 32.0;
   double busy = std::pow(std::min(1.0, warps / kWarpsForFullRate), kRateExponent);
   if (resident == 1) {
@@ -81,7 +81,7 @@ TileFacts tile_facts_from(const TileCalibration& tile, int blocks_per_multiproce
   return facts;
 }
 
-std::vector<TileFacts> described_tiles(const DeviceFacts& device, bool async_copies_compiled) {
+std::vector<TileFacts> described_tiles(const GpuDescription& device, bool async_copies_compiled) {
   const bool async_ok = async_copies_compiled && has_async_copies(device);
   std::vector<TileFacts> tiles;
   for (const TileCalibration& tile : kTileCalibrations) {
@@ -128,7 +128,7 @@ void validate_fast_shape(const ProductSizes& sizes) {
 //     bytes, and the larger of the two counts.
 // Constants are properties of the hardware and of each compiled tile (TileFacts), never of a
 // particular benchmark shape.
-double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
+double estimate_fast_seconds(const ProductSizes& sizes, const GpuDescription& device,
                              const TileFacts& tile, int splits) {
   const long long inner_tiles = ceil_div<long long>(sizes.inner, tile.depth);
   const long long tiles_per_split = ceil_div<long long>(inner_tiles, std::max(1, splits));
@@ -137,7 +137,7 @@ double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& devic
   const double unit_flops =
       2.0 * tile.block_rows * tile.block_cols * tile.depth * static_cast<double>(tiles_per_split);
   const long long slots =
-      static_cast<long long>(device.multiprocessors) * std::max(1, tile.blocks_per_multiprocessor);
+      static_cast<long long>(device.sm_count) * std::max(1, tile.blocks_per_multiprocessor);
   const long long full_waves = units / slots;
   const long long rest = units % slots;
   // float4 loads need rows of A and B that are multiples of 4 floats; otherwise the scalar path.
@@ -147,20 +147,21 @@ double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& devic
       static_cast<double>(full_waves) *
       wave_seconds(device, tile, efficiency, tile.blocks_per_multiprocessor, unit_flops);
   if (rest > 0) {
-    const long long resident = ceil_div<long long>(rest, device.multiprocessors);
+    const long long resident = ceil_div<long long>(rest, device.sm_count);
     seconds += wave_seconds(device, tile, efficiency, resident, unit_flops);
   }
   if (real_splits > 1) {
     const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
-    const double traffic_seconds = (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes /
-                                   (kWorkspaceBandwidthFraction * memory_bytes_per_second(device));
+    const double traffic_seconds =
+        (2.0 * static_cast<double>(real_splits) + 1.0) * output_bytes /
+        (kWorkspaceBandwidthFraction * dram_peak_bytes_per_second(device));
     const double walk_seconds = static_cast<double>(real_splits) * kReduceSecondsPerSplit;
     seconds += std::max(traffic_seconds, walk_seconds) + kLaunchSeconds;
   }
   return seconds;
 }
 
-std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
+std::vector<int> candidate_splits(const ProductSizes& sizes, const GpuDescription& device,
                                   const TileFacts& tile) {
   const long long inner_tiles = ceil_div<long long>(sizes.inner, tile.depth);
   const double output_bytes = 4.0 * sizes.rows * static_cast<double>(sizes.cols);
@@ -172,7 +173,7 @@ std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& 
   // Splits that make the units fill 1, 2, 3 or 4 whole waves, and powers of two in between.
   const long long tiles = output_tiles(sizes, tile);
   const long long slots =
-      static_cast<long long>(device.multiprocessors) * std::max(1, tile.blocks_per_multiprocessor);
+      static_cast<long long>(device.sm_count) * std::max(1, tile.blocks_per_multiprocessor);
   for (long long waves = 1; waves <= 4; ++waves) {
     splits.push_back(static_cast<int>(std::min(most, std::max(1LL, waves * slots / tiles))));
   }
@@ -192,17 +193,17 @@ int choose_group_rows(int tile_rows, int tile_cols, long long wave_blocks) {
   return wave_within_few_rows && tile_rows >= 2 * kGroupRows ? kGroupRows : 1;
 }
 
-int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long warps) {
+int thin_splits(const ProductSizes& sizes, const GpuDescription& device, long long warps) {
   constexpr long long kWarpsPerMultiprocessor = 32;
   const long long chunks = ceil_div<long long>(sizes.inner, kThinChunk);
   const long long wanted =
-      ceil_div<long long>(kWarpsPerMultiprocessor * device.multiprocessors, std::max(1LL, warps));
+      ceil_div<long long>(kWarpsPerMultiprocessor * device.sm_count, std::max(1LL, warps));
   const int splits = static_cast<int>(
       std::clamp(wanted, 1LL, std::min(chunks, static_cast<long long>(kMaxGridZ))));
   return effective_splits(sizes.inner, kThinChunk, splits);
 }
 
-FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
+FastConfig choose_fast_config(const ProductSizes& sizes, const GpuDescription& device,
                               const std::vector<TileFacts>& tiles) {
   if (tiles.empty()) {
     throw std::invalid_argument("choose_fast_config: no tile shapes to choose from");
@@ -235,7 +236,8 @@ long long thin_blocks(const ProductSizes& sizes, FastVariant variant) {
 }
 
 FastConfig resolve_fast_config(const ProductSizes& sizes, FastConfig config,
-                               const DeviceFacts& device, const std::vector<TileFacts>& automatic,
+                               const GpuDescription& device,
+                               const std::vector<TileFacts>& automatic,
                                const std::vector<TileFacts>& compiled) {
   if (config.tile == FastVariant::automatic && thin_variant(sizes) != FastVariant::automatic) {
     config.tile = thin_variant(sizes);
@@ -259,8 +261,7 @@ FastConfig resolve_fast_config(const ProductSizes& sizes, FastConfig config,
   config.group_rows = group_rows;
   if (config.group_rows <= 0) {
     const TileFacts& tile = find_tile(compiled, config.tile);
-    const long long wave =
-        static_cast<long long>(device.multiprocessors) * tile.blocks_per_multiprocessor;
+    const long long wave = static_cast<long long>(device.sm_count) * tile.blocks_per_multiprocessor;
     config.group_rows = choose_group_rows(ceil_div(sizes.rows, tile.block_rows),
                                           ceil_div(sizes.cols, tile.block_cols), wave);
   }

@@ -1,14 +1,15 @@
 /// @file fast_gemm_cost_model.hpp
 /// @brief The fast kernel's choice of block tile and split-K: a model of its time, evaluated on
-/// the host from the product's sizes, a description of the device (device_facts.hpp) and the
-/// compiled tiles (calibrated_constants.hpp). Pure host code: the tests evaluate it for GPUs
-/// that are not in the machine. Read fast_gemm.cuh and fast_gemm_config.hpp first;
+/// the host from the product's sizes, a description of the device (course::GpuDescription in
+/// common/gpu_description.hpp; what its SMs hold: sm_capacity.hpp) and the compiled tiles
+/// (calibrated_constants.hpp). Pure host code: the tests evaluate it for GPUs that are not in
+/// the machine. Read fast_gemm.cuh and fast_gemm_config.hpp first;
 /// fast_gemm_launch.cu applies the choice.
 #pragma once
 
 #include "step4_boundary_checks/going_further/calibrated_constants.hpp"
-#include "step4_boundary_checks/going_further/device_facts.hpp"
 #include "step4_boundary_checks/going_further/fast_gemm_config.hpp"
+#include "step4_boundary_checks/going_further/sm_capacity.hpp"
 
 #include <vector>
 
@@ -50,7 +51,7 @@ TileFacts tile_facts_from(const TileCalibration& tile, int blocks_per_multiproce
 /// @param device the GPU
 /// @param async_copies_compiled whether the kernels were compiled for sm_80 or newer
 /// @return the tiles, in the order of kTileCalibrations
-std::vector<TileFacts> described_tiles(const DeviceFacts& device, bool async_copies_compiled);
+std::vector<TileFacts> described_tiles(const GpuDescription& device, bool async_copies_compiled);
 
 /// @brief Estimated time in seconds of the fast kernel with @p tile and @p splits on @p sizes
 /// (the model choose_fast_config minimises; documented in fast_gemm_cost_model.cpp).
@@ -58,7 +59,7 @@ std::vector<TileFacts> described_tiles(const DeviceFacts& device, bool async_cop
 /// @param device the device's description
 /// @param tile one tile shape
 /// @param splits inner-dimension splits (>= 1, at most the number of inner tiles)
-double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& device,
+double estimate_fast_seconds(const ProductSizes& sizes, const GpuDescription& device,
                              const TileFacts& tile, int splits);
 
 /// @brief The split counts worth trying for @p tile on @p sizes: 1, then the counts that fill
@@ -67,7 +68,7 @@ double estimate_fast_seconds(const ProductSizes& sizes, const DeviceFacts& devic
 /// @param sizes the product's sizes
 /// @param device the device's description
 /// @param tile one tile shape
-std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& device,
+std::vector<int> candidate_splits(const ProductSizes& sizes, const GpuDescription& device,
                                   const TileFacts& tile);
 
 /// @brief The configuration with the smallest estimate_fast_seconds over the @p tiles whose
@@ -77,7 +78,7 @@ std::vector<int> candidate_splits(const ProductSizes& sizes, const DeviceFacts& 
 /// @param sizes the product's sizes
 /// @param device the device's description
 /// @param tiles the compiled tile shapes (at least one)
-FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& device,
+FastConfig choose_fast_config(const ProductSizes& sizes, const GpuDescription& device,
                               const std::vector<TileFacts>& tiles);
 
 /// @brief @p config with every automatic part chosen for @p sizes on @p device: a thin path
@@ -92,7 +93,8 @@ FastConfig choose_fast_config(const ProductSizes& sizes, const DeviceFacts& devi
 /// @param compiled every compiled tile (a fixed tile's facts are looked up here)
 /// @return the configuration, nothing left automatic
 FastConfig resolve_fast_config(const ProductSizes& sizes, FastConfig config,
-                               const DeviceFacts& device, const std::vector<TileFacts>& automatic,
+                               const GpuDescription& device,
+                               const std::vector<TileFacts>& automatic,
                                const std::vector<TileFacts>& compiled);
 
 /// @brief Blocks of one split of a thin path: thin_rows has one per kThinChunk columns of C,
@@ -114,7 +116,7 @@ void validate_fast_shape(const ProductSizes& sizes);
 /// @param sizes the product's sizes
 /// @param device the device's description
 /// @param warps warps of one split (blocks × warps per block)
-int thin_splits(const ProductSizes& sizes, const DeviceFacts& device, long long warps);
+int thin_splits(const ProductSizes& sizes, const GpuDescription& device, long long warps);
 
 /// @brief Tile-rows per group of the block order: 1 (plain) while one wave of blocks covers
 /// at most a few tile-rows anyway, else 8, so that a wave's blocks read 8 row panels of A and

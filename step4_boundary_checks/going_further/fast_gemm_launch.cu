@@ -1,8 +1,8 @@
 /// @file fast_gemm_launch.cu
 /// @brief Launcher of the fast kernel: resolves the configuration (the choice of
-/// fast_gemm_cost_model.cpp on the current device's description, device_facts.cpp), and runs
-/// fast_gemm.cuh or async_copy_gemm.cuh plus, when split, split_k_reduce.cuh; or a thin path of
-/// thin_products.cuh. Read fast_gemm.cuh and fast_gemm_cost_model.hpp first.
+/// fast_gemm_cost_model.cpp on the current device's description, course::describe_current_gpu),
+/// and runs fast_gemm.cuh or async_copy_gemm.cuh plus, when split, split_k_reduce.cuh; or a thin
+/// path of thin_products.cuh. Read fast_gemm.cuh and fast_gemm_cost_model.hpp first.
 #include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
 
 #include "common/cuda_check.hpp"
@@ -295,7 +295,7 @@ FastConfig resolve(const ProductSizes& sizes, const FastConfig& config) {
   const bool thin = thin_given || (config.tile == FastVariant::automatic &&
                                    thin_variant(sizes) != FastVariant::automatic);
   static const std::vector<TileFacts> no_tiles;
-  return resolve_fast_config(sizes, config, current_device_facts(),
+  return resolve_fast_config(sizes, config, describe_current_gpu(),
                              thin ? no_tiles : automatic_tiles(),
                              thin ? no_tiles : compiled_tiles());
 }
@@ -310,7 +310,7 @@ bool async_copies_available() {
     // binaryVersion: the machine code the driver loaded (e.g. 90); ptxVersion: the virtual
     // architecture it was compiled from, whose __CUDA_ARCH__ decided COURSE_ASYNC_COPIES.
     const int compiled_for = std::min(attributes.binaryVersion, attributes.ptxVersion);
-    return has_async_copies(current_device_facts()) && compiled_for >= 80;
+    return has_async_copies(describe_current_gpu()) && compiled_for >= 80;
   }();
   return available;
 }

@@ -39,12 +39,12 @@ FastConfig choice_before_split_k(const ProductSizes& sizes, int multiprocessors)
 
 /// The least time the product can take on this device: its FMAs at the fp32 peak, or its
 /// compulsory bytes (A and B read once, C written once) at the memory bandwidth.
-double speed_of_light_ms(const ProductSizes& sizes, const DeviceFacts& device) {
+double speed_of_light_ms(const ProductSizes& sizes, const GpuDescription& device) {
   const double bytes = 4.0 * (static_cast<double>(sizes.rows) * sizes.inner +
                               static_cast<double>(sizes.inner) * sizes.cols +
                               static_cast<double>(sizes.rows) * sizes.cols);
   return 1e3 * std::max(sizes.flops() / peak_flops_per_second(device),
-                        bytes / memory_bytes_per_second(device));
+                        bytes / dram_peak_bytes_per_second(device));
 }
 
 /// One shape's measurements.
@@ -97,7 +97,7 @@ void measure_best(ShapeOperands& operands, ShapeResult& result, const std::vecto
                   int repeats) {
   result.best_ms = INFINITY;
   for (const TileFacts& tile : fast_tile_facts()) {
-    for (int splits : candidate_splits(result.sizes, current_device_facts(), tile)) {
+    for (int splits : candidate_splits(result.sizes, describe_current_gpu(), tile)) {
       const FastConfig config{tile.tile, splits};
       const double ms = checked_time(operands, result.sizes, config, reference, repeats);
       // One line per configuration on stderr: the data a recalibration of the model reads.
@@ -127,7 +127,7 @@ ShapeResult measure_shape(const ProductSizes& sizes, const BenchOptions& options
   result.cublas_ms = course::time_gpu(cublas_run, 2, options.repeats).median_ms;
   result.chosen = chosen_fast_config(sizes);
   result.ours_ms = checked_time(operands, sizes, result.chosen, reference, options.repeats);
-  const FastConfig before = choice_before_split_k(sizes, current_device_facts().multiprocessors);
+  const FastConfig before = choice_before_split_k(sizes, describe_current_gpu().sm_count);
   result.before_ms = checked_time(operands, sizes, before, reference, options.repeats);
   result.ok = result.ours_ms > 0 && result.before_ms > 0;
   if (options.all_fast_variants) {
@@ -142,7 +142,7 @@ std::string fraction(double cublas_ms, double ms) {
   return ms > 0 ? course::format_fixed(cublas_ms / ms, 3) : std::string("WRONG");
 }
 
-void add_row(course::ResultTable& table, const ShapeResult& result, const DeviceFacts& device,
+void add_row(course::ResultTable& table, const ShapeResult& result, const GpuDescription& device,
              bool with_best) {
   const double light = speed_of_light_ms(result.sizes, device);
   std::vector<std::string> row = {result.sizes.text(),
@@ -207,7 +207,7 @@ std::string summary(const std::vector<ShapeResult>& results) {
 int run_shape_benchmark(const BenchOptions& options) {
   course::require_cuda_device();
   const std::vector<ProductSizes>& shapes = options.shapes;
-  const DeviceFacts& device = current_device_facts();
+  const GpuDescription& device = describe_current_gpu();
   std::vector<std::string> headers = {"shape rows x inner x cols",
                                       "cuBLAS ms",
                                       "ours ms",
@@ -238,7 +238,7 @@ int run_shape_benchmark(const BenchOptions& options) {
       "light = the least time: 2IJK FLOP at the fp32 peak (" +
       course::format_fixed(peak_flops_per_second(device) / 1e12, 1) +
       " TFLOP/s) or the compulsory " + "bytes at the memory bandwidth (" +
-      course::format_fixed(memory_bytes_per_second(device) / 1e12, 2) +
+      course::format_fixed(dram_peak_bytes_per_second(device) / 1e12, 2) +
       " TB/s), both from the device's reported clocks. cuBLAS: SGEMM, fp32, TF32 off.\n";
   const bool all_ok = std::all_of(results.begin(), results.end(),
                                   [](const ShapeResult& result) { return result.ok; });

@@ -100,7 +100,7 @@ PanelPlan plan_panels_by_cost(const DevicePattern& pattern, const PanelStatistic
                               int inner, const HybridOptions& options,
                               const std::vector<std::int64_t>& counts, const FullTileSearch& full) {
   std::vector<PanelFigures> figures = panel_figures(pattern, panels, counts, full);
-  const DeviceDescription& device = describe_current_device();
+  const GpuDescription& device = describe_current_gpu();
   add_masked_tiles_by_panel(pattern, inner, options.masked, device,
                             full.tile_count > 0 ? full.covered.data() : nullptr, figures);
   return choose_panels_by_cost(figures, kernel_times(device, std::max(inner, 1)),
@@ -166,8 +166,8 @@ HybridPlan::State HybridPlan::build_state() const {
 
 HybridPlan::State HybridPlan::masked_tile_state() const {
   State state;
-  state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, options_.masked,
-                                   describe_current_device());
+  state.masked =
+      plan_masked_tiles(*pattern_, panels_->nnz, inner_, options_.masked, describe_current_gpu());
   state.tensor_core_units = state.masked.figures.tiles;
   state.entries.masked_tiles = state.masked.figures.covered;
   state.entries.lane_groups = pattern_->nnz() - state.entries.masked_tiles;
@@ -215,7 +215,7 @@ HybridPlan::State HybridPlan::block_tile_state() const {
         tally.tiles_outside_dense_panels ? state.full.covered.data() : nullptr, panel_slot};
     masked_options.dense_path = false;
     state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
-                                     describe_current_device(), exclusion, tally.remaining);
+                                     describe_current_gpu(), exclusion, tally.remaining);
     state.tensor_core_units += state.masked.figures.tiles;
     state.entries.masked_tiles = state.masked.figures.covered;
     state.entries.lane_groups = tally.remaining - state.entries.masked_tiles;
@@ -239,7 +239,7 @@ void HybridPlan::choose_dense_path(State& state) const {
   }
   // The whole plan found, kernel by kernel, with the times calibrated per kernel
   // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
-  const DeviceDescription& device = describe_current_device();
+  const GpuDescription& device = describe_current_gpu();
   const MaskedPlanFigures& masked = state.masked.figures;
   SparsePlanWork work;
   work.dense_panel_tiles = state.panels.tile_count;

@@ -40,16 +40,24 @@ TileThreshold threshold_for(const MaskedTileOptions& options, const DeviceRates&
 /// drop the tile): the search then only writes the flags of the excluded entries.
 constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTileEdge + 1};
 
+/// The masked-tile kernel's launch shape on @p device (the current GPU), with the copies of the
+/// kernel's code loaded there.
+MaskedTileShape shape_for(const GpuDescription& device, int inner,
+                          const MaskedTileOptions& options) {
+  const TileCopies copies = masked_tile_copies(device, masked_tiles_compiled_with_async_copy());
+  return choose_masked_tile_shape(device, copies, inner, options.panels, options.group_steps);
+}
+
 /// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
 /// tiles or excluded entries; leaves plan.tiles empty when no tile pays.
 void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
                 const std::vector<std::int64_t>& panel_nnz, int inner,
-                const MaskedTileOptions& options, const DeviceDescription& device,
+                const MaskedTileOptions& options, const GpuDescription& device,
                 const DeviceRates& rates, const MaskedExclusion& exclusion,
                 std::int64_t remaining) {
   MaskedPlanFigures& figures = plan.figures;
   figures.threshold = threshold_for(options, rates, inner);
-  figures.shape = choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
+  figures.shape = shape_for(device, inner, options);
   const bool excluded = exclusion.covered != nullptr || exclusion.panel_slot != nullptr;
   const bool can_search = inner > 0 && figures.shape.panels > 0;
   MaskedTiles tiles;
@@ -91,7 +99,7 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
 
 MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
                                  const std::vector<std::int64_t>& panel_nnz, int inner,
-                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedTileOptions& options, const GpuDescription& device,
                                  const MaskedExclusion& exclusion, std::int64_t remaining) {
   MaskedTilePlan plan;
   MaskedPlanFigures& figures = plan.figures;
@@ -155,12 +163,11 @@ void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inn
 }
 
 void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,
-                               const MaskedTileOptions& options, const DeviceDescription& device,
+                               const MaskedTileOptions& options, const GpuDescription& device,
                                const unsigned char* full_covered,
                                std::vector<PanelFigures>& figures) {
   const TileThreshold threshold = threshold_for(options, described_rates(device), inner);
-  const MaskedTileShape shape =
-      choose_masked_tile_shape(device, inner, options.panels, options.group_steps);
+  const MaskedTileShape shape = shape_for(device, inner, options);
   if (inner <= 0 || shape.panels == 0 || pattern.nnz() == 0) {
     return;  // the plan can run no masked tile
   }

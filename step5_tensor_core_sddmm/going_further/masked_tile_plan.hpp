@@ -12,7 +12,7 @@
 
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
@@ -64,13 +64,14 @@ struct MaskedTilePlan {
 /// @param panel_nnz entries of each 64-row panel of S (panel_statistics.hpp)
 /// @param inner the inner size
 /// @param options the switches
-/// @param device the GPU (describe_current_device in a program)
+/// @param device the current GPU (course::describe_current_gpu); the kernel's copies there are
+/// read from the kernel loaded on it (masked_tiles_compiled_with_async_copy)
 /// @param exclusion entries other kernels compute (none by default)
 /// @param remaining entries not excluded (-1: all of S)
 /// @return the plan
 MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
                                  const std::vector<std::int64_t>& panel_nnz, int inner,
-                                 const MaskedTileOptions& options, const DeviceDescription& device,
+                                 const MaskedTileOptions& options, const GpuDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
 
@@ -89,11 +90,11 @@ void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inn
 /// @param pattern S on the device
 /// @param inner the inner size
 /// @param options the switches (the threshold)
-/// @param device the GPU
+/// @param device the current GPU (as for plan_masked_tiles)
 /// @param full_covered per entry of S: 1 inside a full tile (left out), or nullptr
 /// @param figures one per 64-row panel: the masked figures are added to
 void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,
-                               const MaskedTileOptions& options, const DeviceDescription& device,
+                               const MaskedTileOptions& options, const GpuDescription& device,
                                const unsigned char* full_covered,
                                std::vector<PanelFigures>& figures);
 

@@ -22,7 +22,6 @@
 #pragma once
 
 #include "common/matrix.hpp"
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"

@@ -117,7 +117,7 @@ std::vector<std::pair<std::string, std::vector<char>>> dense_candidates(
 
 }  // namespace
 
-KernelTimes kernel_times(const DeviceDescription& device, int inner) {
+KernelTimes kernel_times(const GpuDescription& device, int inner) {
   const DeviceRates rates = described_rates(device);
   const double sm_cycles_per_second =
       static_cast<double>(device.sm_count) * 1e3 * static_cast<double>(device.sm_clock_khz);

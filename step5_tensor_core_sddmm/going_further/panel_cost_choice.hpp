@@ -20,7 +20,7 @@
 /// (hybrid_plan.cu, masked_tile_plan.hpp) and the CPU tests check the choices.
 #pragma once
 
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 
 #include <cstdint>
 #include <string>
@@ -59,7 +59,7 @@ struct KernelTimes {
 /// @param device the GPU
 /// @param inner the inner size (>= 1)
 /// @return the times
-KernelTimes kernel_times(const DeviceDescription& device, int inner);
+KernelTimes kernel_times(const GpuDescription& device, int inner);
 
 /// @brief One way of running the combined plan: the panels sent to the dense-panel kernel, and
 /// whether the masked tiles run at all (else the lane groups take their entries).

@@ -8,6 +8,7 @@
 /// dense_panel_tables.hpp.
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "common/cuda_check.hpp"
+#include "common/gpu_description.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_dense_panels.cuh"
 #include "step5_tensor_core_sddmm/going_further/sddmm_full_tiles.cuh"
@@ -34,13 +35,7 @@ int automatic_lane_iterations(std::int64_t blocks_for_one_run) {
   constexpr int kResidentBlocks = 8;
   constexpr int kMinWaves = 4;
   constexpr int kMostIterations = 8;
-  static const int sm_count = [] {
-    int device = 0;
-    int count = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
+  static const int sm_count = course::describe_current_gpu().sm_count;  // read once: runs call this
   const std::int64_t iterations =
       blocks_for_one_run / (static_cast<std::int64_t>(sm_count) * kResidentBlocks * kMinWaves);
   return static_cast<int>(std::clamp<std::int64_t>(iterations, 1, kMostIterations));

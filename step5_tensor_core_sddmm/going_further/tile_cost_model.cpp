@@ -31,7 +31,7 @@ constexpr int kMaxGroupStepsModel = 4;
 /// Shared memory the runtime reserves for each resident block (sm_80 and later: 1 KiB).
 constexpr int kReservedPerBlock = 1024;
 
-int blocks_per_sm(const DeviceDescription& device, int shared_bytes, int panels) {
+int blocks_per_sm(const GpuDescription& device, int shared_bytes, int panels) {
   const int by_shared = device.shared_bytes_per_sm / (shared_bytes + kReservedPerBlock);
   const int by_threads = 2048 / (32 * panels);
   return std::min({by_shared, by_threads, device.max_blocks_per_sm});
@@ -77,10 +77,15 @@ int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, 
   return result_bytes + a_bytes + stage_bytes + table_bytes;
 }
 
-MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
+TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_async_copy) {
+  return has_async_copies(device) && compiled_with_async_copy ? TileCopies::async
+                                                              : TileCopies::synchronous;
+}
+
+MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopies copies, int inner,
                                          int panels_wanted, int group_wanted) {
   MaskedTileShape shape;
-  const int stages = device.async_copy ? 4 : 2;
+  const int stages = copies == TileCopies::async ? 4 : 2;
   const bool several_chunks = masked_tile_chunk(inner) < wmma_padded(inner);
   const int most_group = several_chunks      ? 1
                          : group_wanted == 0 ? masked_group_steps(inner)
@@ -112,7 +117,7 @@ MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int in
   return shape;  // panels = 0: no masked tiles on this device for this inner
 }
 
-int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& shape,
+int choose_item_steps(const GpuDescription& device, const MaskedTileShape& shape,
                       std::int64_t steps) {
   constexpr int kWaves = 2;
   const std::int64_t slots =

@@ -4,7 +4,7 @@
 ///
 /// Step 5, going further: the cost model that sends each 16×16 tile to Tensor Cores or to the
 /// lane groups, shapes the masked-tile kernel for the GPU, and weighs the dense product.
-/// Read first: device_description.hpp (the rates), masked_tiles.hpp (what a masked tile is).
+/// Read first: device_rates.hpp (the rates), masked_tiles.hpp (what a masked tile is).
 ///
 /// The model counts the bytes each path must bring to the SMs and divides them by the rate
 /// the path reaches (DeviceRates):
@@ -18,7 +18,7 @@
 /// Outputs (one float per nonzero) cost the same on every path.
 #pragma once
 
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 
 #include <cstdint>
 
@@ -40,6 +40,20 @@ struct TileThreshold {
 /// @param inner the inner size (>= 1)
 /// @return the threshold
 TileThreshold tile_threshold(const DeviceRates& rates, int inner);
+
+/// @brief How the masked-tile kernel copies its tiles of Bᵀ into shared memory on a GPU.
+enum class TileCopies {
+  synchronous,  ///< loads and stores through registers: two stages of Bᵀ suffice
+  async,        ///< cp.async: four stages in flight
+};
+
+/// @brief cp.async where @p device has it (course::has_async_copies: sm_80 and newer) and the
+/// masked-tile kernel's code was compiled for it: a compute_75 PTX build that the driver
+/// compiles for an H100 has none (masked_tiles_compiled_with_async_copy says, on the GPU).
+/// @param device the GPU
+/// @param compiled_with_async_copy whether the kernel's code was compiled for sm_80 or newer
+/// @return the kernel's copies on @p device
+TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_async_copy);
 
 /// @brief How the masked-tile kernel is launched on a GPU.
 struct MaskedTileShape {
@@ -83,12 +97,13 @@ int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, 
 /// barrier while the other computes), or one block when only one fits; panels = 0 when not
 /// even one panel's rows of A fit (the plan then uses no masked tiles).
 /// @param device the GPU
+/// @param copies the kernel's copies there (masked_tile_copies): 4 stages with cp.async, else 2
 /// @param inner the inner size
 /// @param panels_wanted 0: choose; 1, 2 or 4: that many, if it fits
 /// @param group_wanted 0: masked_group_steps; 1..4: that many tile columns per stage (fewer
 /// when one chunk does not cover inner or the shared memory does not hold them)
 /// @return the shape (item_steps = kMaxItemSteps until choose_item_steps)
-MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int inner,
+MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopies copies, int inner,
                                          int panels_wanted = 0, int group_wanted = 0);
 
 /// @brief Tile columns per block: few enough that the blocks fill every SM about twice over
@@ -99,7 +114,7 @@ MaskedTileShape choose_masked_tile_shape(const DeviceDescription& device, int in
 /// @param shape the launch shape
 /// @param steps tile columns to compute in all
 /// @return tile columns per block
-int choose_item_steps(const DeviceDescription& device, const MaskedTileShape& shape,
+int choose_item_steps(const GpuDescription& device, const MaskedTileShape& shape,
                       std::int64_t steps);
 
 /// @brief Seconds the lane groups take for @p entries nonzeros (rows of Bᵀ and indices).

@@ -1,11 +1,12 @@
 /// @file test_described_gpus.cpp
-/// @brief The fast kernel's choice on GPUs that are not in the machine: descriptions of an H100 (the
-/// GPU of the calibration), a T4, an A100-40GB and an L4 (described_gpus.hpp), and the choices
-/// made for each. CPU only: the choice is host code that reads a description of the device.
+/// @brief The fast kernel's choice on GPUs that are not in the machine: descriptions of an H100
+/// (the GPU of the calibration), a T4, an A100-40GB and an L4 (common/testing/described_gpus.hpp),
+/// and the choices made for each. CPU only: the choice is host code that reads a description of the
+/// device.
 #include "common/testing/catch2.hpp"
 
+#include "common/testing/described_gpus.hpp"
 #include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"
-#include "step4_boundary_checks/going_further/tests/described_gpus.hpp"
 
 #include <fstream>
 #include <regex>
@@ -14,16 +15,22 @@
 
 namespace {
 
+using course::GpuDescription;
 using course::ProductSizes;
-using course::step4::DeviceFacts;
 using course::step4::FastConfig;
 using course::step4::FastVariant;
 using course::step4::TileFacts;
 
 /// The automatic configuration on @p device, every compiled tile available.
-FastConfig choose_on(const DeviceFacts& device, const ProductSizes& sizes) {
+FastConfig choose_on(const GpuDescription& device, const ProductSizes& sizes) {
   const std::vector<TileFacts> tiles = course::step4::described_tiles(device, true);
   return course::step4::resolve_fast_config(sizes, FastConfig{}, device, tiles, tiles);
+}
+
+/// The three GPUs other than the H100: a T4, an L4 and an A100-40GB, in order of SMs.
+std::vector<GpuDescription> other_gpus() {
+  using namespace course::testing;
+  return {t4_description(), l4_description(), a100_40gb_description()};
 }
 
 bool is_async(FastVariant tile) {
@@ -48,7 +55,7 @@ TEST_CASE("the occupancy model gives a described H100 the blocks per SM of the c
   // asynchronous-copy tiles.
   const std::vector<int> expected = {2, 3, 3, 2, 6, 4, 2, 3};
   const std::vector<TileFacts> tiles =
-      course::step4::described_tiles(course::step4::testing::h100(), true);
+      course::step4::described_tiles(course::testing::h100_sxm_description(), true);
   REQUIRE(tiles.size() == expected.size());
   for (std::size_t index = 0; index < tiles.size(); ++index) {
     INFO(course::step4::fast_variant_name(tiles[index].tile));
@@ -74,8 +81,8 @@ TEST_CASE("on a described H100 the model makes the choices of the committed H100
     const ProductSizes sizes = course::step4::validate_shape(
         std::stoll(match[1]), std::stoll(match[2]), std::stoll(match[3]));
     INFO(sizes.text());
-    CHECK(course::step4::fast_config_name(choose_on(course::step4::testing::h100(), sizes)) ==
-          match[4].str());
+    CHECK(course::step4::fast_config_name(
+              choose_on(course::testing::h100_sxm_description(), sizes)) == match[4].str());
     ++compared;
   }
   CHECK(compared >= 40);
@@ -84,30 +91,30 @@ TEST_CASE("on a described H100 the model makes the choices of the committed H100
 TEST_CASE("no asynchronous copies where the GPU or the compiled code lacks cp.async",
           "[step4][config]") {
   using course::step4::described_tiles;
-  using namespace course::step4::testing;
-  for (const TileFacts& tile : described_tiles(t4(), true)) {
+  using namespace course::testing;
+  for (const TileFacts& tile : described_tiles(t4_description(), true)) {
     CHECK_FALSE(is_async(tile.tile));
   }
-  for (const TileFacts& tile : described_tiles(a100_40gb(), false)) {
+  for (const TileFacts& tile : described_tiles(a100_40gb_description(), false)) {
     CHECK_FALSE(is_async(tile.tile));  // an sm_80 GPU running code compiled for compute_75
   }
   int async_tiles = 0;
-  for (const TileFacts& tile : described_tiles(a100_40gb(), true)) {
+  for (const TileFacts& tile : described_tiles(a100_40gb_description(), true)) {
     async_tiles += is_async(tile.tile) ? 1 : 0;
   }
   CHECK(async_tiles == 2);
   for (const ProductSizes& sizes : shapes_of_every_kind()) {
     INFO(sizes.text());
-    CHECK_FALSE(is_async(choose_on(t4(), sizes).tile));
+    CHECK_FALSE(is_async(choose_on(t4_description(), sizes).tile));
   }
 }
 
 TEST_CASE("every tile offered fits the shared memory and registers and threads of its GPU",
           "[step4][config]") {
-  using namespace course::step4::testing;
-  std::vector<DeviceFacts> gpus = other_gpus();
-  gpus.push_back(h100());
-  for (const DeviceFacts& device : gpus) {
+  using namespace course::testing;
+  std::vector<GpuDescription> gpus = other_gpus();
+  gpus.push_back(h100_sxm_description());
+  for (const GpuDescription& device : gpus) {
     const std::vector<TileFacts> tiles = course::step4::described_tiles(device, true);
     CHECK(tiles.size() >= 6u);  // every tile with registers as staging fits every GPU from sm_75
     for (const TileFacts& tile : tiles) {
@@ -115,14 +122,14 @@ TEST_CASE("every tile offered fits the shared memory and registers and threads o
       const int per_block = tile.shared_bytes + device.shared_bytes_reserved_per_block;
       CHECK(tile.blocks_per_multiprocessor >= 1);
       CHECK(tile.shared_bytes <= device.shared_bytes_per_block);
-      CHECK(tile.blocks_per_multiprocessor * per_block <= device.shared_bytes_per_multiprocessor);
-      CHECK(tile.blocks_per_multiprocessor * tile.threads <= device.max_threads_per_multiprocessor);
+      CHECK(tile.blocks_per_multiprocessor * per_block <= device.shared_bytes_per_sm);
+      CHECK(tile.blocks_per_multiprocessor * tile.threads <= device.max_threads_per_sm);
       CHECK(tile.blocks_per_multiprocessor * tile.threads * tile.registers_per_thread <=
-            device.registers_per_multiprocessor);
+            device.registers_per_sm);
     }
   }
   // A T4's 64 KiB hold one block of the 128x128x16 tile (33 KB), an A100's 164 KiB two.
-  for (const TileFacts& tile : course::step4::described_tiles(t4(), true)) {
+  for (const TileFacts& tile : course::step4::described_tiles(t4_description(), true)) {
     if (tile.tile == FastVariant::bm128_bn128_bk16) {
       CHECK(tile.blocks_per_multiprocessor == 1);
     }
@@ -130,15 +137,15 @@ TEST_CASE("every tile offered fits the shared memory and registers and threads o
 }
 
 TEST_CASE("split counts grow with the number of SMs", "[step4][config]") {
-  using namespace course::step4::testing;
+  using namespace course::testing;
   // Outputs far smaller than one wave with long inner dimensions: the splits fill the SMs.
   for (const ProductSizes& sizes :
        std::vector<ProductSizes>{{128, 65536, 128}, {64, 262144, 64}, {256, 32768, 256}}) {
     INFO(sizes.text());
-    const int on_t4 = choose_on(t4(), sizes).splits;
-    const int on_l4 = choose_on(l4(), sizes).splits;
-    const int on_a100 = choose_on(a100_40gb(), sizes).splits;
-    const int on_h100 = choose_on(h100(), sizes).splits;
+    const int on_t4 = choose_on(t4_description(), sizes).splits;
+    const int on_l4 = choose_on(l4_description(), sizes).splits;
+    const int on_a100 = choose_on(a100_40gb_description(), sizes).splits;
+    const int on_h100 = choose_on(h100_sxm_description(), sizes).splits;
     INFO("splits: T4 " << on_t4 << ", L4 " << on_l4 << ", A100 " << on_a100 << ", H100 "
                        << on_h100);
     CHECK(on_t4 > 1);
@@ -149,17 +156,17 @@ TEST_CASE("split counts grow with the number of SMs", "[step4][config]") {
   // The thin paths ask for 32 warps per SM: splits in proportion to the SMs (40, 58, 108, 132).
   const ProductSizes vector_like{1, 100000, 4096};  // 32 blocks of 4 warps without a split
   const int warps = 32 * 4;
-  CHECK(course::step4::thin_splits(vector_like, t4(), warps) == 10);
-  CHECK(course::step4::thin_splits(vector_like, l4(), warps) == 15);
-  CHECK(course::step4::thin_splits(vector_like, a100_40gb(), warps) == 27);
-  CHECK(course::step4::thin_splits(vector_like, h100(), warps) == 33);
+  CHECK(course::step4::thin_splits(vector_like, t4_description(), warps) == 10);
+  CHECK(course::step4::thin_splits(vector_like, l4_description(), warps) == 15);
+  CHECK(course::step4::thin_splits(vector_like, a100_40gb_description(), warps) == 27);
+  CHECK(course::step4::thin_splits(vector_like, h100_sxm_description(), warps) == 33);
 }
 
 TEST_CASE("no GPU refuses a shape the fast kernel can do", "[step4][config]") {
-  using namespace course::step4::testing;
-  std::vector<DeviceFacts> gpus = other_gpus();
-  gpus.push_back(h100());
-  for (const DeviceFacts& device : gpus) {
+  using namespace course::testing;
+  std::vector<GpuDescription> gpus = other_gpus();
+  gpus.push_back(h100_sxm_description());
+  for (const GpuDescription& device : gpus) {
     const std::vector<TileFacts> tiles = course::step4::described_tiles(device, true);
     for (const ProductSizes& sizes : shapes_of_every_kind()) {
       INFO(device.name << ", " << sizes.text());
@@ -192,7 +199,7 @@ TEST_CASE("only a C taller than every tile's grid is refused by name before any 
                     Catch::Contains("gridDim.y") && Catch::Contains("65535"));
   // A thin C puts its rows in gridDim.x, which goes much further.
   CHECK_NOTHROW(course::step4::validate_fast_shape({1 << 30, 1, 1}));
-  const FastConfig tall = choose_on(course::step4::testing::t4(), {65535 * 128, 16, 9});
+  const FastConfig tall = choose_on(course::testing::t4_description(), {65535 * 128, 16, 9});
   CHECK((tall.tile == FastVariant::bm128_bn128_bk8 || tall.tile == FastVariant::bm128_bn64_bk8 ||
          tall.tile == FastVariant::bm128_bn128_bk16));
 }

@@ -1,11 +1,11 @@
 /// @file test_fast_config.cpp
-/// @brief The fast kernel's choice of tile and split-K (a host function, tested without a GPU on the
-/// figures of an H100 and tiles whose facts the tests fix).
+/// @brief The fast kernel's choice of tile and split-K (a host function, tested without a GPU on
+/// the figures of an H100 and tiles whose facts the tests fix).
 #include "common/testing/catch2.hpp"
 
+#include "common/testing/described_gpus.hpp"
 #include "step4_boundary_checks/going_further/fast_gemm_cost_model.hpp"
 #include "step4_boundary_checks/going_further/fast_gemm_launch.hpp"
-#include "step4_boundary_checks/going_further/tests/described_gpus.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -17,7 +17,7 @@ using course::step4::FastConfig;
 using course::step4::FastVariant;
 using course::step4::TileFacts;
 
-using course::step4::testing::h100;
+using course::testing::h100_sxm_description;
 
 std::vector<TileFacts> tiles() {
   // {tile, BM, BN, BK, threads, resident blocks per SM, efficiency, ragged efficiency}
@@ -28,8 +28,8 @@ std::vector<TileFacts> tiles() {
 }
 
 FastConfig choose(int rows, int inner, int cols) {
-  return course::step4::choose_fast_config(course::step4::validate_shape(rows, inner, cols), h100(),
-                                           tiles());
+  return course::step4::choose_fast_config(course::step4::validate_shape(rows, inner, cols),
+                                           h100_sxm_description(), tiles());
 }
 
 }  // namespace
@@ -71,7 +71,7 @@ TEST_CASE("the candidate splits stay within the inner tiles and the workspace li
   const auto shape =
       course::step4::validate_shape(4000, 500000, 4000);  // 64 MB per partial product
   for (const TileFacts& tile : tiles()) {
-    for (int splits : course::step4::candidate_splits(shape, h100(), tile)) {
+    for (int splits : course::step4::candidate_splits(shape, h100_sxm_description(), tile)) {
       CHECK(splits >= 1);
       CHECK(splits <= (500000 + tile.depth - 1) / tile.depth);
       CHECK(4.0 * splits * 4000 * 4000 <= course::step4::kMaxWorkspaceBytes);
@@ -105,13 +105,14 @@ TEST_CASE("C with at most 8 rows or columns takes a thin path and is split to fi
         FastVariant::automatic);
   // 1x4096x4096: 32 blocks of 128 columns, 4 warps each; 32 warps per SM would want 33 splits,
   // but inner has 32 chunks of 128, so at most 32 splits.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(1, 4096, 4096), h100(), 128) ==
-        32);
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(1, 4096, 4096),
+                                   h100_sxm_description(), 128) == 32);
   // Plenty of warps already (6250 blocks of 8): no split.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(50000, 1000, 1), h100(),
-                                   6250 * 8) == 1);
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(50000, 1000, 1),
+                                   h100_sxm_description(), 6250 * 8) == 1);
   // inner shorter than one chunk: never split.
-  CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 100, 2), h100(), 8) == 1);
+  CHECK(course::step4::thin_splits(course::step4::validate_shape(2, 100, 2), h100_sxm_description(),
+                                   8) == 1);
 }
 
 TEST_CASE("the fast kernel's launcher refuses null pointers before launching", "[step4][config]") {
@@ -129,7 +130,7 @@ TEST_CASE("on this GPU the occupancy model agrees with the runtime for every com
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor and the registers and shared memory of the code
   // the driver loaded: the rules the choice uses for described GPUs (blocks_per_multiprocessor)
   // must give the same count here.
-  const course::step4::DeviceFacts& device = course::step4::current_device_facts();
+  const course::GpuDescription& device = course::describe_current_gpu();
   const std::vector<TileFacts>& tiles = course::step4::fast_tile_facts();
   REQUIRE(tiles.size() >= 6u);
   for (const TileFacts& tile : tiles) {
@@ -147,5 +148,5 @@ TEST_CASE("on this GPU the occupancy model agrees with the runtime for every com
            tile.tile == FastVariant::bm64_bn128_bk16_async;
   });
   CHECK(async_offered == course::step4::async_copies_available());
-  CHECK_FALSE((course::step4::async_copies_available() && device.compute_major < 8));
+  CHECK_FALSE((course::step4::async_copies_available() && device.major < 8));
 }

@@ -5,7 +5,8 @@
 /// Read first: panel_cost_fixtures.hpp.
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "common/testing/described_gpus.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 
@@ -155,7 +156,7 @@ std::vector<PanelFigures> host_figures(const course::CooMatrix& s, int min_entri
 }
 
 course::step5::PanelPlan h100_choice(const course::CooMatrix& s, int inner) {
-  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  const course::GpuDescription h100 = course::testing::h100_sxm_description();
   const course::step5::TileThreshold threshold =
       course::step5::tile_threshold(course::step5::described_rates(h100), inner);
   const course::step5::HybridOptions defaults;

@@ -12,6 +12,7 @@
 #include "common/testing/catch2.hpp"
 
 #include "common/attention_masks.hpp"
+#include "common/gpu_description.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
@@ -19,7 +20,6 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
@@ -103,7 +103,7 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   options.min_entries = min_entries;
   options.panels = panels;
   options.dense_path = false;
-  course::step5::DeviceDescription device = course::step5::describe_current_device();
+  const course::GpuDescription& device = course::describe_current_gpu();
   course::step5::PanelStatistics measured;
   const course::step5::MaskedTilePlan plan = course::step5::plan_masked_tiles(
       pattern, course::step5::panel_statistics(pattern, measured).nnz, inner, options, device);

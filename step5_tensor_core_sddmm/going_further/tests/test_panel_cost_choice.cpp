@@ -15,7 +15,8 @@
 
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "common/testing/described_gpus.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
@@ -54,9 +55,9 @@ PanelFigures dense_like_panel() {
 }  // namespace
 
 TEST_CASE("kernel times are positive and a dense block tile beats its 16 masked tiles") {
-  for (const course::step5::DeviceDescription& device :
-       {course::step5::t4_description(), course::step5::a100_40gb_description(),
-        course::step5::l4_description(), course::step5::h100_sxm_description()}) {
+  for (const course::GpuDescription& device :
+       {course::testing::t4_description(), course::testing::a100_40gb_description(),
+        course::testing::l4_description(), course::testing::h100_sxm_description()}) {
     for (const int inner : {16, 64, 256, 1024}) {
       INFO(device.name << " inner=" << inner);
       const course::step5::KernelTimes times = course::step5::kernel_times(device, inner);
@@ -78,7 +79,7 @@ TEST_CASE("kernel times are positive and a dense block tile beats its 16 masked 
 
 TEST_CASE("plan seconds count each kernel's floor once") {
   const course::step5::KernelTimes times =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 256);
   const std::vector<PanelFigures> panels(3, dense_like_panel());
   course::step5::PanelPlan dense;
   dense.dense = {1, 1, 1};
@@ -106,7 +107,7 @@ TEST_CASE("a banded FEM-like mask goes to the dense-panel kernel as a whole") {
   // 10–17 % of their span, many 16×16 tiles a third full.
   const course::CooMatrix banded = banded_mask(4096, 160, 18);
   const course::step5::TileThreshold threshold = course::step5::tile_threshold(
-      course::step5::described_rates(course::step5::h100_sxm_description()), 256);
+      course::step5::described_rates(course::testing::h100_sxm_description()), 256);
   const std::vector<PanelFigures> figures =
       host_figures(banded, threshold.min_entries, threshold.min_run);
   // The density rule (15 %) would split the panels between two kernels ...
@@ -155,7 +156,7 @@ TEST_CASE("a block mask keeps its masked tiles and no dense panel") {
 
 TEST_CASE("a lone panel joins the other panels' kernel") {
   const course::step5::KernelTimes times =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 256);
   std::vector<PanelFigures> panels(40, dense_like_panel());
   // One panel a little cheaper on masked tiles alone: 5 span blocks, and 10 tiles in 10
   // columns holding nearly all of its entries.
@@ -180,9 +181,9 @@ TEST_CASE("a lone panel joins the other panels' kernel") {
 
 TEST_CASE("masked tiles that save less than their kernel's fixed cost go to the lane groups") {
   const course::step5::KernelTimes times =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 64);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 64);
   const course::step5::KernelTimes times256 =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 256);
   // Sparse panels (never dense) with a few masked tiles among many single entries.
   PanelFigures sparse;
   sparse.entries = sparse.outside_full = 3000;
@@ -206,7 +207,7 @@ TEST_CASE("masked tiles that save less than their kernel's fixed cost go to the 
 
 TEST_CASE("too few entries in dense panels leave every panel to the other kernels") {
   const course::step5::KernelTimes times =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 256);
   const std::vector<PanelFigures> panels(3, dense_like_panel());  // 12000 entries
   CHECK(dense_count(course::step5::choose_panels_by_cost(panels, times, 0.05, 131072)) == 0);
   CHECK(dense_count(course::step5::choose_panels_by_cost(panels, times, 0.05, 0)) == 3);
@@ -219,7 +220,7 @@ TEST_CASE("a scattered mask keeps no dense panel even above the density floor") 
   // entries it holds, and no 16×16 tile is dense enough for the masked tiles. The floor is
   // set out of the way (0.1 %) so that the model, not the floor, decides.
   const course::CooMatrix scattered = scattered_mask(1024, 4096, 10, 7);
-  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  const course::GpuDescription h100 = course::testing::h100_sxm_description();
   for (const int inner : {64, 128, 256}) {
     INFO("inner=" << inner);
     const course::step5::TileThreshold threshold =
@@ -241,7 +242,7 @@ TEST_CASE("dense panels only grow with the density of the mask") {
   // Scattered masks from 0.5 % to 64 % of the positions, floors out of the way: the model
   // must send no panel to the dense kernel at the sparsest, every panel at the densest, and
   // never fewer panels as the density rises.
-  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  const course::GpuDescription h100 = course::testing::h100_sxm_description();
   for (const int inner : {64, 256}) {
     const course::step5::KernelTimes times = course::step5::kernel_times(h100, inner);
     const course::step5::TileThreshold threshold =
@@ -269,7 +270,7 @@ namespace {
 
 /// The H100's modelled seconds of the sparse plan by cost and of the dense product, for @p s.
 std::pair<double, double> h100_sparse_and_dense(const course::CooMatrix& s, int inner) {
-  const course::step5::DeviceDescription h100 = course::step5::h100_sxm_description();
+  const course::GpuDescription h100 = course::testing::h100_sxm_description();
   const course::step5::TileThreshold threshold =
       course::step5::tile_threshold(course::step5::described_rates(h100), inner);
   const std::vector<PanelFigures> figures =
@@ -298,7 +299,7 @@ TEST_CASE("the whole sparse plan's work and seconds count each kernel once") {
   CHECK(work.masked_tiles == 120);
   CHECK(work.lane_entries == 2 * (4000 - 3600));
   const course::step5::KernelTimes times =
-      course::step5::kernel_times(course::step5::h100_sxm_description(), 256);
+      course::step5::kernel_times(course::testing::h100_sxm_description(), 256);
   // plan_seconds of the same plan is the same figure.
   course::step5::plan_seconds(panels, plan, times);
   CHECK(course::step5::sparse_plan_seconds(work, times) == Approx(plan.seconds));

@@ -5,10 +5,12 @@
 /// full tile, the dense product only where it is cheaper and fits).
 ///
 /// Step 5, tests (going further): the cost model's choices on GPUs described in writing.
-/// Read first: going_further/tile_cost_model.hpp and going_further/device_description.hpp.
+/// Read first: going_further/tile_cost_model.hpp and going_further/device_rates.hpp; the GPUs
+/// are common/testing/described_gpus.hpp's.
 #include "common/testing/catch2.hpp"
 
-#include "step5_tensor_core_sddmm/going_further/device_description.hpp"
+#include "common/testing/described_gpus.hpp"
+#include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
@@ -18,11 +20,19 @@
 
 namespace {
 
-using course::step5::DeviceDescription;
+using course::GpuDescription;
 
-std::vector<DeviceDescription> described_gpus() {
-  return {course::step5::t4_description(), course::step5::a100_40gb_description(),
-          course::step5::l4_description(), course::step5::h100_sxm_description()};
+std::vector<GpuDescription> described_gpus() {
+  return {course::testing::t4_description(), course::testing::a100_40gb_description(),
+          course::testing::l4_description(), course::testing::h100_sxm_description()};
+}
+
+/// The masked-tile kernel's shape on @p device, its code compiled for that GPU (cp.async from
+/// sm_80, as the course builds it).
+course::step5::MaskedTileShape shape_on(const GpuDescription& device, int inner,
+                                        int panels_wanted = 0) {
+  const course::step5::TileCopies copies = course::step5::masked_tile_copies(device, true);
+  return course::step5::choose_masked_tile_shape(device, copies, inner, panels_wanted);
 }
 
 }  // namespace
@@ -31,14 +41,14 @@ TEST_CASE("described GPUs give the rates of their data sheets") {
   // Peak DRAM bandwidth (GB/s) and fp16 Tensor Core peak with fp32 sums (TFLOP/s), from
   // NVIDIA's data sheets; the model applies efficiencies below 1 to both.
   struct Expected {
-    DeviceDescription device;
+    GpuDescription device;
     double peak_dram_gb;
     double peak_tensor_tflops;
   };
-  const std::vector<Expected> expected = {{course::step5::t4_description(), 320.0, 65.0},
-                                          {course::step5::a100_40gb_description(), 1555.0, 312.0},
-                                          {course::step5::l4_description(), 300.0, 121.0},
-                                          {course::step5::h100_sxm_description(), 3352.0, 989.0}};
+  const std::vector<Expected> expected = {{course::testing::t4_description(), 320.0, 65.0},
+                                          {course::testing::a100_40gb_description(), 1555.0, 312.0},
+                                          {course::testing::l4_description(), 300.0, 121.0},
+                                          {course::testing::h100_sxm_description(), 3352.0, 989.0}};
   for (const Expected& gpu : expected) {
     INFO(gpu.device.name);
     const course::step5::DeviceRates rates = course::step5::described_rates(gpu.device);
@@ -53,7 +63,7 @@ TEST_CASE("described GPUs give the rates of their data sheets") {
 }
 
 TEST_CASE("a tile's threshold lies between a few entries and a whole tile") {
-  for (const DeviceDescription& device : described_gpus()) {
+  for (const GpuDescription& device : described_gpus()) {
     const course::step5::DeviceRates rates = course::step5::described_rates(device);
     for (const int inner : {16, 32, 64, 128, 256, 512, 1024}) {
       INFO(device.name << " inner=" << inner);
@@ -69,11 +79,10 @@ TEST_CASE("a tile's threshold lies between a few entries and a whole tile") {
 }
 
 TEST_CASE("the masked-tile kernel's shape fits each GPU") {
-  for (const DeviceDescription& device : described_gpus()) {
+  for (const GpuDescription& device : described_gpus()) {
     for (const int inner : {1, 17, 64, 128, 256, 1024}) {
       INFO(device.name << " inner=" << inner);
-      const course::step5::MaskedTileShape shape =
-          course::step5::choose_masked_tile_shape(device, inner);
+      const course::step5::MaskedTileShape shape = shape_on(device, inner);
       REQUIRE(shape.panels > 0);
       CHECK(shape.shared_bytes <= device.shared_bytes_per_block);
       CHECK(shape.blocks_per_sm >= 1);
@@ -90,37 +99,37 @@ TEST_CASE("the masked-tile kernel's shape fits each GPU") {
       CHECK((shape.group_steps == 1 || shape.chunk >= course::step5::wmma_padded(inner)));
       CHECK(shape.group_steps * 16 * (shape.chunk + 8) * 2 <= 10 * 1024);
       // cp.async (several stages in flight) only where the device has it.
-      CHECK(shape.stages == (device.async_copy ? 4 : 2));
+      CHECK(shape.stages == (course::has_async_copies(device) ? 4 : 2));
     }
   }
+  // Code compiled for compute_75 has no cp.async even on an sm_80 GPU: two stages there.
+  const GpuDescription a100 = course::testing::a100_40gb_description();
+  CHECK(course::step5::masked_tile_copies(a100, false) == course::step5::TileCopies::synchronous);
+  CHECK(course::step5::choose_masked_tile_shape(a100, course::step5::TileCopies::synchronous, 64)
+            .stages == 2);
   // The common head sizes take four panels per block on every one of these GPUs.
-  for (const DeviceDescription& device : described_gpus()) {
+  for (const GpuDescription& device : described_gpus()) {
     INFO(device.name);
-    CHECK(course::step5::choose_masked_tile_shape(device, 64).panels == 4);
+    CHECK(shape_on(device, 64).panels == 4);
   }
   // On the T4, 64 KiB per SM: four panels at inner = 256 would leave one block per SM.
-  CHECK(course::step5::choose_masked_tile_shape(course::step5::t4_description(), 256).panels < 4);
-  CHECK(
-      course::step5::choose_masked_tile_shape(course::step5::h100_sxm_description(), 256).panels ==
-      4);
+  CHECK(shape_on(course::testing::t4_description(), 256).panels < 4);
+  CHECK(shape_on(course::testing::h100_sxm_description(), 256).panels == 4);
 }
 
 TEST_CASE("rows of A too long for shared memory leave the tiles out") {
   // One panel's rows of A at inner = 4096 take 16 * 4104 * 2 bytes = 128 KiB: more than a
   // T4 or an L4 block may have, less than an A100's or an H100's.
-  CHECK(course::step5::choose_masked_tile_shape(course::step5::t4_description(), 4096).panels == 0);
-  CHECK(course::step5::choose_masked_tile_shape(course::step5::l4_description(), 4096).panels == 0);
-  CHECK(course::step5::choose_masked_tile_shape(course::step5::a100_40gb_description(), 4096)
-            .panels == 1);
+  CHECK(shape_on(course::testing::t4_description(), 4096).panels == 0);
+  CHECK(shape_on(course::testing::l4_description(), 4096).panels == 0);
+  CHECK(shape_on(course::testing::a100_40gb_description(), 4096).panels == 1);
   // A wanted panel count that does not fit is refused (0), never over-allocated.
-  CHECK(course::step5::choose_masked_tile_shape(course::step5::t4_description(), 2048, 4).panels ==
-        0);
+  CHECK(shape_on(course::testing::t4_description(), 2048, 4).panels == 0);
 }
 
 TEST_CASE("items fill every SM about twice over") {
-  for (const DeviceDescription& device : described_gpus()) {
-    const course::step5::MaskedTileShape shape =
-        course::step5::choose_masked_tile_shape(device, 128);
+  for (const GpuDescription& device : described_gpus()) {
+    const course::step5::MaskedTileShape shape = shape_on(device, 128);
     INFO(device.name);
     CHECK(course::step5::choose_item_steps(device, shape, 10) == 4 * shape.group_steps);
     CHECK(course::step5::choose_item_steps(device, shape, 1LL << 30) ==
@@ -133,7 +142,7 @@ TEST_CASE("items fill every SM about twice over") {
 
 TEST_CASE("the dense path is taken only when cheaper and when it fits") {
   const course::step5::DeviceRates rates =
-      course::step5::described_rates(course::step5::h100_sxm_description());
+      course::step5::described_rates(course::testing::h100_sxm_description());
   const std::uint64_t free_bytes = 60ULL << 30;
   // A uniform mask at 0.01 % density: the lane groups are far cheaper than the product.
   const std::int64_t sparse_nnz = 36000LL * 36000 / 10000;
@@ -170,7 +179,7 @@ TEST_CASE("the dense path is taken only when cheaper and when it fits") {
 }
 
 TEST_CASE("masked tiles pay for their launch only with enough entries") {
-  for (const DeviceDescription& device : described_gpus()) {
+  for (const GpuDescription& device : described_gpus()) {
     INFO(device.name);
     const course::step5::DeviceRates rates = course::step5::described_rates(device);
     // One full tile: 256 entries save less than a launch.

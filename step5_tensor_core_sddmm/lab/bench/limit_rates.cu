@@ -6,6 +6,7 @@
 #include "step5_tensor_core_sddmm/lab/bench/limit_rates.hpp"
 
 #include "common/cuda_check.hpp"
+#include "common/gpu_description.hpp"
 #include "common/matrix.hpp"
 #include "common/timing.hpp"
 #include "step5_tensor_core_sddmm/lab/device_utilities.hpp"
@@ -75,10 +76,7 @@ double copy_rate() {
 }
 
 double gather_rate() {
-  int device = 0;
-  int l2_bytes = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  const int l2_bytes = static_cast<int>(course::describe_current_gpu().l2_bytes);
   const int row_count = std::max(1024, l2_bytes / 2 / (kRowHalves * 2));
   course::DeviceBuffer<__half> rows(static_cast<std::size_t>(row_count) * kRowHalves,
                                     "the gather rate's rows");
