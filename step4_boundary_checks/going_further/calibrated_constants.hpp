@@ -11,8 +11,8 @@
 /// previous ones. On another GPU the choice still reads that GPU's own description
 /// (common/gpu_description.hpp: SMs, clocks, shared memory, registers, compute capability) and
 /// keeps these numbers, which describe the kernels' instruction mix more than the H100.
-/// lab/README.md says how to recalibrate them on another GPU. Read fast_gemm_cost_model.cpp, which
-/// uses them.
+/// lab/README.md says how to recalibrate them on another GPU. Read fast_gemm_cost_model.cpp,
+/// which uses them.
 ///
 /// The choice's other numbers are design choices, not measurements, and hold on every GPU: the
 /// thin paths' limits (kThinMax, kThinChunk) and their 32 warps per SM, the shortest split
