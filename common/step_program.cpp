@@ -55,7 +55,7 @@ int run_step_program(StepProgram& program, int argc, char** argv, int default_ap
     }
     require_memory(program.memory(choice), program.memory_advice());
     const GpuNeed need = program.gpu_need(choice);
-    const GpuDescription& device = require_cuda_device(need.major, need.minor, need.feature);
+    const GpuDescription device = require_cuda_device(need.major, need.minor, need.feature);
     return program.run(choice, device, std::cout);
   });
 }

@@ -98,7 +98,7 @@ std::string benchmark_header() {
   std::ostringstream text;
   text << "GPU: " << gpu_name();
   if (has_cuda_device()) {
-    const GpuDescription& info = require_cuda_device();
+    const GpuDescription info = require_cuda_device();
     text << " (sm_" << info.major << info.minor << ", " << info.sm_count << " SMs)";
   }
   text << ", date: " << today_iso();

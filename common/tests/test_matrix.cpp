@@ -104,7 +104,7 @@ TEST_CASE("a pooled allocation larger than the GPU names what it was for",
 
 TEST_CASE("device query reports the GPU or explains that there is none", "[common][device]") {
   if (course::has_cuda_device()) {
-    const course::GpuDescription& info = course::require_cuda_device();
+    const course::GpuDescription info = course::require_cuda_device();
     CHECK_FALSE(info.name.empty());
     CHECK(info.major >= 1);
     CHECK_THROWS_WITH(course::require_cuda_device(99, 0, "a future feature"),

@@ -84,7 +84,7 @@ int run(int argc, char** argv) {
   const course::CsrMatrix masks[] = {
       course::coo_to_csr(course::attention_mask(block_mask(kSize, 0.1, 3))),
       course::coo_to_csr(course::attention_mask(block_mask(kSize, 0.1, 4)))};
-  const course::GpuDescription& device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
+  const course::GpuDescription device = course::require_cuda_device(7, 0, "Tensor Cores (WMMA)");
   auto started = std::chrono::steady_clock::now();
   CUDA_CHECK(cudaFree(nullptr));  // the context, created here and not by a timed call
   const double context_ms = ms_since(started);
