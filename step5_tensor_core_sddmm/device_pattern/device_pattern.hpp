@@ -34,9 +34,12 @@ class DevicePattern {
   /// Throws std::invalid_argument naming the first bad entry.
   /// @param matrix the sampling matrix S
   explicit DevicePattern(const course::CooMatrix& matrix);
-  /// @brief Checks the row offsets of @p matrix, expands them to a row per entry and uploads S
-  /// as from COO (ones for the values when @p values says so). The result is the same device
-  /// pattern as from COO.
+  /// @brief Checks the row offsets and columns of @p matrix on the host, expands the offsets
+  /// to a row per entry and uploads S (ones for the values when @p values says so): the same
+  /// device pattern as from COO. From page-locked memory (HostSampling pins its CSR) the
+  /// copies of the columns and values may still be reading @p matrix when the constructor
+  /// returns: keep it alive and unchanged until the device synchronises (a plan's
+  /// constructor does).
   /// Throws std::invalid_argument naming a bad row offset or the first bad entry.
   /// @param matrix the sampling matrix S (columns sorted within each row)
   /// @param values whether to upload the values or write ones
@@ -77,10 +80,14 @@ class DevicePattern {
   /// Throws when @p matrix has a negative size, not rows + 1 offsets, more than INT_MAX
   /// entries, or (unless @p values is all_ones) not one value per entry.
   static void check_csr_sizes(const course::CsrMatrix& matrix, PatternValues values);
-  /// Uploads the valid CSR @p matrix as COO: its row offsets checked, a row per entry.
+  /// Uploads the CSR @p matrix of valid sizes: its offsets and columns checked, a row per
+  /// entry built on the host, the columns and values copied as they are.
   void upload_csr_on_host(const course::CsrMatrix& matrix, PatternValues values);
-  /// Checks and uploads a COO matrix (both constructors end here).
+  /// Checks and uploads a COO matrix (the COO constructor).
   void upload_coo(const course::CooMatrix& matrix);
+  /// Allocates S's storage and copies the three arrays of @p nnz entries into it, on the
+  /// default stream (one packed copy for a small S).
+  void copy_arrays(const int* rows, const int* cols, const float* values, std::size_t nnz);
   /// S's device storage (pattern_storage.hpp).
   Buffers& buffers() const { return *buffers_; }
   std::int64_t nnz_ = 0;      ///< entries of S

@@ -72,6 +72,31 @@ void check_row_offsets(const course::CsrMatrix& matrix) {
   }
 }
 
+/// Checks the columns of @p matrix (valid row offsets): each in range and, within its row, not
+/// before its predecessor; throws the error that COO's check gives for the same entry.
+void check_csr_columns(const course::CsrMatrix& matrix) {
+  for (int row = 0; row < matrix.rows; ++row) {
+    for (int entry = matrix.row_offsets[row]; entry < matrix.row_offsets[row + 1]; ++entry) {
+      const int col = matrix.col_indices[static_cast<std::size_t>(entry)];
+      // The row's first entry has no predecessor in the row (rows are ordered by CSR itself).
+      const bool in_order =
+          entry == matrix.row_offsets[row] || col >= matrix.col_indices[entry - 1];
+      if (col < 0 || col >= matrix.cols || !in_order) {
+        const std::string where = "S entry " + std::to_string(entry) + " (" + std::to_string(row) +
+                                  ", " + std::to_string(col) + ")";
+        if (!in_order && col >= 0 && col < matrix.cols) {
+          throw std::invalid_argument(
+              "S must be sorted row-major (course::sort_row_major); entry " +
+              std::to_string(entry) + " comes before entry " + std::to_string(entry - 1));
+        }
+        throw std::invalid_argument(where + " is out of range for a " +
+                                    std::to_string(matrix.rows) + " x " +
+                                    std::to_string(matrix.cols) + " matrix");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 DevicePattern::DevicePattern(int rows, int cols)
@@ -111,21 +136,25 @@ void DevicePattern::check_csr_sizes(const course::CsrMatrix& matrix, PatternValu
 
 void DevicePattern::upload_csr_on_host(const course::CsrMatrix& matrix, PatternValues values) {
   check_row_offsets(matrix);
+  check_csr_columns(matrix);  // before anything touches the device
   const bool ones = values == PatternValues::all_ones;
   unit_values_ = ones;
   const std::size_t nnz = matrix.col_indices.size();
-  course::CooMatrix coo;
-  coo.rows = matrix.rows;
-  coo.cols = matrix.cols;
-  coo.col_indices = matrix.col_indices;
-  coo.values = ones ? std::vector<float>(nnz, 1.0f) : matrix.values;
-  coo.row_indices.resize(nnz);
+  nnz_ = static_cast<std::int64_t>(nnz);
+  if (nnz == 0) {
+    return;
+  }
+  // The row of every entry, which COO stores and CSR's offsets imply; the columns and values
+  // are copied as they are.
+  std::vector<int> rows(nnz);
   for (int row = 0; row < matrix.rows; ++row) {
     for (int entry = matrix.row_offsets[row]; entry < matrix.row_offsets[row + 1]; ++entry) {
-      coo.row_indices[static_cast<std::size_t>(entry)] = row;
+      rows[static_cast<std::size_t>(entry)] = row;
     }
   }
-  upload_coo(coo);  // its errors name the same entries as in CSR
+  const std::vector<float> unit = ones ? std::vector<float>(nnz, 1.0f) : std::vector<float>{};
+  copy_arrays(rows.data(), matrix.col_indices.data(), ones ? unit.data() : matrix.values.data(),
+              nnz);
 }
 
 void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
@@ -144,21 +173,26 @@ void DevicePattern::upload_coo(const course::CooMatrix& matrix) {
   if (nnz == 0) {
     return;
   }
+  copy_arrays(matrix.row_indices.data(), matrix.col_indices.data(), matrix.values.data(), nnz);
+}
+
+void DevicePattern::copy_arrays(const int* rows, const int* cols, const float* values,
+                                std::size_t nnz) {
   const PatternArrays device = buffers_->allocate(nnz);
   if (nnz_ > kPackedUploadLimit) {
-    CUDA_CHECK(cudaMemcpyAsync(device.rows, matrix.row_indices.data(), nnz * sizeof(int),
-                               cudaMemcpyHostToDevice, nullptr));
-    CUDA_CHECK(cudaMemcpyAsync(device.cols, matrix.col_indices.data(), nnz * sizeof(int),
-                               cudaMemcpyHostToDevice, nullptr));
-    CUDA_CHECK(cudaMemcpyAsync(device.values, matrix.values.data(), nnz * sizeof(float),
-                               cudaMemcpyHostToDevice, nullptr));
+    CUDA_CHECK(
+        cudaMemcpyAsync(device.rows, rows, nnz * sizeof(int), cudaMemcpyHostToDevice, nullptr));
+    CUDA_CHECK(
+        cudaMemcpyAsync(device.cols, cols, nnz * sizeof(int), cudaMemcpyHostToDevice, nullptr));
+    CUDA_CHECK(cudaMemcpyAsync(device.values, values, nnz * sizeof(float), cudaMemcpyHostToDevice,
+                               nullptr));
     return;
   }
   // A small S: one copy of the three arrays, packed as they lie on the device.
   std::vector<unsigned char> staging(buffers_->storage.bytes());
-  std::memcpy(staging.data(), matrix.row_indices.data(), nnz * sizeof(int));
-  std::memcpy(staging.data() + buffers_->cols_offset, matrix.col_indices.data(), nnz * sizeof(int));
-  std::memcpy(staging.data() + buffers_->values_offset, matrix.values.data(), nnz * sizeof(float));
+  std::memcpy(staging.data(), rows, nnz * sizeof(int));
+  std::memcpy(staging.data() + buffers_->cols_offset, cols, nnz * sizeof(int));
+  std::memcpy(staging.data() + buffers_->values_offset, values, nnz * sizeof(float));
   CUDA_CHECK(cudaMemcpyAsync(device.rows, staging.data(), staging.size(), cudaMemcpyHostToDevice,
                              nullptr));
 }
