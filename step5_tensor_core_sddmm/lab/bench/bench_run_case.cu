@@ -28,6 +28,25 @@
 namespace course::step5::bench {
 namespace {
 
+/// Runs @p plan once on a poisoned output and compares it with the case's reference:
+/// "ok", "wrong answer" (counted in @p summary and logged) or "no reference".
+std::string check_once(const CaseInputs& inputs, const course::step5::SddmmPlan& plan, int number,
+                       course::DeviceBuffer<float>& output, Summary& summary) {
+  output.poison();
+  plan.run(inputs.operands, output.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  if (reference_result(inputs).empty()) {
+    return "no reference";
+  }
+  const course::CompareResult result = verify(output.to_vector(), reference_result(inputs), inputs);
+  if (!result.ok()) {
+    ++summary.failures;
+    std::cerr << "wrong answer: " << inputs.bench_case.name << " approach " << number << ": "
+              << result.summary() << "\n";
+  }
+  return result.ok() ? "ok" : "wrong answer";
+}
+
 /// Times @p approach on the case and checks its result; returns the row's cells after the
 /// approach's name (a refusal or a CUDA error fills them with "-" and a note).
 std::vector<std::string> time_approach(const CaseInputs& inputs,
@@ -68,20 +87,7 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
                 << course::step5::pattern_values_name(inputs.sampling.values())
                 << "): " << plan_line << "\n";
     }
-    output.poison();
-    plan->run(inputs.operands, output.data());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::string check = "no reference";
-    if (!reference_result(inputs).empty()) {
-      const course::CompareResult result =
-          verify(output.to_vector(), reference_result(inputs), inputs);
-      check = result.ok() ? "ok" : "wrong answer";
-      if (!result.ok()) {
-        ++summary.failures;
-        std::cerr << "wrong answer: " << bench_case.name << " approach " << number << ": "
-                  << result.summary() << "\n";
-      }
-    }
+    const std::string check = check_once(inputs, *plan, number, output, summary);
     const course::TimingStats kernel =
         course::step5::time_sddmm(*plan, inputs.operands, output.data(), settings.repeats);
     const double ms = kernel.median_ms;
