@@ -187,7 +187,8 @@ std::vector<ApproachEntry> lesson_approaches(const Options& options) {
                        [approach, options](const DevicePattern& pattern, int inner) {
                          return std::unique_ptr<SddmmPlan>(
                              std::make_unique<Plan>(approach, pattern, inner, options));
-                       }});
+                       },
+                       upload_pattern});
   }
   return entries;
 }

@@ -24,6 +24,7 @@
 
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
+#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/tile_grouping.hpp"
 
 #include <cuda_runtime_api.h>
@@ -209,6 +210,10 @@ struct ApproachEntry {
   std::uint64_t plan_bytes_per_nonzero = 0;
   /// makes the plan for S on the device and the inner size (the options are bound in)
   std::function<std::unique_ptr<SddmmPlan>(const DevicePattern& pattern, int inner)> make_plan;
+  /// how S goes to the device for this approach, in every program and the benchmark alike:
+  /// the lesson's upload_pattern for 1 to 3, approach 4's upload_with_panels (going_further/
+  /// panel_pattern.hpp), which also counts the panels its plan decides from
+  PatternUpload upload = upload_pattern;
 };
 
 /// @brief Approaches 1, 2 and 3 with @p options, in that order.

@@ -126,12 +126,11 @@ HostOperands draw_operands(const course::ProductSizes& sizes, std::uint64_t seed
 
 }  // namespace
 
-course::TimingStats time_preprocessing(const HostSampling& sampling, const PatternUpload& upload,
-                                       const ApproachEntry& approach, int inner, int warmups,
-                                       int repeats) {
+course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
+                                       int inner, int warmups, int repeats) {
   return course::time_host(
       [&] {
-        const std::unique_ptr<DevicePattern> pattern = upload(sampling);
+        const std::unique_ptr<DevicePattern> pattern = approach.upload(sampling);
         const std::unique_ptr<SddmmPlan> plan = approach.make_plan(*pattern, inner);
       },
       warmups, repeats);
@@ -142,9 +141,8 @@ course::TimingStats time_sddmm(const SddmmPlan& plan, const DenseOperands& opera
   return course::time_gpu([&] { plan.run(operands, output); }, 1, repeats);
 }
 
-Step5Program::Step5Program(std::string name, std::vector<ApproachEntry> approaches,
-                           PatternUpload upload)
-    : name_(std::move(name)), approaches_(std::move(approaches)), upload_(std::move(upload)) {}
+Step5Program::Step5Program(std::string name, std::vector<ApproachEntry> approaches)
+    : name_(std::move(name)), approaches_(std::move(approaches)) {}
 
 std::string Step5Program::description() const {
   return "SDDMM C = S o (A*B) at the nonzeros of a sparse S: A is rows x inner, B is inner x "
@@ -254,7 +252,7 @@ int Step5Program::run(const course::RunChoice& choice, const course::GpuDescript
   // is one.
   const HostSampling host_sampling(sampling_);
   const OtherTimes other = time_other(host_sampling, approach, choice, say);
-  const std::unique_ptr<DevicePattern> pattern = upload_(host_sampling);
+  const std::unique_ptr<DevicePattern> pattern = approach.upload(host_sampling);
   // Approach 4's upload of a pattern uploads and reads no values; the lesson's writes ones.
   out << "S: " << pattern_values_name(host_sampling.values())
       << (host_sampling.pattern()
@@ -296,15 +294,15 @@ Step5Program::OtherTimes Step5Program::time_other(const HostSampling& host_sampl
   }
   const int inner = static_cast<int>(inner_);
   OtherTimes times;
-  times.first = time_preprocessing(host_sampling, upload_, approach, inner, 0, 1);
+  times.first = time_preprocessing(host_sampling, approach, inner, 0, 1);
   if (!matrix_path_.empty()) {
     // A file has one pattern, so it is used again.
-    times.steady = time_preprocessing(host_sampling, upload_, approach, inner, 0, 3);
+    times.steady = time_preprocessing(host_sampling, approach, inner, 0, 3);
     return times;
   }
   // A random S gets a second draw of the same size.
   const HostSampling second(make_sampling(choice, static_cast<std::uint64_t>(choice.seed) + 1));
-  times.steady = time_preprocessing(second, upload_, approach, inner, 0, 3);
+  times.steady = time_preprocessing(second, approach, inner, 0, 3);
   return times;
 }
 

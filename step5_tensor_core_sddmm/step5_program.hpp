@@ -25,19 +25,18 @@ namespace course::step5 {
 
 /// @brief Times "other", the upload of S and the approach's preprocessing, as the program and
 /// the benchmark both time it: @p warmups untimed calls, then @p repeats timed ones, each
-/// making S on the device from @p sampling (pattern or values as it says) and the approach's
-/// plan, and waiting for the GPU (the plan's constructor does). S's conversion to CSR and its
-/// pinning are made once per S, before, and are not in it.
+/// making S on the device from @p sampling (pattern or values as it says) with the approach's
+/// upload (ApproachEntry::upload) and the approach's plan, and waiting for the GPU (the plan's
+/// constructor does). S's conversion to CSR and its pinning are made once per S, before, and are
+/// not in it.
 /// @param sampling S on the host
-/// @param upload how S goes to the device
 /// @param approach the approach
 /// @param inner the inner size
 /// @param warmups untimed calls first
 /// @param repeats timed calls
 /// @return wall times (ms)
-course::TimingStats time_preprocessing(const HostSampling& sampling, const PatternUpload& upload,
-                                       const ApproachEntry& approach, int inner, int warmups,
-                                       int repeats);
+course::TimingStats time_preprocessing(const HostSampling& sampling, const ApproachEntry& approach,
+                                       int inner, int warmups, int repeats);
 
 /// @brief Times the SDDMM of a plan as the program and the benchmark both time it: one untimed
 /// run, then @p repeats runs, each between two CUDA events (course::time_gpu).
@@ -61,10 +60,7 @@ class Step5Program : public course::StepProgram {
   /// @brief The program @p name offering @p approaches (numbered 1, 2, ... in order).
   /// @param name the program's name, for messages and --help
   /// @param approaches lesson_approaches(), with approach 4 appended by going_further
-  /// @param upload how S goes to the device (host_sampling.hpp; going_further's program
-  /// uploads with approach 4's panel statistics, as the benchmark does)
-  Step5Program(std::string name, std::vector<ApproachEntry> approaches,
-               PatternUpload upload = upload_pattern);
+  Step5Program(std::string name, std::vector<ApproachEntry> approaches);
 
   std::string name() const override { return name_; }
   std::string description() const override;
@@ -94,7 +90,6 @@ class Step5Program : public course::StepProgram {
                         const course::RunChoice& choice, bool say) const;
   std::string name_;
   std::vector<ApproachEntry> approaches_;
-  PatternUpload upload_;
   long long rows_ = 3000;
   long long inner_ = 256;
   long long cols_ = 7000;

@@ -69,9 +69,10 @@ class HostSampling {
   void pin(const void* data, std::size_t bytes);
 };
 
-/// @brief How a program puts S on the device from its HostSampling, timed in "other":
-/// upload_pattern (the lesson's), or going_further's upload_with_panels, which also measures
-/// what approach 4 decides from. Keep the HostSampling alive until the device has
+/// @brief How an approach puts S on the device from its HostSampling, timed in "other"
+/// (ApproachEntry::upload): upload_pattern (the lesson's, approaches 1 to 3), or
+/// going_further's upload_with_panels (approach 4), which also measures what its plan decides
+/// from. Keep the HostSampling alive until the device has
 /// synchronised (a plan's constructor does): the values may still be copying.
 using PatternUpload = std::function<std::unique_ptr<DevicePattern>(const HostSampling&)>;
 

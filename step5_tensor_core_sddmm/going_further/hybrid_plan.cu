@@ -7,6 +7,8 @@
 /// Read first: hybrid_plan.hpp (HybridPlan, launch_hybrid), then full_tiles.hpp.
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 
+#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
+
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
@@ -381,7 +383,8 @@ ApproachEntry hybrid_approach(const HybridOptions& options) {
       kHybridApproach, std::to_string(kHybridApproach) + " hybrid", kPlanBytesPerNonzero,
       [options](const DevicePattern& pattern, int inner) {
         return std::unique_ptr<SddmmPlan>(std::make_unique<HybridPlan>(pattern, inner, options));
-      }};
+      },
+      upload_with_panels};
 }
 
 }  // namespace course::step5

@@ -5,10 +5,10 @@
 /// Read first: ../step5_program.hpp (the program's body), hybrid_plan.hpp (approach 4).
 ///
 /// The same program as the lesson's (../main.cu: a Step5Program run by course::run_step_program),
-/// with approach 4, the hybrid, added to its list and run by default, and S uploaded as
-/// approach 4 wants it (panel_pattern.hpp's upload_with_panels, for every approach, as the
-/// benchmark uploads it). `#define APPROACH x` (or CMake's STEP5_APPROACH, or `--approach x`)
-/// picks the approach; with `#define DEBUG` (CMake's
+/// with approach 4, the hybrid, added to its list and run by default; each approach uploads S
+/// with its own upload (ApproachEntry::upload: approach 4's counts its panels on the way), as
+/// the lesson's program and the benchmark do. `#define APPROACH x` (or CMake's STEP5_APPROACH,
+/// or `--approach x`) picks the approach; with `#define DEBUG` (CMake's
 /// COURSE_DEBUG) the result is checked against the CPU reference SDDMM in double, and a
 /// mismatch prints `wrong answer` and exits with status 1.
 
@@ -22,7 +22,6 @@ static_assert(APPROACH >= 1 && APPROACH <= 4, "step5_going_further runs approach
 
 #include "common/debug_switch.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
-#include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/step5_program.hpp"
 
 #include <vector>
@@ -34,7 +33,6 @@ static_assert(APPROACH >= 1 && APPROACH <= 4, "step5_going_further runs approach
 int main(int argc, char** argv) {
   std::vector<course::step5::ApproachEntry> approaches = course::step5::lesson_approaches();
   approaches.push_back(course::step5::hybrid_approach());
-  course::step5::Step5Program program("step5_going_further", approaches,
-                                      course::step5::upload_with_panels);
+  course::step5::Step5Program program("step5_going_further", approaches);
   return course::run_step_program(program, argc, argv, APPROACH, course::kDebugCheck);
 }

@@ -1,7 +1,7 @@
 /// @file panel_pattern.hpp
 /// @brief PanelPattern: S uploaded as approach 4 wants it, from CSR at the bus's speed, checked
-/// on the GPU and counted by 64-row panel in the same pass; and upload_with_panels, the upload
-/// that step5_going_further and the benchmark time.
+/// on the GPU and counted by 64-row panel in the same pass; and upload_with_panels, approach 4's
+/// upload (its ApproachEntry::upload) in every program and the benchmark.
 ///
 /// Step 5, approach 4 (going further, "Preprocessing: S on the device"): the fast upload of S.
 /// Read first: ../device_pattern/device_pattern.hpp (what it uploads), panel_statistics.hpp.

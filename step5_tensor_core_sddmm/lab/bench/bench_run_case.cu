@@ -65,15 +65,14 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
   };
   try {
     // "other" and the kernel are timed by the program's own functions (step5_program.hpp):
-    // the figures of a row are what step5_going_further measures on the same S.
-    const course::TimingStats other =
-        course::step5::time_preprocessing(inputs.sampling, course::step5::upload_with_panels,
-                                          approach, inner, 1, settings.other_repeats);
+    // the figures of a row are what the programs measure on the same S, with the approach's
+    // own upload (ApproachEntry::upload).
+    const course::TimingStats other = course::step5::time_preprocessing(
+        inputs.sampling, approach, inner, 1, settings.other_repeats);
     std::cerr << bench_case.name << " inner=" << inner << " approach " << number << ": other min "
               << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
               << " ms\n";
-    const std::unique_ptr<course::step5::DevicePattern> pattern =
-        course::step5::upload_with_panels(inputs.sampling);
+    const std::unique_ptr<course::step5::DevicePattern> pattern = approach.upload(inputs.sampling);
     const course::TimingStats prep = course::time_host(
         [&] {
           const std::unique_ptr<course::step5::SddmmPlan> plan =
