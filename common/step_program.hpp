@@ -6,7 +6,8 @@
 ///
 /// Steps 1 to 4 multiply dense matrices and register their approaches as DenseApproach
 /// entries of a DenseProgram (common/dense_program.hpp); step 5 samples a product at a sparse
-/// matrix and has its own StepProgram (step5_tensor_core_sddmm/step5_program.hpp). Both run
+/// matrix: its program is a SampledProgram (common/sampled_program.hpp) that runs its
+/// approaches (step5_tensor_core_sddmm/step5_program.hpp). Both run
 /// through this file, so every program takes `--approach`, `--seed` and `--repeats` the same
 /// way, with the same defaults, and turns errors into the same exit codes.
 #pragma once

@@ -42,12 +42,4 @@ ProductSizes validate_shape(long long rows, long long inner, long long cols);
 /// @param approach the kernel's name, for the message
 void validate_grid_rows(const ProductSizes& sizes, int tile_rows, const std::string& approach);
 
-/// @brief @p extent rounded up to a multiple of @p tile.
-/// @param extent length (>= 0)
-/// @param tile tile length (>= 1)
-/// @return the padded length
-constexpr long long round_up(long long extent, long long tile) {
-  return (extent + tile - 1) / tile * tile;
-}
-
 }  // namespace course::step4

@@ -2,9 +2,6 @@
 /// @brief The kernel-side type of step 5: A and Bᵀ on the device, passed by value to every
 /// SDDMM kernel, and the host check that every launch runs on them first.
 ///
-/// Step 5, every kernel (the lesson, "Read first"): the dense operands as the kernels take them.
-/// Read first: step5_launchers.hpp (the interface that hands them to the launches).
-///
 /// **Layout of B.** Every approach reads B as its transpose Bᵀ, a cols×inner row-major matrix:
 /// the value needed for nonzero (i, j) is then the dot product of row i of A with row j of Bᵀ,
 /// two contiguous runs of inner halves that vector loads read whole. (Seen from WMMA, Bᵀ

@@ -1,10 +1,6 @@
 /// @file fragment_map.cuh
 /// @brief Which element of the output tile each lane holds in a WMMA float accumulator.
 ///
-/// Step 5, approach 3 (the lesson): where a lane holds each element.
-/// Read first: the README's experiment "Which lane holds which element" (the program
-/// fragment_layout measures these maps).
-///
 /// CUDA documents the accumulator fragment as opaque: `frag.x[index]` of lane `lane` is
 /// *some* element of the tile. The mapping below is what Ampere and Hopper (sm_80 and
 /// newer) use; it is the register layout of the `mma.sync.m16n8k16` instruction that WMMA

@@ -1,19 +1,15 @@
 /// @file launch_config.hpp
-/// @brief What step 5's launchers share beyond common/launch_math.hpp (ceil_div and the grid
-/// limits, defined there once): the block size of the one-thread-per-item kernels, a grid
-/// size checked against the x limit, and the rounding of sizes and of byte offsets.
-///
-/// Step 5, every launcher (lesson "Files"): the grid arithmetic the launch files share.
-/// Read first: step5_launchers.hpp (the interface these launchers implement).
+/// @brief What step 5's launchers share beyond common/launch_math.hpp (ceil_div, blocks_for,
+/// round_up and the grid limits, defined there once): the block size of the
+/// one-thread-per-item kernels, the grid of one tile per warp, the depth of a WMMA step and
+/// the alignment of arrays in one allocation.
 #pragma once
 
 #include "common/launch_math.hpp"
 
 #include <cuda_runtime_api.h>
 
-#include <climits>
 #include <cstddef>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -21,20 +17,6 @@ namespace course::step5 {
 
 /// @brief Threads per block of the one-thread-per-item kernels (checks, conversions, sampling).
 constexpr int kThreadsPerBlock = 256;
-
-/// @brief Blocks of @p per_block threads (or items) that cover @p threads: ceil-division, at
-/// least one; throws std::invalid_argument beyond the grid limit of INT_MAX blocks.
-/// @param threads threads (or items) to cover
-/// @param per_block threads (or items) per block
-/// @return the number of blocks
-inline unsigned blocks_for(std::int64_t threads, int per_block) {
-  const std::int64_t blocks = course::ceil_div(threads, static_cast<std::int64_t>(per_block));
-  if (blocks > INT_MAX) {
-    throw std::invalid_argument("launch needs " + std::to_string(blocks) +
-                                " blocks, more than the grid limit of " + std::to_string(INT_MAX));
-  }
-  return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
-}
 
 /// @brief The grid of a kernel that gives each warp one output tile, with blocks of
 /// @p warps_x × @p warps_y warps: ceil_div of the tile counts by the warps. Throws
@@ -54,14 +36,6 @@ inline dim3 warp_tile_grid(int tile_rows, int tile_cols, int warps_x, int warps_
                                 std::to_string(course::kMaxGridY));
   }
   return grid;
-}
-
-/// @brief @p value rounded up to a multiple of @p multiple.
-/// @param value the value
-/// @param multiple the multiple (> 0)
-/// @return the rounded value
-inline std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
-  return course::ceil_div(value, multiple) * multiple;
 }
 
 /// @brief Depth of one WMMA step (the 16×16×16 fragments of every Tensor Core kernel here).

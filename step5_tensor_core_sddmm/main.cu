@@ -1,14 +1,8 @@
 /// @file step5_tensor_core_sddmm/main.cu
 /// @brief Step 5 program: one SDDMM C = S ∘ (A·B) with the lesson's approach 1, 2 or 3.
 ///
-/// Step 5, the program (lesson "Build and run"): one SDDMM with approach 1, 2 or 3.
-/// Read first: step5_program.hpp (the program's body), step5_launchers.hpp (the API it calls).
-///
-/// It prints the kernel time and two "other" times (upload of S and preprocessing): the
-/// first call's, which includes one-time set-up, and the steady state's, measured on a second
-/// pattern of the same size (a file's S is used again), which is what each new mask costs in
-/// a program that has already run one. Approach 4 has its own program,
-/// going_further/main.cu (step5_going_further), which offers all four.
+/// It prints the kernel time and "other" (S's upload and preprocessing) of the first call and
+/// of the steady state. Approach 4 has its own program, going_further/main.cu.
 ///
 /// `#define APPROACH x` (or CMake's STEP5_APPROACH, or `--approach x`) picks the approach;
 /// with `#define DEBUG` (CMake's COURSE_DEBUG) the result is checked against the CPU

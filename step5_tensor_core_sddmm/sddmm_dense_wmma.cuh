@@ -2,9 +2,6 @@
 /// @brief Approach 2, the note's first Tensor Core version: compute the whole dense product
 /// A·B with WMMA, then read it at the nonzeros of S.
 ///
-/// Step 5, approach 2 (the lesson): the kernels.
-/// Read first: wmma_tile_product.cuh (one warp, one 16×16 tile).
-///
 /// The dense product needs rows×cols floats (padded to 16): 37000² is 5.5 GB, 106000² already
 /// 45 GB, 916000² 3.4 TB. That storage, not the arithmetic, is why this version fails on the
 /// large matrices (the note's "memory allocation error"); the plan (step5_launchers.cu) refuses it

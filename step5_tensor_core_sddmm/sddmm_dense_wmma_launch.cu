@@ -1,9 +1,6 @@
 /// @file sddmm_dense_wmma_launch.cu
 /// @brief Approach 2's launches: the dense product with one of the built block shapes (the
 /// note's experiment of 32×32 against 128×4 threads), then one thread per nonzero samples it.
-///
-/// Step 5, approach 2 (the lesson): its launches.
-/// Read first: wmma_tile_product.cuh, then sddmm_dense_wmma.cuh (the kernels).
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/launch_math.hpp"
 #include "common/cuda_check.hpp"

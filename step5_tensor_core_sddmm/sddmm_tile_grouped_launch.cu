@@ -1,8 +1,5 @@
 /// @file sddmm_tile_grouped_launch.cu
 /// @brief Approach 3's launch: one warp per non-empty tile, 4 warps per block.
-///
-/// Step 5, approach 3 (the lesson): its launch.
-/// Read first: tile_grouping.hpp (the plan), sddmm_tile_grouped.cuh (the kernel a student writes).
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"

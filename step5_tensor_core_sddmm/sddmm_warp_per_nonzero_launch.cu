@@ -1,8 +1,5 @@
 /// @file sddmm_warp_per_nonzero_launch.cu
 /// @brief Approach 1's launch: 256 threads per block, one warp per nonzero.
-///
-/// Step 5, approach 1 (the lesson): its launch configuration.
-/// Read first: sddmm_warp_per_nonzero.cuh (the kernel a student writes).
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"

@@ -1,16 +1,12 @@
 /// @file step5_launchers.cu
-/// @brief Approach names and numbers, the operand checks that every launch runs, Plan (what
-/// approaches 1 to 3 prepare once per S: nothing, the dense buffer, the tile groups) with
-/// Plan::run's dispatch to each approach's launcher, sddmm() (plan and run in one call) and
-/// the list of the lesson's approaches that the programs and tests take.
-///
-/// Step 5, the interface (the lesson, "Read first"): what belongs to no single approach.
-/// Read first: step5_launchers.hpp; each approach's launch is in its *_launch.cu.
+/// @brief What belongs to no single approach: names, operand checks, Plan (nothing, the dense
+/// buffer or the tile groups, made once per S) and its dispatch, sddmm(), lesson_approaches().
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "common/memory_estimate.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/wmma_tile_product.cuh"
 
@@ -104,6 +100,18 @@ std::size_t dense_product_bytes(int rows, int cols) {
          static_cast<std::size_t>(round_up(cols, kTile)) * sizeof(float);
 }
 
+void check_dense_limit(int rows, int cols, std::size_t limit_elements) {
+  const std::size_t dense_bytes = dense_product_bytes(rows, cols);
+  const std::size_t limit_bytes = limit_elements * sizeof(float);
+  if (dense_bytes > limit_bytes) {
+    throw std::length_error("approach 2 stores the dense product: " + std::to_string(rows) + " x " +
+                            std::to_string(cols) + " floats (padded to 16) take " +
+                            course::describe_bytes(dense_bytes) + ", more than its limit of " +
+                            course::describe_bytes(limit_bytes) +
+                            "; approaches 3 and 4 need no dense storage");
+  }
+}
+
 Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Options& options)
     : approach_(approach),
       pattern_(&pattern),
@@ -118,18 +126,9 @@ Plan::Plan(Approach approach, const DevicePattern& pattern, int inner, const Opt
     case Approach::warp_per_nonzero:
       break;  // nothing to prepare
     case Approach::dense_wmma: {
+      check_dense_limit(pattern.rows(), pattern.cols(), options.dense_limit_elements);
       const std::size_t elements =
           dense_product_bytes(pattern.rows(), pattern.cols()) / sizeof(float);
-      if (elements > options.dense_limit_elements) {
-        std::ostringstream message;
-        message << "approach 2 stores the dense product: " << round_up(pattern.rows(), kTile)
-                << " x " << round_up(pattern.cols(), kTile)
-                << " floats = " << course::format_bytes(elements * sizeof(float))
-                << ", more than its limit of " << options.dense_limit_elements << " elements ("
-                << course::format_bytes(options.dense_limit_elements * sizeof(float))
-                << "); approaches 3 and 4 need no dense storage";
-        throw std::length_error(message.str());
-      }
       state_->ld_dense = static_cast<int>(round_up(pattern.cols(), kTile));
       state_->dense =
           course::DeviceBuffer<float>(elements, "approach 2's dense rows x cols product");

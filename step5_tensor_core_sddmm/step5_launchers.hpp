@@ -2,9 +2,6 @@
 /// @brief Step 5's stable host interface: the lesson's SDDMM approaches 1 to 3, their
 /// launchers, their GPU preprocessing (a "plan") and the one-call sddmm().
 ///
-/// Step 5, the interface (the lesson, "Read first"): what tests, grading and programs call.
-/// Read first: the README's reading path; then one approach at a time.
-///
 /// SDDMM computes C = S ∘ (A·B) at the nonzeros of a sparse matrix S only:
 /// C[e] = S.values[e] · Σ_k A(row_e, k) · B(k, col_e) for every stored entry e of S, in S's
 /// order. A is rows×inner, B is inner×cols, both in half precision, passed as DenseOperands
@@ -13,10 +10,8 @@
 ///
 /// Every function here checks its CUDA calls and launches (course::CudaError) and refuses bad
 /// arguments with std::invalid_argument naming the problem.
-///
-/// **Where each part is implemented.** Approach names, operand checks, Plan (what each
-/// approach prepares, and the dispatch of Plan::run) and sddmm(): step5_launchers.cu. Each
-/// launcher: the `*_launch.cu` file beside its kernel. DevicePattern: device_pattern/.
+/// Each launcher is implemented in the `*_launch.cu` file beside its kernel; the rest here in
+/// step5_launchers.cu.
 ///
 /// **Approach 4** (going_further/) is another SddmmPlan: going_further/hybrid_plan.hpp adds it
 /// to a program's list of approaches (ApproachEntry) without this interface naming it.
@@ -24,7 +19,7 @@
 
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/tile_grouping.hpp"
 
 #include <cuda_runtime_api.h>
@@ -76,6 +71,13 @@ struct Options {
 /// @return bytes of the padded float product
 std::size_t dense_product_bytes(int rows, int cols);
 
+/// @brief Refuses approach 2 for S of rows×cols whose dense product passes the limit: throws
+/// std::length_error naming both (the plan's and the program's message).
+/// @param rows rows of S
+/// @param cols columns of S
+/// @param limit_elements the limit (Options::dense_limit_elements)
+void check_dense_limit(int rows, int cols, std::size_t limit_elements);
+
 /// @brief Approach 1 (sddmm_warp_per_nonzero_launch.cu): one warp per nonzero.
 /// @param operands A and Bᵀ
 /// @param pattern S on the device
@@ -115,13 +117,9 @@ class SddmmPlan {
   virtual ~SddmmPlan() = default;
   /// @brief Runs the SDDMM: writes pattern.nnz() floats to @p output (device memory), in S's
   /// order. Asynchronous on @p stream (time it with course::time_gpu).
-  ///
-  /// One exception to "everything on @p stream": S's values uploaded by approach 4's
-  /// PanelPattern (going_further/panel_pattern.hpp) are copied on a side stream, and
-  /// DevicePattern::values() orders them on the default stream only. Before running on a
-  /// stream created with cudaStreamNonBlocking, or under graph capture, call pattern.values()
-  /// once and wait for the device (cudaDeviceSynchronize) after such an upload; S uploaded by
-  /// the lesson's DevicePattern, or as a pattern, needs nothing.
+  /// One exception: S's values uploaded by approach 4 are copied on a side stream, ordered on
+  /// the default stream only (DevicePattern::values() says what to do before a non-blocking
+  /// stream or graph capture).
   /// @param operands A and Bᵀ; their rows, cols must equal S's shape and inner the plan's
   /// @param output device array of pattern.nnz() floats
   /// @param stream stream to launch on (default stream when nullptr)

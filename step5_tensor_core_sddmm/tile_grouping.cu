@@ -1,8 +1,5 @@
 /// @file tile_grouping.cu
 /// @brief GPU grouping of the nonzeros by tile: keys, CUB radix sort, run-length encode, scan.
-///
-/// Step 5, approach 3 (the lesson): the grouping with CUB on the GPU.
-/// Read first: tile_grouping.hpp.
 #include "step5_tensor_core_sddmm/tile_grouping.hpp"
 
 #include "common/launch_math.hpp"

@@ -1,9 +1,6 @@
 /// @file tile_grouping.hpp
 /// @brief Preprocessing of approach 3 on the GPU: group the nonzeros of S by 16×16 tile.
 ///
-/// Step 5, approach 3 (the lesson): its preprocessing, S grouped by tile.
-/// Read first: step5_launchers.hpp (DevicePattern, Plan).
-///
 /// This is the step the note calls "other" and did on the host, where it took seconds
 /// against a sub-millisecond kernel. Here it is a radix sort of one 64-bit key per nonzero
 /// (tile row · tile columns + tile column) carrying the nonzero's index, a run-length

@@ -1,9 +1,6 @@
 /// @file warp_shuffle_check.cuh
 /// @brief `__shfl_xor_sync` with a check of its mask, for the warp reductions of step 5.
 ///
-/// Step 5, approach 1 (the lesson): shuffles that check their mask.
-/// Read first: the README's experiment "The shuffle mask" (what a wrong mask does).
-///
 /// A shuffle's mask must name every lane that takes part: at least the calling lane and the
 /// lane it reads from. A mask that leaves them out is undefined behaviour, and undefined
 /// behaviour may well give the right sums: on an H200 a mask naming only lanes 0-15 still

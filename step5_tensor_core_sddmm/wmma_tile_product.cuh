@@ -1,9 +1,6 @@
 /// @file wmma_tile_product.cuh
 /// @brief One warp computes one 16×16 tile of A·B with WMMA 16×16×16, for any rows, inner and cols.
 ///
-/// Step 5, approach 2 (the lesson): one warp computes one 16×16 tile with WMMA.
-/// Read first: approach 1 (sddmm_warp_per_nonzero.cuh) for the problem; nothing for WMMA.
-///
 /// Each step of 16 along inner, the warp stages the 16×16 slice of A and the 16×16 slice of Bᵀ
 /// in its own 1 KiB of shared memory, filling positions past the matrices' edges or past inner with
 /// zeros, then loads the fragments from there. Staging makes every shape legal (WMMA itself needs

@@ -2,12 +2,14 @@
 /// @brief Tests of the COO/CSR formats and the random mask generators (no GPU).
 #include "common/testing/catch2.hpp"
 
+#include "common/host_sampling.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/sparse_matrix.hpp"
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -342,4 +344,17 @@ TEST_CASE("random_power_law_mask gives exact skewed masks", "[common][sparse]") 
 TEST_CASE("uniform_mask_name follows the note", "[common][sparse]") {
   CHECK(course::uniform_mask_name(5000, 5000, 250000) == "matrix_5000_5000_250000");
   CHECK(course::uniform_mask_name(300000, 103000, 69000000) == "matrix_300000_103000_69000000");
+}
+
+TEST_CASE("S is a pattern exactly when every value is one", "[common][sparse]") {
+  using course::pattern_values_of;
+  using course::PatternValues;
+  CHECK(pattern_values_of({}) == PatternValues::all_ones);  // no entry: nothing to read
+  CHECK(pattern_values_of({1.0f, 1.0f, 1.0f}) == PatternValues::all_ones);
+  CHECK(pattern_values_of({1.0f, 0.5f, 1.0f}) == PatternValues::upload);
+  CHECK(pattern_values_of({1.0f, 1.0f, 2.0f}) == PatternValues::upload);  // a summed duplicate
+  CHECK(pattern_values_of({-1.0f}) == PatternValues::upload);
+  CHECK(pattern_values_of({std::nextafter(1.0f, 2.0f)}) == PatternValues::upload);
+  CHECK(std::string(course::pattern_values_name(PatternValues::all_ones)) == "pattern");
+  CHECK(std::string(course::pattern_values_name(PatternValues::upload)) == "values");
 }

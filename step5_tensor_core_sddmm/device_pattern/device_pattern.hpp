@@ -2,26 +2,19 @@
 /// @brief DevicePattern: S on the device in COO form, checked on the host and uploaded from
 /// COO or CSR.
 ///
-/// Step 5, S on the device (the lesson): the sparse matrix S as every approach reads it.
-/// Read first: step5_launchers.hpp (the interface), then pattern_upload.cu.
-///
 /// Implemented in pattern_upload.cu (this folder); device memory is course::DeviceBuffer from
 /// the stream-ordered pool (common/matrix.hpp). Approach 4 (going_further/panel_pattern.hpp)
 /// uploads S its own way, measuring it on the way, into the same class.
 #pragma once
 
+#include "common/host_sampling.hpp"
 #include "common/sparse_matrix.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace course::step5 {
-
-/// @brief What DevicePattern's CSR constructor uploads as S's values.
-enum class PatternValues {
-  upload,   ///< the matrix's values vector is uploaded
-  all_ones  ///< S is a pattern matrix: the values vector is ignored and ones are written
-};
 
 struct PatternArrays;  // pattern_storage.hpp: where S's arrays lie on the device
 
@@ -67,9 +60,9 @@ class DevicePattern {
   /// @brief Device array of the entries' values. When an upload copied them on a stream of
   /// its own (approach 4's, going_further/panel_pattern.hpp), the first call makes the default
   /// stream wait for that copy, so that work queued next on it (an SDDMM) reads them complete;
-  /// call it right before queuing such work. Work on another stream is ordered only through
-  /// the default stream (a blocking stream) or by waiting for the device after this first
-  /// call (SddmmPlan::run says when).
+  /// call it right before queuing such work. Before running on a stream created with
+  /// cudaStreamNonBlocking, or under graph capture, call it once and wait for the device
+  /// (cudaDeviceSynchronize); S uploaded by the lesson's DevicePattern needs nothing.
   const float* values() const;
 
  protected:
@@ -98,5 +91,17 @@ class DevicePattern {
   int cols_ = 0;
   std::unique_ptr<Buffers> buffers_;
 };
+
+/// @brief How an approach puts S on the device from its HostSampling, timed in "other"
+/// (ApproachEntry::upload): upload_pattern (the lesson's, approaches 1 to 3), or
+/// going_further's upload_with_panels (approach 4), which also measures what its plan decides
+/// from. Keep the HostSampling alive until the device has
+/// synchronised (a plan's constructor does): the values may still be copying.
+using PatternUpload = std::function<std::unique_ptr<DevicePattern>(const HostSampling&)>;
+
+/// @brief The lesson's upload: DevicePattern(sampling.csr(), sampling.values()).
+/// @param sampling S on the host
+/// @return the pattern
+std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling);
 
 }  // namespace course::step5

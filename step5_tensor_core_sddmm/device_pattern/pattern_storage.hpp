@@ -1,9 +1,6 @@
 /// @file pattern_storage.hpp
 /// @brief DevicePattern's device storage, shared by its uploads (pattern_upload.cu) and
 /// approach 4's (going_further/panel_pattern_upload.cu).
-///
-/// Step 5, S on the device (device_pattern/README.md): shared by every upload.
-/// Read first: step5_launchers.hpp (class DevicePattern) and common/matrix.hpp (DeviceBuffer).
 #pragma once
 
 #include "common/matrix.hpp"

@@ -1,9 +1,6 @@
 /// @file pattern_upload.cu
 /// @brief DevicePattern from COO and from CSR: every entry checked on the host, then S's three
 /// arrays copied to the device; and the accessors.
-///
-/// Step 5, S on the device (device_pattern/README.md): the upload every approach reads.
-/// Read first: device_pattern.hpp, then pattern_storage.hpp (where the arrays lie).
 #include "common/cuda_check.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/pattern_storage.hpp"
@@ -21,16 +18,13 @@ namespace course::step5 {
 
 namespace {
 
-/// Throws the error that describes entry @p entry of @p matrix: an index out of range, or an
-/// entry before its predecessor.
-[[noreturn]] void throw_bad_entry(const course::CooMatrix& matrix, std::size_t entry) {
-  const int row = matrix.row_indices[entry];
-  const int col = matrix.col_indices[entry];
-  if (row < 0 || row >= matrix.rows || col < 0 || col >= matrix.cols) {
+/// Throws the error that describes entry @p entry of a rows×cols S at (@p row, @p col): an
+/// index out of range, or else an entry before its predecessor.
+[[noreturn]] void throw_bad_entry(int rows, int cols, std::size_t entry, int row, int col) {
+  if (row < 0 || row >= rows || col < 0 || col >= cols) {
     throw std::invalid_argument("S entry " + std::to_string(entry) + " (" + std::to_string(row) +
                                 ", " + std::to_string(col) + ") is out of range for a " +
-                                std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
-                                " matrix");
+                                std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
   }
   throw std::invalid_argument("S must be sorted row-major (course::sort_row_major); entry " +
                               std::to_string(entry) + " comes before entry " +
@@ -48,7 +42,7 @@ void check_entries(const course::CooMatrix& matrix) {
         entry == 0 || row > matrix.row_indices[entry - 1] ||
         (row == matrix.row_indices[entry - 1] && col >= matrix.col_indices[entry - 1]);
     if (!in_range || !in_order) {
-      throw_bad_entry(matrix, entry);
+      throw_bad_entry(matrix.rows, matrix.cols, entry, row, col);
     }
   }
 }
@@ -82,16 +76,7 @@ void check_csr_columns(const course::CsrMatrix& matrix) {
       const bool in_order =
           entry == matrix.row_offsets[row] || col >= matrix.col_indices[entry - 1];
       if (col < 0 || col >= matrix.cols || !in_order) {
-        const std::string where = "S entry " + std::to_string(entry) + " (" + std::to_string(row) +
-                                  ", " + std::to_string(col) + ")";
-        if (!in_order && col >= 0 && col < matrix.cols) {
-          throw std::invalid_argument(
-              "S must be sorted row-major (course::sort_row_major); entry " +
-              std::to_string(entry) + " comes before entry " + std::to_string(entry - 1));
-        }
-        throw std::invalid_argument(where + " is out of range for a " +
-                                    std::to_string(matrix.rows) + " x " +
-                                    std::to_string(matrix.cols) + " matrix");
+        throw_bad_entry(matrix.rows, matrix.cols, static_cast<std::size_t>(entry), row, col);
       }
     }
   }
@@ -195,6 +180,10 @@ void DevicePattern::copy_arrays(const int* rows, const int* cols, const float* v
   std::memcpy(staging.data() + buffers_->values_offset, values, nnz * sizeof(float));
   CUDA_CHECK(cudaMemcpyAsync(device.rows, staging.data(), staging.size(), cudaMemcpyHostToDevice,
                              nullptr));
+}
+
+std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling) {
+  return std::make_unique<DevicePattern>(sampling.csr(), sampling.values());
 }
 
 DevicePattern::~DevicePattern() = default;

@@ -1,9 +1,6 @@
 /// @file sddmm_tile_grouped.cuh
 /// @brief Approach 3, the note's COO version: Tensor Cores on the non-empty 16×16 tiles only.
 ///
-/// Step 5, approach 3 (the lesson): the kernel (a student writes its write-back).
-/// Read first: tile_grouping.hpp, wmma_tile_product.cuh and fragment_map.cuh.
-///
 /// After group_by_tile, warp w owns tile w: it computes the tile's 16×16 block of A·B with
 /// WMMA and writes the values at the tile's nonzeros, positions tile_offsets[w] ..
 /// tile_offsets[w+1] (the note's version 2; its version 1 scanned all nnz in every warp).

@@ -1,9 +1,6 @@
 /// @file sddmm_warp_per_nonzero.cuh
 /// @brief Approach 1, the CUDA-core baseline: one warp per nonzero of S.
 ///
-/// Step 5, approach 1 (the lesson): the kernel (a student writes it).
-/// Read first: the README's experiment "The shuffle mask", then warp_shuffle_check.cuh.
-///
 /// The 32 lanes split the dot product of row `row` of A and row `col` of Bᵀ (lane l takes
 /// k = l, l + 32, ...), each accumulating in float, then add their partial sums with a
 /// butterfly of __shfl_xor_sync. Every lane of the warp reaches every shuffle (the only exit

@@ -12,7 +12,7 @@
 
 #include "common/sparse_matrix.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 
 #include <memory>

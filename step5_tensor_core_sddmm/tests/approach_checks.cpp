@@ -1,9 +1,6 @@
 /// @file approach_checks.cpp
 /// @brief check_approach, the approaches under test, check_all, check_csr_upload and the
 /// matrices of approach_checks.hpp.
-///
-/// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
-/// Read first: approach_checks.hpp.
 #include "common/testing/catch2.hpp"
 
 #include "common/cuda_check.hpp"
@@ -12,7 +9,7 @@
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
 #include "common/testing/stream_capture.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
@@ -42,8 +39,8 @@ std::vector<CsrUpload>& extra_uploads() {
 /// device.
 struct RandomOperands {
   RandomOperands(int rows, int cols, int inner, int ld, std::uint64_t seed)
-      : a(course::step5::random_half_matrix(rows, inner, ld, seed)),
-        bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
+      : a(course::random_half_matrix(rows, inner, ld, seed)),
+        bt(course::random_half_matrix(cols, inner, ld, seed + 1)),
         device_a(a),
         device_bt(bt),
         operands(course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(),
@@ -66,10 +63,9 @@ ExtraUpload::ExtraUpload(CsrUpload upload) {
 }
 
 std::vector<CsrUpload> uploads_under_test() {
-  std::vector<CsrUpload> uploads = {
-      [](const course::CsrMatrix& csr, course::step5::PatternValues values) {
-        return std::make_unique<course::step5::DevicePattern>(csr, values);
-      }};
+  std::vector<CsrUpload> uploads = {[](const course::CsrMatrix& csr, course::PatternValues values) {
+    return std::make_unique<course::step5::DevicePattern>(csr, values);
+  }};
   uploads.insert(uploads.end(), extra_uploads().begin(), extra_uploads().end());
   return uploads;
 }
@@ -107,8 +103,8 @@ void check_approach(const course::step5::ApproachEntry& approach, const course::
   const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
   CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
   got.pop_back();
-  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
-  const auto result = course::step5::compare_sampled(
+  const auto reference = course::sddmm_reference(inputs.a, inputs.bt, s);
+  const auto result = course::compare_sampled(
       got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
   INFO(result.summary());
   CHECK(result.ok());
@@ -140,20 +136,19 @@ course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatr
   return s;
 }
 
-void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
+void check_csr_upload(const course::CooMatrix& s, course::PatternValues values, int inner,
                       std::uint64_t seed) {
-  INFO("CSR upload, rows=" << s.rows << " cols=" << s.cols << " inner=" << inner
-                           << " nnz=" << s.nnz()
-                           << " ones=" << (values == course::step5::PatternValues::all_ones)
+  INFO("CSR upload, rows=" << s.rows << " cols=" << s.cols << " inner=" << inner << " nnz="
+                           << s.nnz() << " ones=" << (values == course::PatternValues::all_ones)
                            << " seed " << seed);
   course::CsrMatrix csr = course::coo_to_csr(s);
-  if (values == course::step5::PatternValues::all_ones) {
+  if (values == course::PatternValues::all_ones) {
     // The constructor must ignore these values and write ones.
     std::fill(csr.values.begin(), csr.values.end(), -7.0f);
   }
   const std::vector<CsrUpload> uploads = uploads_under_test();
   const RandomOperands inputs(s.rows, s.cols, inner, inner, seed);
-  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+  const auto reference = course::sddmm_reference(inputs.a, inputs.bt, s);
   std::vector<course::step5::ApproachEntry> approaches = {course::step5::lesson_approaches()[0]};
   approaches.insert(approaches.end(), extra_approaches().begin(), extra_approaches().end());
   for (std::size_t upload = 0; upload < uploads.size(); ++upload) {
@@ -161,7 +156,7 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
     const std::unique_ptr<course::step5::DevicePattern> pattern = uploads[upload](csr, values);
     REQUIRE(pattern->nnz() == static_cast<std::int64_t>(s.nnz()));
     // Approach 4 (going_further/) skips the values exactly when they are known to be ones.
-    CHECK(pattern->unit_values() == (values == course::step5::PatternValues::all_ones));
+    CHECK(pattern->unit_values() == (values == course::PatternValues::all_ones));
     for (const course::step5::ApproachEntry& approach : approaches) {
       INFO("approach " << approach.name);
       course::DeviceBuffer<float> output(s.nnz(), "C");
@@ -170,8 +165,8 @@ void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues v
       plan->run(inputs.operands, output.data());
       CUDA_CHECK(cudaDeviceSynchronize());
       const auto result =
-          course::step5::compare_sampled(output.to_vector(), reference, s,
-                                         course::Tolerance::tensor_core_fp32_accumulation(inner));
+          course::compare_sampled(output.to_vector(), reference, s,
+                                  course::Tolerance::tensor_core_fp32_accumulation(inner));
       INFO(result.summary());
       CHECK(result.ok());
     }

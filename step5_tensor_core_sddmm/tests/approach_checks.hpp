@@ -1,9 +1,6 @@
 /// @file approach_checks.hpp
 /// @brief Runs approaches against the CPU reference on fresh random inputs with the output
 /// poisoned, and builds the sampling matrices several test files use.
-///
-/// Step 5, tests (lesson "Tests"): the checks the GPU tests of every approach share.
-/// Read first: sddmm_reference.hpp (the CPU reference they compare with).
 #pragma once
 
 #include "common/sparse_matrix.hpp"
@@ -41,7 +38,7 @@ struct ExtraApproach {
 
 /// An upload of S from CSR, as check_csr_upload runs it.
 using CsrUpload = std::function<std::unique_ptr<course::step5::DevicePattern>(
-    const course::CsrMatrix& csr, course::step5::PatternValues values)>;
+    const course::CsrMatrix& csr, course::PatternValues values)>;
 
 /// Adds an upload beyond the lesson's DevicePattern to those that check_csr_upload runs: the
 /// going_further tests register approach 4's (PanelPattern) this way, at start-up.
@@ -71,7 +68,7 @@ course::CooMatrix stack_rows(const course::CooMatrix& top, const course::CooMatr
 /// Uploads @p s from CSR (values uploaded, or written as ones for a pattern) by the lesson's
 /// DevicePattern and by each ExtraUpload, and checks approach 1 and the registered ones
 /// (ExtraApproach) on each device pattern against the CPU reference.
-void check_csr_upload(const course::CooMatrix& s, course::step5::PatternValues values, int inner,
+void check_csr_upload(const course::CooMatrix& s, course::PatternValues values, int inner,
                       std::uint64_t seed);
 
 /// A band around the line col = offset + row, 41 columns wide (clipped at cols), plus one far

@@ -1,15 +1,12 @@
 /// @file test_approaches.cpp
 /// @brief GPU tests: every approach against the CPU reference SDDMM on awkward shapes.
-///
-/// Step 5, tests (lesson "Tests"): every approach against the CPU reference on awkward shapes.
-/// Read first: approach_checks.hpp (the checks), step5_launchers.hpp (the API under test).
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 #include "common/matrix_market.hpp"

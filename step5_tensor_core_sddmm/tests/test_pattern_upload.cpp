@@ -1,22 +1,18 @@
 /// @file test_pattern_upload.cpp
 /// @brief GPU tests of DevicePattern: COO and CSR uploads of a bad S are refused with the
 /// first bad entry or offset named; "is S a pattern?" (CPU).
-///
-/// Step 5, tests (lesson "Tests"): S on the device, every upload and every refusal.
-/// Read first: approach_checks.hpp, then device_pattern/README.md.
 #include "common/testing/catch2.hpp"
 
 #include "common/device.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/host_sampling.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -58,7 +54,7 @@ std::size_t first_pair_in_one_row(const course::CsrMatrix& csr, std::size_t from
 TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("mask seed " << seed);
-  using course::step5::PatternValues;
+  using course::PatternValues;
   const std::vector<course::step5::testing::CsrUpload> uploads =
       course::step5::testing::uploads_under_test();
   for (std::size_t upload_index = 0; upload_index < uploads.size(); ++upload_index) {
@@ -95,17 +91,4 @@ TEST_CASE("a CSR pattern with bad offsets or columns is refused", "[step5][gpu]"
       CHECK_THROWS_WITH(upload(too_few_offsets), Catch::Contains("rows + 1"));
     }
   }
-}
-
-TEST_CASE("S is a pattern exactly when every value is one", "[step5]") {
-  using course::step5::pattern_values_of;
-  using course::step5::PatternValues;
-  CHECK(pattern_values_of({}) == PatternValues::all_ones);  // no entry: nothing to read
-  CHECK(pattern_values_of({1.0f, 1.0f, 1.0f}) == PatternValues::all_ones);
-  CHECK(pattern_values_of({1.0f, 0.5f, 1.0f}) == PatternValues::upload);
-  CHECK(pattern_values_of({1.0f, 1.0f, 2.0f}) == PatternValues::upload);  // a summed duplicate
-  CHECK(pattern_values_of({-1.0f}) == PatternValues::upload);
-  CHECK(pattern_values_of({std::nextafter(1.0f, 2.0f)}) == PatternValues::upload);
-  CHECK(std::string(course::step5::pattern_values_name(PatternValues::all_ones)) == "pattern");
-  CHECK(std::string(course::step5::pattern_values_name(PatternValues::upload)) == "values");
 }

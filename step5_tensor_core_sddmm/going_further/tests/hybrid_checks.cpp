@@ -57,11 +57,10 @@ course::step5::HybridOptions eager_tensor_cores() {
 namespace {
 
 /// Approach 4's upload (S measured by panel as it goes), for every check_csr_upload.
-const ExtraUpload kPanelUpload{
-    [](const course::CsrMatrix& csr, course::step5::PatternValues values) {
-      return std::unique_ptr<course::step5::DevicePattern>(
-          std::make_unique<course::step5::PanelPattern>(csr, values));
-    }};
+const ExtraUpload kPanelUpload{[](const course::CsrMatrix& csr, course::PatternValues values) {
+  return std::unique_ptr<course::step5::DevicePattern>(
+      std::make_unique<course::step5::PanelPattern>(csr, values));
+}};
 
 /// Approach 4 with its defaults, for every shape of check_all.
 const ExtraApproach kHybridDefaults{course::step5::hybrid_approach()};

@@ -213,10 +213,10 @@ TEST_CASE("approach 4 full tiles with repeated entries and from CSR", "[step5][g
   course::CooMatrix s = mask_from_rule(
       130, 140, [](int row, int col) { return col / 64 != 1 || row < 64; }, seed);
   REQUIRE(full_tiles_of(s, eager_tensor_cores()) == 3 + 2 + 2);
-  check_csr_upload(s, course::step5::PatternValues::upload, 72, seed);
+  check_csr_upload(s, course::PatternValues::upload, 72, seed);
   course::CooMatrix ones = s;  // a pattern: the reference reads ones, as the GPU writes them
   std::fill(ones.values.begin(), ones.values.end(), 1.0f);
-  check_csr_upload(ones, course::step5::PatternValues::all_ones, 128, seed);
+  check_csr_upload(ones, course::PatternValues::all_ones, 128, seed);
   // A repeated entry inside a full tile: the search finds repeats and keeps no full tile.
   s.row_indices.insert(s.row_indices.begin() + 5, s.row_indices[5]);
   s.col_indices.insert(s.col_indices.begin() + 5, s.col_indices[5]);

@@ -10,7 +10,7 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
@@ -135,10 +135,9 @@ TEST_CASE("approach 4 Tensor Core panels over the band of a banded matrix", "[st
   for (const int inner : {7, 100, 256}) {
     check_hybrid(banded, inner, inner, seed, options);
   }
-  check_csr_upload(banded, course::step5::PatternValues::upload, 100, seed);
+  check_csr_upload(banded, course::PatternValues::upload, 100, seed);
   // The same band as a pattern: both kernels of approach 4 then read no values.
-  check_csr_upload(band_matrix(300, 2000, 200, true), course::step5::PatternValues::all_ones, 100,
-                   seed);
+  check_csr_upload(band_matrix(300, 2000, 200, true), course::PatternValues::all_ones, 100, seed);
   // The band leaves through the last, partial column block (cols = 500), and a small S whose
   // panels and spans are found on the host (90 rows, under 4096 nonzeros).
   check_hybrid(with_random_values(band_matrix(300, 500, 200, true), seed), 100, 100, seed, options);
@@ -157,9 +156,8 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
   // Large (checked on the GPU, with empty rows) and small (checked on the host).
   for (const std::size_t nnz : {std::size_t{9000}, std::size_t{300}}) {
     const course::CooMatrix mask = course::random_uniform_mask(1000, 700, nnz, seed);
-    check_csr_upload(mask, course::step5::PatternValues::all_ones, 100, seed);
-    check_csr_upload(with_random_values(mask, seed), course::step5::PatternValues::upload, 100,
-                     seed);
+    check_csr_upload(mask, course::PatternValues::all_ones, 100, seed);
+    check_csr_upload(with_random_values(mask, seed), course::PatternValues::upload, 100, seed);
   }
   // Dense 64-row panels: the Tensor Core part of approach 4 also reads the rebuilt rows.
   course::CooMatrix dense;
@@ -172,8 +170,8 @@ TEST_CASE("a pattern uploaded from CSR gives the same results as from COO", "[st
       dense.values.push_back(1.0f);
     }
   }
-  check_csr_upload(with_random_values(dense, seed), course::step5::PatternValues::upload, 32, seed);
-  check_csr_upload(dense, course::step5::PatternValues::all_ones, 32, seed);
+  check_csr_upload(with_random_values(dense, seed), course::PatternValues::upload, 32, seed);
+  check_csr_upload(dense, course::PatternValues::all_ones, 32, seed);
 }
 
 TEST_CASE("approach 4 plan refuses bad options and operands of another shape", "[step5][gpu]") {

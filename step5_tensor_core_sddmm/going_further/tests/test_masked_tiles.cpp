@@ -23,7 +23,7 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
@@ -44,8 +44,8 @@ using course::step5::kMaskedTileEdge;
 /// Fresh random A and Bᵀ with leading dimension @p ld, on the host and the device.
 struct Operands {
   Operands(int rows, int cols, int inner, int ld, std::uint64_t seed)
-      : a(course::step5::random_half_matrix(rows, inner, ld, seed)),
-        bt(course::step5::random_half_matrix(cols, inner, ld, seed + 1)),
+      : a(course::random_half_matrix(rows, inner, ld, seed)),
+        bt(course::random_half_matrix(cols, inner, ld, seed + 1)),
         device_a(a),
         device_bt(bt),
         operands{course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(),
@@ -132,7 +132,7 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   course::step5::launch_masked_tiles(searched, shape, inputs.operands, pattern.values(),
                                      output.data());
   std::vector<float> got = output.to_vector();
-  const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
+  const auto reference = course::sddmm_reference(inputs.a, inputs.bt, s);
   std::int64_t untouched_outside = 0;
   std::int64_t outside = 0;
   for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
@@ -147,7 +147,7 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
     }
   }
   CHECK(untouched_outside == outside);
-  const auto result = course::step5::compare_sampled(
+  const auto result = course::compare_sampled(
       got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
   INFO(result.summary());
   CHECK(result.ok());
@@ -241,8 +241,8 @@ TEST_CASE("dense path GEMM and gather match the reference", "[gpu]") {
     course::DeviceBuffer<float> output(s.nnz(), "C");
     output.poison();
     dense.run(inputs.operands, pattern, output.data());
-    const auto reference = course::step5::sddmm_reference(inputs.a, inputs.bt, s);
-    const auto result = course::step5::compare_sampled(
+    const auto reference = course::sddmm_reference(inputs.a, inputs.bt, s);
+    const auto result = course::compare_sampled(
         output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
     INFO(result.summary());
     CHECK(result.ok());
@@ -308,7 +308,7 @@ TEST_CASE("approach 4 masked tiles with empty rows and a pattern S from CSR", "[
   check_hybrid(s, 128, 128, seed, eager_masked_tiles());
   // A pattern S (every value one) uploaded from CSR: the kernels read no values.
   std::fill(s.values.begin(), s.values.end(), 1.0f);
-  check_csr_upload(s, course::step5::PatternValues::all_ones, 64, seed);
+  check_csr_upload(s, course::PatternValues::all_ones, 64, seed);
 }
 
 TEST_CASE("approach 4 takes the dense path when no tile may go to Tensor Cores", "[gpu]") {

@@ -15,7 +15,7 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <cstdint>

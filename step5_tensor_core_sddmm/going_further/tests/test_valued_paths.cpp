@@ -13,12 +13,12 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
@@ -38,14 +38,12 @@ PlanEntries check_uploaded(const course::CooMatrix& s, int inner, std::uint64_t 
       std::all_of(s.values.begin(), s.values.end(), [](float v) { return v == 1.0f; });
   INFO("rows=" << s.rows << " cols=" << s.cols << " nnz=" << s.nnz() << " inner=" << inner
                << " pattern=" << ones << " seed " << seed);
-  const course::step5::HostSampling sampling(s);
+  const course::HostSampling sampling(s);
   CHECK(sampling.pattern() == ones);
   const course::step5::PanelPattern pattern(sampling.csr(), sampling.values());
   CHECK(pattern.unit_values() == ones);  // a pattern's kernels read no values
-  const course::HostMatrix<__half> a =
-      course::step5::random_half_matrix(s.rows, inner, inner, seed);
-  const course::HostMatrix<__half> bt =
-      course::step5::random_half_matrix(s.cols, inner, inner, seed + 1);
+  const course::HostMatrix<__half> a = course::random_half_matrix(s.rows, inner, inner, seed);
+  const course::HostMatrix<__half> bt = course::random_half_matrix(s.cols, inner, inner, seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_bt(bt);
   const course::step5::DenseOperands operands(course::ProductSizes{s.rows, inner, s.cols},
@@ -56,8 +54,8 @@ PlanEntries check_uploaded(const course::CooMatrix& s, int inner, std::uint64_t 
   plan.run(operands, output.data());
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto result =
-      course::step5::compare_sampled(output.to_vector(), course::step5::sddmm_reference(a, bt, s),
-                                     s, course::Tolerance::tensor_core_fp32_accumulation(inner));
+      course::compare_sampled(output.to_vector(), course::sddmm_reference(a, bt, s), s,
+                              course::Tolerance::tensor_core_fp32_accumulation(inner));
   INFO(plan.describe() << "; " << result.summary());
   CHECK(result.ok());
   const PlanEntries& entries = plan.entries();

@@ -83,8 +83,8 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
     const std::string plan_line = plan->describe();
     if (!plan_line.empty()) {
       std::cerr << bench_case.name << " inner=" << inner << " approach " << number << " ("
-                << course::step5::pattern_values_name(inputs.sampling.values())
-                << "): " << plan_line << "\n";
+                << course::pattern_values_name(inputs.sampling.values()) << "): " << plan_line
+                << "\n";
     }
     const std::string check = check_once(inputs, *plan, number, output, summary);
     const course::TimingStats kernel =
@@ -270,7 +270,7 @@ void run_case(const BenchCase& bench_case, const Settings& settings, const Libra
   }
   // Amortised, not timed (see sddmm_bench.cu's file comment): S converted to CSR and pinned
   // once, and whether it is a pattern, by the class every program uses (host_sampling.hpp).
-  const course::step5::HostSampling host_sampling(*made);
+  const course::HostSampling host_sampling(*made);
   made.reset();
   const course::CsrMatrix& csr = host_sampling.csr();
   const int inner = bench_case.inner;

@@ -11,7 +11,7 @@
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 
 #include "common/compare.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 
 #include <cstddef>
 #include <string>
@@ -22,9 +22,9 @@ namespace course::step5::bench {
 /// @brief What every row of one case shares: S, its operands, the baselines and the checks.
 struct CaseInputs {
   const BenchCase& bench_case;                   ///< the matrix and inner
-  const course::step5::HostSampling& sampling;   ///< S as the programs upload it
+  const course::HostSampling& sampling;          ///< S as the programs upload it
   const course::CsrMatrix& csr;                  ///< S in CSR (sampling's)
-  course::step5::PatternValues pattern_values;   ///< whether S is a pattern (all ones)
+  course::PatternValues pattern_values;          ///< whether S is a pattern (all ones)
   const course::step5::DenseOperands& operands;  ///< A and Bᵀ on the device
   const std::vector<float>& magnitude;           ///< Σ|a||b||s| per nonzero, for the tolerance
   BaselineRun fp16;                              ///< cuSPARSE with fp16 A and B

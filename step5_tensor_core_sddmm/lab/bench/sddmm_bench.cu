@@ -56,7 +56,7 @@
 #include "common/device.hpp"
 #include "common/output_file.hpp"
 #include "common/table.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -176,7 +176,7 @@ int run(int argc, char** argv) {
   course::require_cuda_device(7, 5, "Tensor Cores (WMMA) with CUDA 13");
   // Every vector of 64 KiB or more gets its own pages, so that pinning S's vectors
   // (HostSampling) never fails on a page another pinned vector shares, as in the program.
-  course::step5::give_large_vectors_their_own_pages();
+  course::give_large_vectors_their_own_pages();
   Libraries libraries;
   CUSPARSE_CHECK(cusparseCreate(&libraries.cusparse));
   CUBLAS_CHECK(cublasCreate(&libraries.cublas));

@@ -20,7 +20,7 @@
 #include "common/sparse_generators.hpp"
 #include "common/table.hpp"
 #include "common/timing.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -44,13 +44,13 @@ struct Case {
   Case(int rows, int cols, std::size_t nnz, std::uint64_t seed)
       : name(course::uniform_mask_name(rows, cols, nnz)),
         s(course::random_uniform_mask(rows, cols, nnz, seed)),
-        a(course::step5::random_half_matrix(rows, kInner, kInner, seed + 100)),
-        bt(course::step5::random_half_matrix(cols, kInner, kInner, seed + 101)),
+        a(course::random_half_matrix(rows, kInner, kInner, seed + 100)),
+        bt(course::random_half_matrix(cols, kInner, kInner, seed + 101)),
         device_a(a),
         device_bt(bt),
         operands(course::ProductSizes{rows, kInner, cols}, device_a.data(), kInner,
                  device_bt.data(), kInner),
-        reference(course::step5::sddmm_reference(a, bt, s)) {}
+        reference(course::sddmm_reference(a, bt, s)) {}
   std::string name;
   course::CooMatrix s;
   course::HostMatrix<__half> a;
@@ -58,7 +58,7 @@ struct Case {
   course::DeviceMatrix<__half> device_a;
   course::DeviceMatrix<__half> device_bt;
   course::step5::DenseOperands operands;
-  course::step5::SampledReference reference;
+  course::SampledReference reference;
 };
 
 /// What one variant measured.
@@ -74,8 +74,8 @@ Measurement measure(const Case& problem, const course::step5::DevicePattern& pat
   output.poison();
   workspace.sddmm(variant, problem.operands, output.data());
   const course::CompareResult result =
-      course::step5::compare_sampled(output.to_vector(), problem.reference, problem.s,
-                                     course::Tolerance::tensor_core_fp32_accumulation(kInner));
+      course::compare_sampled(output.to_vector(), problem.reference, problem.s,
+                              course::Tolerance::tensor_core_fp32_accumulation(kInner));
   Measurement measurement;
   measurement.check = result.ok() ? "ok" : "WRONG: " + result.summary();
   if (result.ok()) {

@@ -11,7 +11,7 @@
 #include "common/matrix_market.hpp"
 #include "common/random_fill.hpp"
 #include "common/testing/program_runner.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
@@ -53,7 +53,7 @@ TEST_CASE("the program and the benchmark build the same plan and both see a patt
     const course::CooMatrix s = bench_case.make();
     REQUIRE(s.nnz() > 4096);  // large enough for the GPU's check of S
     // The benchmark's path: HostSampling, then approach 4 with the benchmark's options.
-    const course::step5::HostSampling sampling(s);
+    const course::HostSampling sampling(s);
     const std::unique_ptr<course::step5::DevicePattern> pattern =
         course::step5::upload_with_panels(sampling);
     const auto plan =

@@ -10,7 +10,7 @@
 #include "common/random_fill.hpp"
 #include "common/sparse_generators.hpp"
 #include "step5_tensor_core_sddmm/lab/experiments/wmma_shape_sddmm.hpp"
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -42,16 +42,15 @@ std::vector<ShapeVariant> built_variants() {
 void check_variants(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed) {
   INFO("rows=" << s.rows << " cols=" << s.cols << " inner=" << inner << " ld=" << ld
                << " nnz=" << s.nnz() << " seed " << seed);
-  const course::HostMatrix<__half> a = course::step5::random_half_matrix(s.rows, inner, ld, seed);
-  const course::HostMatrix<__half> bt =
-      course::step5::random_half_matrix(s.cols, inner, ld, seed + 1);
+  const course::HostMatrix<__half> a = course::random_half_matrix(s.rows, inner, ld, seed);
+  const course::HostMatrix<__half> bt = course::random_half_matrix(s.cols, inner, ld, seed + 1);
   const course::DeviceMatrix<__half> device_a(a);
   const course::DeviceMatrix<__half> device_bt(bt);
   const course::step5::DenseOperands operands(course::ProductSizes{s.rows, inner, s.cols},
                                               device_a.data(), ld, device_bt.data(), ld);
   const course::step5::DevicePattern pattern(s);
   course::step5::experiments::ShapeWorkspace workspace(pattern, true);
-  const auto reference = course::step5::sddmm_reference(a, bt, s);
+  const auto reference = course::sddmm_reference(a, bt, s);
   for (const ShapeVariant& variant : built_variants()) {
     INFO("shape " << course::step5::experiments::shape_name(variant) << ", block "
                   << course::step5::experiments::block_name(variant) << ", sparsity "
@@ -63,7 +62,7 @@ void check_variants(const course::CooMatrix& s, int inner, int ld, std::uint64_t
     const std::uint32_t guard = *reinterpret_cast<const std::uint32_t*>(&got.back());
     CHECK(guard == 0xFFFFFFFFu);  // nothing written past the last nonzero
     got.pop_back();
-    const auto result = course::step5::compare_sampled(
+    const auto result = course::compare_sampled(
         got, reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
     INFO(result.summary());
     CHECK(result.ok());

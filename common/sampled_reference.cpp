@@ -1,9 +1,6 @@
-/// @file sddmm_reference.cpp
+/// @file sampled_reference.cpp
 /// @brief CPU reference SDDMM and the per-nonzero comparison.
-///
-/// Step 5, tests (lesson "Tests"): the CPU reference in double.
-/// Read first: sddmm_reference.hpp.
-#include "step5_tensor_core_sddmm/sddmm_reference.hpp"
+#include "common/sampled_reference.hpp"
 
 #include "common/random_fill.hpp"
 
@@ -15,12 +12,12 @@
 #include <string>
 #include <vector>
 
-namespace course::step5 {
+namespace course {
 
-SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
-                                 const course::HostMatrix<__half>& b_transposed,
-                                 const course::CooMatrix& sampling) {
-  course::validate(sampling);
+SampledReference sddmm_reference(const HostMatrix<__half>& a,
+                                 const HostMatrix<__half>& b_transposed,
+                                 const CooMatrix& sampling) {
+  validate(sampling);
   if (a.rows() != sampling.rows || b_transposed.rows() != sampling.cols ||
       a.cols() != b_transposed.cols()) {
     std::ostringstream message;
@@ -51,10 +48,8 @@ SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
   return reference;
 }
 
-course::CompareResult compare_sampled(const std::vector<float>& got,
-                                      const SampledReference& reference,
-                                      const course::CooMatrix& sampling,
-                                      course::Tolerance tolerance) {
+CompareResult compare_sampled(const std::vector<float>& got, const SampledReference& reference,
+                              const CooMatrix& sampling, Tolerance tolerance) {
   if (got.size() != sampling.nnz() || reference.value.size() != sampling.nnz() ||
       reference.magnitude.size() != sampling.nnz()) {
     throw std::invalid_argument("compare_sampled: " + std::to_string(got.size()) + " results and " +
@@ -62,7 +57,7 @@ course::CompareResult compare_sampled(const std::vector<float>& got,
                                 std::to_string(sampling.nnz()) + " nonzeros");
   }
   constexpr std::size_t kReported = 5;
-  course::CompareResult result;
+  CompareResult result;
   for (std::size_t entry = 0; entry < got.size(); ++entry) {
     const double value = got[entry];
     const double expected = reference.value[entry];
@@ -83,10 +78,10 @@ course::CompareResult compare_sampled(const std::vector<float>& got,
   return result;
 }
 
-course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed) {
-  course::HostMatrix<float> values(rows, cols, ld);
-  course::fill_uniform(values, seed);
-  course::HostMatrix<__half> matrix(rows, cols, ld);
+HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed) {
+  HostMatrix<float> values(rows, cols, ld);
+  fill_uniform(values, seed);
+  HostMatrix<__half> matrix(rows, cols, ld);
   for (int row = 0; row < rows; ++row) {
     for (int col = 0; col < matrix.ld(); ++col) {
       matrix(row, col) = __float2half(col < cols ? values(row, col) : 0.0f);
@@ -95,4 +90,4 @@ course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::u
   return matrix;
 }
 
-}  // namespace course::step5
+}  // namespace course

@@ -1,8 +1,6 @@
-/// @file sddmm_reference.hpp
-/// @brief CPU reference SDDMM in double, and comparison of a GPU result with it.
-///
-/// Step 5, tests (lesson "Tests"): the CPU reference every approach is checked against.
-/// Read first: step5_launchers.hpp (the layout of A, b_transposed and C).
+/// @file sampled_reference.hpp
+/// @brief The CPU reference of a sampled product (step 5's SDDMM) in double, the comparison
+/// of a GPU result with it, and the half-precision operands it takes.
 ///
 /// The reference takes the same half-precision inputs as the GPU (already rounded to fp16),
 /// converts each to double and accumulates in double, so its only difference from the exact
@@ -19,7 +17,7 @@
 #include <vector>
 #include <cstddef>
 
-namespace course::step5 {
+namespace course {
 
 /// @brief Reference values and magnitudes, one per nonzero of S, in S's order.
 struct SampledReference {
@@ -33,9 +31,8 @@ struct SampledReference {
 /// @param sampling S, rows×cols (any order of entries)
 /// @return the reference
 /// @throws std::invalid_argument when the shapes disagree or S is invalid
-SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
-                                 const course::HostMatrix<__half>& b_transposed,
-                                 const course::CooMatrix& sampling);
+SampledReference sddmm_reference(const HostMatrix<__half>& a,
+                                 const HostMatrix<__half>& b_transposed, const CooMatrix& sampling);
 
 /// @brief Compares one float per nonzero with the reference; a Mismatch names the nonzero's
 /// row and column in S.
@@ -44,10 +41,8 @@ SampledReference sddmm_reference(const course::HostMatrix<__half>& a,
 /// @param sampling S
 /// @param tolerance allowed error, relative to the magnitude
 /// @return the comparison (NaN counts as a mismatch)
-course::CompareResult compare_sampled(const std::vector<float>& got,
-                                      const SampledReference& reference,
-                                      const course::CooMatrix& sampling,
-                                      course::Tolerance tolerance);
+CompareResult compare_sampled(const std::vector<float>& got, const SampledReference& reference,
+                              const CooMatrix& sampling, Tolerance tolerance);
 
 /// @brief A rows×cols half matrix (leading dimension ld) with values uniform in [-1, 1),
 /// rounded to half; the padding columns are zero.
@@ -56,6 +51,6 @@ course::CompareResult compare_sampled(const std::vector<float>& got,
 /// @param ld leading dimension (0: cols)
 /// @param seed generator seed
 /// @return the matrix
-course::HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed);
+HostMatrix<__half> random_half_matrix(int rows, int cols, int ld, std::uint64_t seed);
 
-}  // namespace course::step5
+}  // namespace course

@@ -1,9 +1,6 @@
 /// @file host_sampling.cpp
 /// @brief pattern_values_of() and HostSampling: CSR, pinned, pattern or values.
-///
-/// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
-/// Read first: host_sampling.hpp.
-#include "step5_tensor_core_sddmm/device_pattern/host_sampling.hpp"
+#include "common/host_sampling.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -12,7 +9,7 @@
 #include <algorithm>
 #include <iostream>
 
-namespace course::step5 {
+namespace course {
 
 PatternValues pattern_values_of(const std::vector<float>& values) {
   const bool ones =
@@ -28,8 +25,8 @@ const char* pattern_values_name(PatternValues values) {
   return values == PatternValues::all_ones ? "pattern" : "values";
 }
 
-HostSampling::HostSampling(const course::CooMatrix& matrix)
-    : csr_(course::coo_to_csr(matrix)), values_(pattern_values_of(csr_.values)) {
+HostSampling::HostSampling(const CooMatrix& matrix)
+    : csr_(coo_to_csr(matrix)), values_(pattern_values_of(csr_.values)) {
   pin(csr_.row_offsets.data(), csr_.row_offsets.size() * sizeof(int));
   pin(csr_.col_indices.data(), csr_.col_indices.size() * sizeof(int));
   if (!pattern()) {
@@ -41,10 +38,6 @@ HostSampling::~HostSampling() {
   for (void* data : pinned_) {
     cudaHostUnregister(data);  // no check: destructors must not throw
   }
-}
-
-std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling) {
-  return std::make_unique<DevicePattern>(sampling.csr(), sampling.values());
 }
 
 void HostSampling::pin(const void* data, std::size_t bytes) {
@@ -61,4 +54,4 @@ void HostSampling::pin(const void* data, std::size_t bytes) {
   std::cerr << "note: could not pin " << bytes << " bytes of S; its upload is pageable\n";
 }
 
-}  // namespace course::step5
+}  // namespace course

@@ -1,25 +1,26 @@
 /// @file host_sampling.hpp
-/// @brief HostSampling: S in CSR, page-locked while it lives, with the one answer to "is S a
-/// pattern?" (pattern_values_of) that the programs, the benchmark and the tests share.
-///
-/// Step 5, S on the device (device_pattern/README.md): S on the host, as every program uploads it.
-/// Read first: device_pattern.hpp (DevicePattern and PatternValues).
+/// @brief HostSampling: the sampling matrix S of a sampled product (step 5's SDDMM) in CSR,
+/// page-locked while it lives, with the one answer to "is S a pattern?" (pattern_values_of)
+/// that the programs, the benchmark and the tests share.
 ///
 /// A pattern S (every value one: a Matrix Market `pattern` file, an attention mask) uploads
-/// no values and approach 4's kernels read none; a valued S uploads them and every kernel
+/// no values and step 5's approach 4 reads none; a valued S uploads them and every kernel
 /// multiplies by them. Deciding this in one place is what makes the benchmark measure the path
 /// a user's program takes.
 #pragma once
 
 #include "common/sparse_matrix.hpp"
-#include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstddef>
-#include <functional>
-#include <memory>
 #include <vector>
 
-namespace course::step5 {
+namespace course {
+
+/// @brief Whether S's values go to the device (step 5's DevicePattern takes it).
+enum class PatternValues {
+  upload,   ///< the matrix's values vector is uploaded
+  all_ones  ///< S is a pattern matrix: the values vector is ignored and ones are written
+};
 
 /// @brief Whether S is a pattern: every value exactly one (a Matrix Market `pattern` file is
 /// read as ones; a file whose duplicates were summed to 2 is not one). An empty S is a pattern.
@@ -49,36 +50,24 @@ class HostSampling {
   /// on stderr when pinning fails: uploads still work, more slowly.
   /// Throws std::invalid_argument for an invalid matrix or more than INT_MAX entries.
   /// @param matrix S
-  explicit HostSampling(const course::CooMatrix& matrix);
+  explicit HostSampling(const CooMatrix& matrix);
   ~HostSampling();
   HostSampling(const HostSampling&) = delete;
   HostSampling& operator=(const HostSampling&) = delete;
 
   /// @brief S in CSR, sorted row-major (the order of C).
-  const course::CsrMatrix& csr() const { return csr_; }
+  const CsrMatrix& csr() const { return csr_; }
   /// @brief Pattern or values (pattern_values_of).
   PatternValues values() const { return values_; }
   /// @brief Whether S is a pattern.
   bool pattern() const { return values_ == PatternValues::all_ones; }
 
  private:
-  course::CsrMatrix csr_;
+  CsrMatrix csr_;
   PatternValues values_ = PatternValues::upload;
   std::vector<void*> pinned_;  ///< the vectors' memory that cudaHostRegister pinned
   /// Pins @p bytes at @p data, or says why not.
   void pin(const void* data, std::size_t bytes);
 };
 
-/// @brief How an approach puts S on the device from its HostSampling, timed in "other"
-/// (ApproachEntry::upload): upload_pattern (the lesson's, approaches 1 to 3), or
-/// going_further's upload_with_panels (approach 4), which also measures what its plan decides
-/// from. Keep the HostSampling alive until the device has
-/// synchronised (a plan's constructor does): the values may still be copying.
-using PatternUpload = std::function<std::unique_ptr<DevicePattern>(const HostSampling&)>;
-
-/// @brief The lesson's upload: DevicePattern(sampling.csr(), sampling.values()).
-/// @param sampling S on the host
-/// @return the pattern
-std::unique_ptr<DevicePattern> upload_pattern(const HostSampling& sampling);
-
-}  // namespace course::step5
+}  // namespace course
