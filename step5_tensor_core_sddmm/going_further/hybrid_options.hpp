@@ -36,6 +36,7 @@ enum class PanelChoice {
 struct MaskedTileOptions {
   int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
   int group_steps = 0;     ///< tile columns per stage of Bᵀ: 0 chooses, or 1 to 4
+  int stages = 0;          ///< stages of Bᵀ in flight per block: 0 chooses, or 2 to 4
   int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
   bool dense_path = true;  ///< let the plan take the dense product when it wins
   /// keep every tile found, even where the model says they save less than a launch costs

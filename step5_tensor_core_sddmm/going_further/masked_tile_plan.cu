@@ -45,7 +45,8 @@ constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTi
 MaskedTileShape shape_for(const GpuDescription& device, int inner,
                           const MaskedTileOptions& options) {
   const TileCopies copies = masked_tile_copies(device, masked_tiles_compiled_with_async_copy());
-  return choose_masked_tile_shape(device, copies, inner, options.panels, options.group_steps);
+  return choose_masked_tile_shape(device, copies, inner, options.panels, options.group_steps,
+                                  options.stages);
 }
 
 /// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are

@@ -82,10 +82,28 @@ TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_a
                                                               : TileCopies::synchronous;
 }
 
+int masked_tile_stages(const GpuDescription& device, TileCopies copies, int inner, int panels,
+                       int group, int stages_wanted) {
+  if (copies != TileCopies::async) {
+    return 2;
+  }
+  if (stages_wanted != 0) {
+    return std::clamp(stages_wanted, 2, 4);
+  }
+  const auto resident = [&](int stages) {
+    return blocks_per_sm(
+        device, masked_tile_shared_bytes(panels, stages, inner, kMaxItemSteps, group), panels);
+  };
+  int stages = 4;
+  while (stages > 2 && resident(stages) < resident(2)) {
+    --stages;
+  }
+  return stages;
+}
+
 MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopies copies, int inner,
-                                         int panels_wanted, int group_wanted) {
+                                         int panels_wanted, int group_wanted, int stages_wanted) {
   MaskedTileShape shape;
-  const int stages = copies == TileCopies::async ? 4 : 2;
   const bool several_chunks = masked_tile_chunk(inner) < wmma_padded(inner);
   const int most_group = several_chunks      ? 1
                          : group_wanted == 0 ? masked_group_steps(inner)
@@ -95,6 +113,7 @@ MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopie
       continue;
     }
     for (int group = most_group; group >= 1; group /= 2) {
+      const int stages = masked_tile_stages(device, copies, inner, panels, group, stages_wanted);
       const int bytes = masked_tile_shared_bytes(panels, stages, inner, kMaxItemSteps, group);
       if (bytes > device.shared_bytes_per_block) {
         continue;  // the panels' rows of A and the stages do not fit one block

@@ -44,7 +44,7 @@ TileThreshold tile_threshold(const DeviceRates& rates, int inner);
 /// @brief How the masked-tile kernel copies its tiles of Bᵀ into shared memory on a GPU.
 enum class TileCopies {
   synchronous,  ///< loads and stores through registers: two stages of Bᵀ suffice
-  async,        ///< cp.async: four stages in flight
+  async,        ///< cp.async: 2 to 4 stages in flight (masked_tile_stages)
 };
 
 /// @brief cp.async where @p device has it (course::has_async_copies: sm_80 and newer) and the
@@ -58,7 +58,7 @@ TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_a
 /// @brief How the masked-tile kernel is launched on a GPU.
 struct MaskedTileShape {
   int panels = 0;         ///< 16-row panels per block, one warp each (1, 2 or 4); 0: none fits
-  int stages = 0;         ///< stages of Bᵀ in flight per block (4 with cp.async, else 2)
+  int stages = 0;         ///< stages of Bᵀ in flight per block (masked_tile_stages)
   int chunk = 0;          ///< values of inner per stage (masked_tile_chunk)
   int group_steps = 0;    ///< tile columns per stage (1 when a chunk does not cover inner)
   int item_steps = 0;     ///< most tile columns per block (a panel's longer lists are split)
@@ -92,19 +92,37 @@ int masked_group_steps(int inner);
 /// @return bytes
 int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, int group_steps);
 
+/// @brief Stages of Bᵀ in flight for a block of @p panels panels and @p group tile columns a
+/// stage: without cp.async two (the threads that copy a stage then wait for it); with it
+/// @p stages_wanted when given, else the most of 2 to 4 that leave as many blocks resident on
+/// an SM as two do. Blocks resident hide the copies' latency better than a deeper ring: on an
+/// H200 (2026-11-29, lab/results/masked_tiles_stages_h200.md) two stages, with more blocks an
+/// SM, ran the masked tiles 5 to 29 % faster than four on 14 of 16 cases.
+/// @param device the GPU
+/// @param copies the kernel's copies there (masked_tile_copies)
+/// @param inner the inner size
+/// @param panels panels per block
+/// @param group tile columns per stage
+/// @param stages_wanted 0: choose; 2..4: that many (with cp.async)
+/// @return the stages
+int masked_tile_stages(const GpuDescription& device, TileCopies copies, int inner, int panels,
+                       int group, int stages_wanted = 0);
+
 /// @brief The launch shape for @p device and @p inner: the most panels per block (4, 2, 1)
 /// whose shared memory fits one block and still lets two blocks share an SM (one waits at a
 /// barrier while the other computes), or one block when only one fits; panels = 0 when not
 /// even one panel's rows of A fit (the plan then uses no masked tiles).
 /// @param device the GPU
-/// @param copies the kernel's copies there (masked_tile_copies): 4 stages with cp.async, else 2
+/// @param copies the kernel's copies there (masked_tile_copies; masked_tile_stages)
 /// @param inner the inner size
 /// @param panels_wanted 0: choose; 1, 2 or 4: that many, if it fits
 /// @param group_wanted 0: masked_group_steps; 1..4: that many tile columns per stage (fewer
 /// when one chunk does not cover inner or the shared memory does not hold them)
+/// @param stages_wanted 0: masked_tile_stages chooses; 2..4: that many (2 without cp.async)
 /// @return the shape (item_steps = kMaxItemSteps until choose_item_steps)
 MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopies copies, int inner,
-                                         int panels_wanted = 0, int group_wanted = 0);
+                                         int panels_wanted = 0, int group_wanted = 0,
+                                         int stages_wanted = 0);
 
 /// @brief Tile columns per block: few enough that the blocks fill every SM about twice over
 /// (the last, partial wave stays short), at least 4 stages' worth and at most kMaxItemSteps

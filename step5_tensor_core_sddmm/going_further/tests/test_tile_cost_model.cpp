@@ -98,8 +98,22 @@ TEST_CASE("the masked-tile kernel's shape fits each GPU") {
       CHECK(shape.group_steps <= 4);
       CHECK((shape.group_steps == 1 || shape.chunk >= course::step5::wmma_padded(inner)));
       CHECK(shape.group_steps * 16 * (shape.chunk + 8) * 2 <= 10 * 1024);
-      // cp.async (several stages in flight) only where the device has it.
-      CHECK(shape.stages == (course::has_async_copies(device) ? 4 : 2));
+      // Without cp.async two stages; with it the deepest ring that keeps as many blocks on an
+      // SM as two stages do.
+      if (!course::has_async_copies(device)) {
+        CHECK(shape.stages == 2);
+      } else {
+        const auto with_stages = [&](int stages) {
+          return course::step5::choose_masked_tile_shape(device, course::step5::TileCopies::async,
+                                                         inner, shape.panels, shape.group_steps,
+                                                         stages);
+        };
+        CHECK(shape.stages >= 2);
+        CHECK(shape.stages <= 4);
+        CHECK(shape.blocks_per_sm == with_stages(2).blocks_per_sm);
+        CHECK((shape.stages == 4 ||
+               with_stages(shape.stages + 1).blocks_per_sm < shape.blocks_per_sm));
+      }
     }
   }
   // Code compiled for compute_75 has no cp.async even on an sm_80 GPU: two stages there.

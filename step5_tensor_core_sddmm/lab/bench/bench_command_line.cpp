@@ -19,7 +19,7 @@ namespace {
 
 /// Approach 4's switches of the masked-tile plan, checked.
 void apply_tile_options(const std::string& tiles, long long panels, long long group_steps,
-                        long long min_entries, bool no_dense_path,
+                        long long stages, long long min_entries, bool no_dense_path,
                         course::step5::HybridOptions& hybrid) {
   if (tiles == "combined") {
     hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::combined;
@@ -34,8 +34,12 @@ void apply_tile_options(const std::string& tiles, long long panels, long long gr
     throw course::UsageError("--tile-panels must be 0 (choose), 1, 2 or 4, got " +
                              std::to_string(panels));
   }
+  if (stages == 1) {
+    throw course::UsageError("--tile-stages must be 0 (choose), 2, 3 or 4, got 1");
+  }
   hybrid.masked.panels = static_cast<int>(panels);
   hybrid.masked.group_steps = static_cast<int>(group_steps);
+  hybrid.masked.stages = static_cast<int>(stages);
   hybrid.masked.min_entries = static_cast<int>(min_entries);
   hybrid.masked.dense_path = !no_dense_path;
 }
@@ -55,6 +59,7 @@ struct RawOptions {
   std::string panel_choice = "cost";
   long long tile_panels = 0;
   long long tile_group_steps = 0;
+  long long tile_stages = 0;
   long long tile_min_entries = 0;
   bool no_dense_path = false;
   double tc_density = course::step5::HybridOptions{}.tc_density;
@@ -114,6 +119,9 @@ void add_approach_options(course::ArgParser& parser, RawOptions& raw) {
                   "from 15 % of their span (density, the earlier rule)");
   parser.add_integer("--tile-panels", &raw.tile_panels, 0, 4,
                      "masked tiles: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
+  parser.add_integer(
+      "--tile-stages", &raw.tile_stages, 0, 4,
+      "masked tiles: stages of Bt in flight per block (0: the plan's choice, 2 to 4)");
   parser.add_integer("--tile-group-steps", &raw.tile_group_steps, 0, 4,
                      "masked tiles: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
   parser.add_integer(
@@ -155,8 +163,8 @@ void apply_approach4_options(const RawOptions& raw, bool panel_choice_given,
         "combined, got --tiles " +
         raw.tiles);
   }
-  apply_tile_options(raw.tiles, raw.tile_panels, raw.tile_group_steps, raw.tile_min_entries,
-                     raw.no_dense_path, hybrid);
+  apply_tile_options(raw.tiles, raw.tile_panels, raw.tile_group_steps, raw.tile_stages,
+                     raw.tile_min_entries, raw.no_dense_path, hybrid);
 }
 
 }  // namespace
