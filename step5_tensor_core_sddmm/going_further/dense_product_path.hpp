@@ -1,19 +1,16 @@
 /// @file dense_product_path.hpp
-/// @brief When S is dense enough, the cheapest SDDMM computes the product with cuBLAS's fp16
-/// Tensor Core GEMM (fp32 output) and gathers S's entries from it: the note's first version,
-/// with a library GEMM. The plan takes this path when the cost model says it wins and its
-/// buffer fits in the device's free memory; it computes the product a strip of rows at a time
-/// (dense_strips.hpp), each strip's product kept in L2 until its entries are gathered.
+/// @brief When S is dense enough, the cheapest SDDMM computes the whole rows×cols product
+/// with cuBLAS's fp16 Tensor Core GEMM (fp32 output) and gathers S's entries from it: the
+/// note's first version, with a library GEMM. The plan takes this path when the cost model
+/// says it wins and its buffer fits in the device's free memory.
 ///
 /// Step 5, going further: the dense product as one of the plan's paths.
-/// Read first: tile_cost_model.hpp (dense_product_pays: when the plan takes it),
-/// dense_strips.hpp (the strips).
+/// Read first: tile_cost_model.hpp (dense_product_pays: when the plan takes it).
 #pragma once
 
 #include "common/matrix.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
-#include "step5_tensor_core_sddmm/going_further/dense_strips.hpp"
 
 #include <cublas_v2.h>
 
@@ -39,40 +36,37 @@ void dense_product_fp16(cublasHandle_t handle, const DenseOperands& operands, fl
 void gather_at_pattern(const float* product, int cols, const DevicePattern& pattern, float* output,
                        cudaStream_t stream = nullptr);
 
-/// @brief The dense path: its strips, one strip's product buffer and a cuBLAS handle, made
-/// once per plan.
+/// @brief The dense path: a rows×cols float buffer and a cuBLAS handle, made once per plan.
 class DenseProductPath {
  public:
-  /// @brief Allocates one strip's product (course::DeviceMemoryError when it does not fit) and
+  /// @brief Allocates the product (course::DeviceMemoryError when it does not fit) and
   /// creates the cuBLAS handle (course::CudaError on failure).
-  /// @param pattern S on the device (kept by reference: it must outlive the path)
-  /// @param strips the strips of @p pattern (plan_dense_strips)
-  DenseProductPath(const DevicePattern& pattern, DenseStrips strips);
+  /// @param rows rows of S
+  /// @param cols columns of S
+  DenseProductPath(int rows, int cols);
   ~DenseProductPath();
   DenseProductPath(const DenseProductPath&) = delete;
   DenseProductPath& operator=(const DenseProductPath&) = delete;
 
-  /// @brief The SDDMM, strip by strip: the strip's GEMM into the buffer, then one thread per
-  /// entry of the strip gathers its value (times S's value unless S is a pattern).
-  /// Asynchronous on @p stream (the cuBLAS handle is set to it).
-  /// @param operands A and Bᵀ (rows and cols those of S)
+  /// @brief The SDDMM: the GEMM into the buffer, then one thread per entry of S gathers its
+  /// value (times S's value unless S is a pattern). Asynchronous on @p stream (the cuBLAS
+  /// handle is set to it).
+  /// @param operands A and Bᵀ (rows and cols as at construction)
+  /// @param pattern S on the device
   /// @param output one float per entry of S
   /// @param stream stream to launch on (default stream when nullptr)
-  void run(const DenseOperands& operands, float* output, cudaStream_t stream = nullptr) const;
+  void run(const DenseOperands& operands, const DevicePattern& pattern, float* output,
+           cudaStream_t stream = nullptr) const;
 
-  /// @brief Device bytes held (one strip's product).
+  /// @brief Device bytes held (the product).
   /// @return bytes
   std::size_t bytes() const { return product_.bytes(); }
 
-  /// @brief The strips the path computes.
-  /// @return the strips
-  const DenseStrips& strips() const { return strips_; }
-
  private:
-  const DevicePattern& pattern_;
-  DenseStrips strips_;
   course::DeviceBuffer<float> product_;
   cublasHandle_t handle_ = nullptr;
+  int rows_ = 0;
+  int cols_ = 0;
 };
 
 }  // namespace course::step5

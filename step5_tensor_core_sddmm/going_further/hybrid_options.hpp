@@ -39,9 +39,6 @@ struct MaskedTileOptions {
   int stages = 0;          ///< stages of Bᵀ in flight per block: 0 chooses, or 2 to 4
   int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
   bool dense_path = true;  ///< let the plan take the dense product when it wins
-  /// the dense product's rows per strip: 0 chooses from the L2 (dense_strip_rows), else a
-  /// multiple of 64 (the rows of S or more: the whole product at once)
-  int dense_strip_rows = 0;
   /// keep every tile found, even where the model says they save less than a launch costs
   /// (the tests' small masks)
   bool eager = false;

@@ -21,7 +21,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace course::step5 {
@@ -170,7 +169,7 @@ HybridPlan::State HybridPlan::build_state() const {
 HybridPlan::State HybridPlan::masked_tile_state() const {
   State state;
   state.masked =
-      plan_masked_tiles(*pattern_, *panels_, inner_, options_.masked, describe_current_gpu());
+      plan_masked_tiles(*pattern_, panels_->nnz, inner_, options_.masked, describe_current_gpu());
   state.tensor_core_units = state.masked.figures.tiles;
   state.entries.masked_tiles = state.masked.figures.covered;
   state.entries.lane_groups = pattern_->nnz() - state.entries.masked_tiles;
@@ -217,7 +216,7 @@ HybridPlan::State HybridPlan::block_tile_state() const {
     const MaskedExclusion exclusion{
         tally.tiles_outside_dense_panels ? state.full.covered.data() : nullptr, panel_slot};
     masked_options.dense_path = false;
-    state.masked = plan_masked_tiles(*pattern_, *panels_, inner_, masked_options,
+    state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
                                      describe_current_gpu(), exclusion, tally.remaining);
     state.tensor_core_units += state.masked.figures.tiles;
     state.entries.masked_tiles = state.masked.figures.covered;
@@ -251,16 +250,16 @@ void HybridPlan::choose_dense_path(State& state) const {
   work.masked_tiles = masked.tiles;
   work.lane_entries = state.entries.lane_groups;
   const double sparse_seconds = sparse_plan_seconds(work, kernel_times(device, inner_));
-  DenseStrips strips = dense_strips_of(*pattern_, *panels_, options_.masked, device);
-  const double dense_seconds = dense_product_seconds(described_rates(device), strips, inner_, nnz);
+  const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
+                                                     pattern_->cols(), inner_, nnz);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   course::device_memory(free_bytes, total_bytes);
-  const std::uint64_t buffer = dense_product_buffer_bytes(strips);
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern_->rows(), pattern_->cols());
   if (!dense_product_pays(dense_seconds, sparse_seconds, buffer, free_bytes)) {
     return;
   }
-  take_dense_path(state.masked, *pattern_, std::move(strips), inner_);
+  take_dense_path(state.masked, *pattern_, inner_);
   state.masked.figures.model_sparse_seconds = sparse_seconds;
   state.masked.figures.model_dense_seconds = dense_seconds;
 }
@@ -291,16 +290,12 @@ std::size_t HybridPlan::workspace_bytes() const {
 
 std::string HybridPlan::describe() const {
   const int kernels = state_->masked.figures.launches;
-  const DenseProductPath* dense = state_->masked.dense.get();
-  const std::size_t strips = dense == nullptr ? 0 : dense->strips().strips.size();
   return "plan: " + std::to_string(state_->entries.full_tiles) + " entries on full tiles, " +
          std::to_string(state_->entries.dense_panels) + " on dense panels, " +
          std::to_string(state_->entries.masked_tiles) + " on masked tiles, " +
          std::to_string(state_->entries.lane_groups) + " on lane groups, " +
-         std::to_string(state_->entries.dense_path) + " on the dense path" +
-         (strips == 0 ? ""
-                      : " in " + std::to_string(strips) + (strips == 1 ? " strip" : " strips")) +
-         " (" + std::to_string(kernels) + (kernels == 1 ? " kernel)" : " kernels)");
+         std::to_string(state_->entries.dense_path) + " on the dense path (" +
+         std::to_string(kernels) + (kernels == 1 ? " kernel)" : " kernels)");
 }
 
 const MaskedPlanFigures& HybridPlan::masked_figures() const {
@@ -357,7 +352,7 @@ void HybridPlan::run_masked(const DenseOperands& operands, float* output,
                             cudaStream_t stream) const {
   const MaskedTilePlan& masked = state_->masked;
   if (masked.dense) {
-    masked.dense->run(operands, output, stream);
+    masked.dense->run(operands, *pattern_, output, stream);
     return;
   }
   if (masked.tiles.tile_count == 0) {

@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <utility>
 #include <vector>
 
 namespace course::step5 {
@@ -99,10 +98,10 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
 
 }  // namespace
 
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatistics& panels,
-                                 int inner, const MaskedTileOptions& options,
-                                 const GpuDescription& device, const MaskedExclusion& exclusion,
-                                 std::int64_t remaining) {
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
+                                 const std::vector<std::int64_t>& panel_nnz, int inner,
+                                 const MaskedTileOptions& options, const GpuDescription& device,
+                                 const MaskedExclusion& exclusion, std::int64_t remaining) {
   MaskedTilePlan plan;
   MaskedPlanFigures& figures = plan.figures;
   const DeviceRates rates = described_rates(device);
@@ -113,7 +112,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
   if (remaining < 0) {
     remaining = nnz;
   }
-  plan_tiles(plan, pattern, panels.nnz, inner, options, device, rates, exclusion, remaining);
+  plan_tiles(plan, pattern, panel_nnz, inner, options, device, rates, exclusion, remaining);
   figures.lane_entries = remaining - figures.covered;
   const double tile_seconds = figures.tiles == 0
                                   ? 0.0
@@ -124,15 +123,15 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
                                  lane_group_seconds(rates, inner, figures.lane_entries) +
                                  (figures.lane_entries > 0 ? rates.launch_seconds : 0.0) +
                                  4.0 * static_cast<double>(nnz) / rates.dram_bytes_per_second;
-  DenseStrips strips = dense_strips_of(pattern, panels, options, device);
-  figures.model_dense_seconds = dense_product_seconds(rates, strips, inner, nnz);
+  figures.model_dense_seconds =
+      dense_product_seconds(rates, pattern.rows(), pattern.cols(), inner, nnz);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   course::device_memory(free_bytes, total_bytes);
-  const std::uint64_t buffer = dense_product_buffer_bytes(strips);
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
   if (options.dense_path && dense_product_pays(figures.model_dense_seconds,
                                                figures.model_sparse_seconds, buffer, free_bytes)) {
-    take_dense_path(plan, pattern, std::move(strips), inner);
+    take_dense_path(plan, pattern, inner);
     return plan;
   }
   const double inner16 = wmma_padded(inner);
@@ -147,36 +146,21 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
   return plan;
 }
 
-DenseStrips dense_strips_of(const DevicePattern& pattern, const PanelStatistics& panels,
-                            const MaskedTileOptions& options, const GpuDescription& device) {
-  const int strip_rows = options.dense_strip_rows > 0
-                             ? options.dense_strip_rows
-                             : dense_strip_rows(device.l2_bytes, pattern.rows(), pattern.cols());
-  return plan_dense_strips(panels, pattern.rows(), pattern.cols(), strip_rows, device.l2_bytes);
-}
-
-void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, DenseStrips strips,
-                     int inner) {
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner) {
   MaskedPlanFigures& figures = plan.figures;
+  const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
   plan.tiles = {};
   plan.listed = {};
+  plan.dense = std::make_unique<DenseProductPath>(pattern.rows(), pattern.cols());
   figures.dense_path = true;
   figures.tiles = figures.steps = figures.items = figures.covered = 0;
   figures.lane_entries = 0;
   figures.gathered_bytes = 0.0;
-  figures.tensor_flops = 0.0;
-  double product_bytes = 0.0;
-  for (const DenseStrip& strip : strips.strips) {
-    figures.tensor_flops += 2.0 * strip.rows * static_cast<double>(strip.cols) * inner;
-    product_bytes += static_cast<double>(strip.rows) * strip.cols * sizeof(float);
-  }
-  // A strip's product kept in L2 never reaches device memory; else it is written and gathered.
+  figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;
   figures.extra_dram_bytes =
-      strips.in_l2
-          ? 0.0
-          : product_bytes + std::min(32.0 * static_cast<double>(pattern.nnz()), product_bytes);
-  figures.launches = 2 * static_cast<int>(strips.strips.size());
-  plan.dense = std::make_unique<DenseProductPath>(pattern, std::move(strips));
+      static_cast<double>(buffer) +
+      std::min(32.0 * static_cast<double>(pattern.nnz()), static_cast<double>(buffer));
+  figures.launches = 2;
 }
 
 void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,

@@ -61,7 +61,7 @@ struct MaskedTilePlan {
 /// leaves those entries out, and the lane groups' list is always made: the entries in no
 /// full tile, no dense panel and no masked tile.
 /// @param pattern S on the device
-/// @param panels S's entries and column spans per 64-row panel (panel_statistics.hpp)
+/// @param panel_nnz entries of each 64-row panel of S (panel_statistics.hpp)
 /// @param inner the inner size
 /// @param options the switches
 /// @param device the current GPU (course::describe_current_gpu); the kernel's copies there are
@@ -69,32 +69,19 @@ struct MaskedTilePlan {
 /// @param exclusion entries other kernels compute (none by default)
 /// @param remaining entries not excluded (-1: all of S)
 /// @return the plan
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatistics& panels,
-                                 int inner, const MaskedTileOptions& options,
-                                 const GpuDescription& device,
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
+                                 const std::vector<std::int64_t>& panel_nnz, int inner,
+                                 const MaskedTileOptions& options, const GpuDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
 
-/// @brief The dense path's strips for @p pattern: @p options' rows per strip, or the rule's
-/// for @p device's L2 (dense_strip_rows).
-/// @param pattern S on the device
-/// @param panels S's panel statistics
-/// @param options the switches (dense_strip_rows)
-/// @param device the current GPU
-/// @return the strips
-DenseStrips dense_strips_of(const DevicePattern& pattern, const PanelStatistics& panels,
-                            const MaskedTileOptions& options, const GpuDescription& device);
-
-/// @brief Turns @p plan into the dense path for @p pattern: one strip's buffer and the cuBLAS
-/// handle, no tile and no list, and the figures the LIMIT column reads (the strips' FLOPs;
-/// their products written and gathered through device memory unless they fit in L2; two
-/// launches a strip).
+/// @brief Turns @p plan into the dense path for @p pattern: the product's buffer and cuBLAS
+/// handle, no tile and no list, and the figures the LIMIT column reads (the whole product's
+/// FLOPs, its buffer written and gathered, two launches).
 /// @param plan the plan (its tiles and list are dropped)
 /// @param pattern S on the device
-/// @param strips the strips (dense_strips_of)
 /// @param inner the inner size
-void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, DenseStrips strips,
-                     int inner);
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner);
 
 /// @brief The masked tiles the plan would find in each 64-row panel if no panel were dense
 /// (the combined plan's choice by cost weighs them against the dense-panel kernel): one search

@@ -40,8 +40,8 @@ std::vector<std::int64_t> count_panel_entries(const course::CsrMatrix& matrix) {
   return counts;
 }
 
-}  // namespace
-
+/// The counts and spans of @p matrix (valid), on the host: a sorted row's first and last
+/// columns are its extremes.
 PanelStatistics count_panels(const course::CsrMatrix& matrix) {
   PanelStatistics panels{count_panel_entries(matrix), {}};
   panels.spans.assign(panels.nnz.size(), PanelSpan{});
@@ -58,6 +58,8 @@ PanelStatistics count_panels(const course::CsrMatrix& matrix) {
   }
   return panels;
 }
+
+}  // namespace
 
 PanelPattern::PanelPattern(const course::CsrMatrix& matrix, PatternValues values)
     : DevicePattern(matrix.rows, matrix.cols) {

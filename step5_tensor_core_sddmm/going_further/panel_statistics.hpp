@@ -9,7 +9,6 @@
 #pragma once
 
 #include "common/launch_math.hpp"
-#include "common/sparse_matrix.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
 
 #include <cstdint>
@@ -40,13 +39,6 @@ struct PanelStatistics {
   std::vector<std::int64_t> nnz;  ///< entries of each panel
   std::vector<PanelSpan> spans;   ///< columns spanned by each panel's entries
 };
-
-/// @brief The counts and spans of @p matrix on the host (a sorted row's first and last columns
-/// are its extremes). Preconditions: valid row offsets and sorted columns (DevicePattern's
-/// checks).
-/// @param matrix S on the host
-/// @return its statistics
-PanelStatistics count_panels(const course::CsrMatrix& matrix);
 
 /// @brief The statistics of @p pattern: those its upload measured when it is a PanelPattern
 /// (the programs' and the benchmark's path), else measured now (S copied back to the host and

@@ -161,37 +161,25 @@ double masked_tile_seconds(const DeviceRates& rates, int inner, std::int64_t til
   return (b_bytes + a_bytes + fixed_bytes) / rates.tile_stream_bytes_per_second;
 }
 
-std::uint64_t dense_product_buffer_bytes(const DenseStrips& strips) {
-  return static_cast<std::uint64_t>(strips.buffer_floats()) * sizeof(float);
+std::uint64_t dense_product_buffer_bytes(int rows, int cols) {
+  return static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) * sizeof(float);
 }
 
-double dense_product_seconds(const DeviceRates& rates, const DenseStrips& strips, int inner,
+double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int inner,
                              std::int64_t nnz) {
   const auto padded = [](int size) { return static_cast<double>(wmma_padded(size)); };
-  double flops = 0.0;
-  double product_bytes = 0.0;
-  double operand_bytes = 0.0;
-  for (const DenseStrip& strip : strips.strips) {
-    flops += 2.0 * padded(strip.rows) * padded(strip.cols) * padded(inner);
-    product_bytes += static_cast<double>(strip.rows) * strip.cols * sizeof(float);
-    operand_bytes += 2.0 * (static_cast<double>(strip.rows) + strip.cols) * inner;
-  }
+  const double flops = 2.0 * padded(rows) * padded(cols) * padded(inner);
+  const double product_bytes = static_cast<double>(dense_product_buffer_bytes(rows, cols));
   // The gather reads a 32-byte sector per entry, or the whole product when S is that dense.
   const double gathered = std::min(32.0 * static_cast<double>(nnz), product_bytes);
-  // A strip whose product fits in L2 is written there and read back before the next strip
-  // overwrites it: those bytes move at L2's rate, and never reach device memory.
-  const double product_rate =
-      strips.in_l2 ? rates.l2_gather_bytes_per_second : rates.dram_bytes_per_second;
+  const double operand_bytes = 2.0 * (static_cast<double>(rows) + cols) * inner;
   // Launches: cuBLAS's GEMM (its own set-up on the host and often more than one kernel) and
-  // the gather, against the lane groups' one; each further strip queues a GEMM and a gather
-  // behind running kernels.
+  // the gather, against the lane groups' one.
   constexpr double kDenseLaunches = 3.0;
-  constexpr double kLaunchesPerStrip = 1.0;
-  const double strip_count = static_cast<double>(strips.strips.size());
-  const double launches = kDenseLaunches + kLaunchesPerStrip * std::max(strip_count - 1.0, 0.0);
-  return flops / rates.tensor_flops_per_second + (product_bytes + gathered) / product_rate +
-         (operand_bytes + 8.0 * static_cast<double>(nnz)) / rates.dram_bytes_per_second +
-         launches * rates.launch_seconds;
+  return flops / rates.tensor_flops_per_second +
+         (product_bytes + gathered + operand_bytes + 8.0 * static_cast<double>(nnz)) /
+             rates.dram_bytes_per_second +
+         kDenseLaunches * rates.launch_seconds;
 }
 
 bool dense_product_pays(double dense_seconds, double sparse_seconds, std::uint64_t buffer_bytes,

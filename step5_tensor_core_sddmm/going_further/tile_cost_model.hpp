@@ -13,13 +13,11 @@
 /// - a 16×16 tile on Tensor Cores copies 16 rows of Bᵀ into shared memory, whatever number
 ///   of the tile's 256 positions S holds, plus a fixed cost per tile (its descriptor, the
 ///   masked store);
-/// - the dense product computes, a strip of rows at a time, every value of the columns the
-///   strip's entries span at the Tensor Core rate, writes them (to L2 when a strip fits there)
-///   and gathers S's entries back.
+/// - the dense product computes every rows×cols value at the Tensor Core rate, writes them
+///   all and gathers S's entries back.
 /// Outputs (one float per nonzero) cost the same on every path.
 #pragma once
 
-#include "step5_tensor_core_sddmm/going_further/dense_strips.hpp"
 #include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 
 #include <cstdint>
@@ -162,21 +160,22 @@ double row_bytes(int inner);
 double masked_tile_seconds(const DeviceRates& rates, int inner, std::int64_t tiles,
                            std::int64_t steps, std::int64_t blocks, int panels);
 
-/// @brief Seconds the dense path takes: each strip's product on Tensor Cores (its rows by
-/// the columns its entries span), written to L2 when a strip's product fits there
-/// (DenseStrips::in_l2), else to device memory, then S's entries gathered from it.
+/// @brief Seconds the dense path takes: the whole rows×cols product on Tensor Cores,
+/// written to memory, then S's entries gathered from it.
 /// @param rates the GPU's rates
-/// @param strips the dense path's strips (plan_dense_strips)
+/// @param rows rows of S
+/// @param cols columns of S
 /// @param inner the inner size
 /// @param nnz entries of S
 /// @return seconds
-double dense_product_seconds(const DeviceRates& rates, const DenseStrips& strips, int inner,
+double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int inner,
                              std::int64_t nnz);
 
-/// @brief Bytes of the dense path's product buffer (one strip's rows × S's columns, floats).
-/// @param strips the dense path's strips
+/// @brief Bytes of the dense path's product buffer (rows×cols floats).
+/// @param rows rows of S
+/// @param cols columns of S
 /// @return bytes
-std::uint64_t dense_product_buffer_bytes(const DenseStrips& strips);
+std::uint64_t dense_product_buffer_bytes(int rows, int cols);
 
 /// @brief Whether the dense path wins: it is cheaper than the sparse plan by the model and
 /// its buffer fits in @p free_bytes with a quarter of them left over.

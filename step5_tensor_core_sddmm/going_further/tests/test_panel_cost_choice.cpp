@@ -278,11 +278,9 @@ std::pair<double, double> h100_sparse_and_dense(const course::CooMatrix& s, int 
   const course::step5::PanelPlan plan = h100_choice(s, inner);
   const double sparse = course::step5::sparse_plan_seconds(
       course::step5::plan_work(figures, plan), course::step5::kernel_times(h100, inner));
-  const course::step5::DenseStrips strips = course::step5::plan_dense_strips(
-      course::step5::count_panels(course::coo_to_csr(s)), s.rows, s.cols,
-      course::step5::dense_strip_rows(h100.l2_bytes, s.rows, s.cols), h100.l2_bytes);
-  const double dense = course::step5::dense_product_seconds(
-      course::step5::described_rates(h100), strips, inner, static_cast<std::int64_t>(s.nnz()));
+  const double dense =
+      course::step5::dense_product_seconds(course::step5::described_rates(h100), s.rows, s.cols,
+                                           inner, static_cast<std::int64_t>(s.nnz()));
   return {sparse, dense};
 }
 

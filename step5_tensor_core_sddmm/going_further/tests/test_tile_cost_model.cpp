@@ -12,12 +12,10 @@
 #include "common/testing/described_gpus.hpp"
 #include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
-#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cstdint>
-#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -156,31 +154,6 @@ TEST_CASE("items fill every SM about twice over") {
   }
 }
 
-namespace {
-
-/// The H100's dense-path strips for S of @p rows × @p cols holding @p nnz entries, spread
-/// evenly over its panels, each panel spanning every column.
-course::step5::DenseStrips h100_strips(int rows, int cols, std::int64_t nnz) {
-  const GpuDescription h100 = course::testing::h100_sxm_description();
-  course::step5::PanelStatistics panels;
-  const int panel_count = course::step5::panels_covering(rows);
-  panels.nnz.assign(static_cast<std::size_t>(panel_count), nnz / panel_count);
-  panels.nnz.back() += nnz % panel_count;
-  panels.spans.assign(static_cast<std::size_t>(panel_count), {0, cols - 1});
-  return course::step5::plan_dense_strips(
-      panels, rows, cols, course::step5::dense_strip_rows(h100.l2_bytes, rows, cols),
-      h100.l2_bytes);
-}
-
-/// The H100's modelled seconds of the dense path for that S.
-double h100_dense_seconds(int rows, int cols, int inner, std::int64_t nnz) {
-  return course::step5::dense_product_seconds(
-      course::step5::described_rates(course::testing::h100_sxm_description()),
-      h100_strips(rows, cols, nnz), inner, nnz);
-}
-
-}  // namespace
-
 TEST_CASE("the dense path is taken only when cheaper and when it fits") {
   const course::step5::DeviceRates rates =
       course::step5::described_rates(course::testing::h100_sxm_description());
@@ -188,12 +161,10 @@ TEST_CASE("the dense path is taken only when cheaper and when it fits") {
   // A uniform mask at 0.01 % density: the lane groups are far cheaper than the product.
   const std::int64_t sparse_nnz = 36000LL * 36000 / 10000;
   const double sparse = course::step5::lane_group_seconds(rates, 256, sparse_nnz);
-  const double dense = h100_dense_seconds(36000, 36000, 256, sparse_nnz);
+  const double dense = course::step5::dense_product_seconds(rates, 36000, 36000, 256, sparse_nnz);
   CHECK(dense > 10 * sparse);
   CHECK_FALSE(course::step5::dense_product_pays(
-      dense, sparse,
-      course::step5::dense_product_buffer_bytes(h100_strips(36000, 36000, sparse_nnz)),
-      free_bytes));
+      dense, sparse, course::step5::dense_product_buffer_bytes(36000, 36000), free_bytes));
   // A small S (512² at 10 %, like the DLMC enc0_q mask): one launch of lane groups costs
   // less than cuBLAS's GEMM and the gather (measured on the H100, 2026-11-25: 0.0083 ms on
   // the lane groups against 0.013 ms for the dense path).
@@ -201,67 +172,24 @@ TEST_CASE("the dense path is taken only when cheaper and when it fits") {
   const double small_lanes =
       course::step5::lane_group_seconds(rates, 256, small) + rates.launch_seconds;
   CHECK_FALSE(course::step5::dense_product_pays(
-      h100_dense_seconds(512, 512, 256, small), small_lanes,
-      course::step5::dense_product_buffer_bytes(h100_strips(512, 512, small)), free_bytes));
+      course::step5::dense_product_seconds(rates, 512, 512, 256, small), small_lanes,
+      course::step5::dense_product_buffer_bytes(512, 512), free_bytes));
   // Every entry of a 4096² S on the lane groups: the dense product wins.
   const std::int64_t full = 4096LL * 4096;
   const double all_lanes = course::step5::lane_group_seconds(rates, 256, full);
-  const double dense_full = h100_dense_seconds(4096, 4096, 256, full);
-  const std::uint64_t strip_bytes =
-      course::step5::dense_product_buffer_bytes(h100_strips(4096, 4096, full));
+  const double dense_full = course::step5::dense_product_seconds(rates, 4096, 4096, 256, full);
   CHECK(dense_full < all_lanes);
-  CHECK(course::step5::dense_product_pays(dense_full, all_lanes, strip_bytes, free_bytes));
+  CHECK(course::step5::dense_product_pays(
+      dense_full, all_lanes, course::step5::dense_product_buffer_bytes(4096, 4096), free_bytes));
   // ... but not when its buffer does not fit with a quarter of the memory to spare.
-  CHECK_FALSE(course::step5::dense_product_pays(dense_full, all_lanes, strip_bytes, strip_bytes));
+  CHECK_FALSE(course::step5::dense_product_pays(
+      dense_full, all_lanes, course::step5::dense_product_buffer_bytes(4096, 4096), 64ULL << 20));
   // The same S as full masked tiles, four panels per block: cheaper than the dense product
   // (it writes each output once and reads no product back).
   const std::int64_t steps = (4096 / 64) * (4096 / 16);
   const double tiles =
       course::step5::masked_tile_seconds(rates, 256, full / 256, steps, steps / 16, 4);
   CHECK(tiles < dense_full);
-}
-
-TEST_CASE("the dense path strips fit half the L2 and cover the columns their entries span") {
-  const long long l2 = 50LL << 20;  // the H100's
-  // 8192 columns of floats: 32 KB a row, 800 rows in 25 MB, 768 in whole panels.
-  CHECK(course::step5::dense_strip_rows(l2, 8192, 8192) == 768);
-  CHECK(course::step5::dense_strip_rows(l2, 500, 8192) == 500);  // one strip: all rows
-  // Too wide for even four panels in half the L2: four panels all the same.
-  CHECK(course::step5::dense_strip_rows(l2, 100000, 100000) == course::step5::kMinDenseStripRows);
-  // Five panels of a 300 × 1000 S: entries in panels 0, 1 and 4, panel 2 and 3 empty.
-  course::step5::PanelStatistics panels;
-  panels.nnz = {10, 20, 0, 0, 5};
-  panels.spans = {{3, 40}, {100, 200}, {-1, -1}, {-1, -1}, {995, 999}};
-  const course::step5::DenseStrips strips =
-      course::step5::plan_dense_strips(panels, 300, 1000, 128, l2);
-  CHECK(strips.in_l2);
-  CHECK(strips.buffer_floats() == 128 * 1000);
-  REQUIRE(strips.strips.size() == 2);  // rows 128-255 hold no entry
-  const course::step5::DenseStrip& first = strips.strips[0];
-  CHECK(first.first_row == 0);
-  CHECK(first.rows == 128);
-  CHECK(first.first_col == 0);  // 3 rounded down to a multiple of 8
-  CHECK(first.cols == 208);     // to 200 rounded up: columns 0-207
-  CHECK(first.begin == 0);
-  CHECK(first.end == 30);
-  const course::step5::DenseStrip& last = strips.strips[1];
-  CHECK(last.first_row == 256);
-  CHECK(last.rows == 44);  // cut by S's last row
-  CHECK(last.first_col == 992);
-  CHECK(last.cols == 8);  // 992-999: not past S's last column
-  CHECK(last.begin == 30);
-  CHECK(last.end == 35);
-  // The strips' product through L2 costs less than the whole product through memory.
-  course::step5::DenseStrips through_memory = strips;
-  through_memory.in_l2 = false;
-  const course::step5::DeviceRates rates =
-      course::step5::described_rates(course::testing::h100_sxm_description());
-  CHECK(course::step5::dense_product_seconds(rates, strips, 256, 35) <
-        course::step5::dense_product_seconds(rates, through_memory, 256, 35));
-  CHECK_THROWS_AS(course::step5::plan_dense_strips(panels, 300, 1000, 100, l2),
-                  std::invalid_argument);
-  CHECK_THROWS_AS(course::step5::plan_dense_strips(panels, 400, 1000, 128, l2),
-                  std::invalid_argument);
 }
 
 TEST_CASE("masked tiles pay for their launch only with enough entries") {

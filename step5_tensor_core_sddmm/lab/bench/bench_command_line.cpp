@@ -62,7 +62,6 @@ struct RawOptions {
   long long tile_stages = 0;
   long long tile_min_entries = 0;
   bool no_dense_path = false;
-  long long dense_strip_rows = 0;
   double tc_density = course::step5::HybridOptions{}.tc_density;
   long long tc_min_nnz = course::step5::HybridOptions{}.tc_min_nnz;
   long long lane_iterations = 0;
@@ -130,9 +129,6 @@ void add_approach_options(course::ArgParser& parser, RawOptions& raw) {
       "masked tiles: entries from which a tile goes to Tensor Cores (0: the model's)");
   parser.add_flag("--no-dense-path", &raw.no_dense_path,
                   "never take the dense product, even where the model prefers it");
-  parser.add_integer("--dense-strip-rows", &raw.dense_strip_rows, 0, 1LL << 30,
-                     "the dense product's rows per strip (0: from the L2, else a multiple of 64; "
-                     "S's rows or more: the whole product at once)");
   parser.add_real("--tc-density", &raw.tc_density, {0.0, 1.0, true},
                   "full tiles and dense panels: a panel's density for Tensor Cores");
   parser.add_integer("--tc-min-nnz", &raw.tc_min_nnz, 0, 1LL << 40,
@@ -169,12 +165,6 @@ void apply_approach4_options(const RawOptions& raw, bool panel_choice_given,
   }
   apply_tile_options(raw.tiles, raw.tile_panels, raw.tile_group_steps, raw.tile_stages,
                      raw.tile_min_entries, raw.no_dense_path, hybrid);
-  if (raw.dense_strip_rows % course::step5::kPanelRows != 0) {
-    throw course::UsageError("--dense-strip-rows must be 0 (choose) or a multiple of " +
-                             std::to_string(course::step5::kPanelRows) + ", got " +
-                             std::to_string(raw.dense_strip_rows));
-  }
-  hybrid.masked.dense_strip_rows = static_cast<int>(raw.dense_strip_rows);
 }
 
 }  // namespace
