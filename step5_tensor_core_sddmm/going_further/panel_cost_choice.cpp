@@ -35,10 +35,14 @@ constexpr double kFullTileOverGather = 1.0;
 constexpr double kFullTileCycles = 1200.0;  // about 4.7 ns per tile
 
 /// The masked-tile kernel copies 16 rows of Bᵀ per tile column at this share of the gather
-/// rate: 1.0–1.3 TB/s over 12 masks of 1070 to 40312 steps (1.5, 3.3 and 7.7 ns a step at inner
-/// 64, 128, 256), and about 0.4 ns per tile (kMaskedTileBytes at that rate). The threshold of a
-/// tile (tile_threshold) still takes the copies at half the gather rate: see lab/NOTEBOOK.md.
-constexpr double kMaskedStepOverGather = 0.12;
+/// rate, and spends about kMaskedTileBytes at that rate per tile. Refitted for the ring of 2
+/// stages (masked_tile_stages) on an NVIDIA H200, 2026-11-29: 1.62 TB/s by least squares over
+/// the 13 cases of lab/results/masked_tiles_stages_h200.md where the masked tiles did all the
+/// work (steps and tiles counted on the host, the floor and the stores taken out; the fit gives
+/// 0.92 to 1.38 times each case: lab/results/masked_tile_refit_h200.md). The H100's fit with 4
+/// stages (2026-11-25) was 0.12: 1.0-1.3 TB/s over 12 masks. The threshold of a tile
+/// (tile_threshold) still takes the copies at half the gather rate: see lab/NOTEBOOK.md.
+constexpr double kMaskedStepOverGather = 0.197;
 constexpr double kMaskedTileBytes = 384.0;
 
 /// What each kernel costs beyond its launch when it has little work: the fits' intercepts
