@@ -68,9 +68,9 @@ TEST_CASE("kernel times are positive and a dense block tile beats its 16 masked 
       }
       // A whole 64×64 block as 16 masked tiles scattered over 16 tile columns (no copy of Bᵀ
       // shared) costs more than as one block tile. (In 4 shared tile columns they cost about
-      // what the block tile does since the ring of 2 stages: on an H200 the masked tiles ran a
-      // 16-block mask at 25 %, inner 128, in 0.149 ms, the dense panels in 0.197 ms.) A full
-      // tile (no table, contiguous stores) costs less than a dense panel's tile.
+      // what the block tile does since the ring went to 2 stages: see
+      // lab/results/masked_tile_refit_h200.md.) A full tile (no table, contiguous stores) costs
+      // less than a dense panel's tile.
       CHECK(times.dense_tile < 16 * times.masked_step + 16 * times.masked_tile);
       CHECK(times.full_tile < times.dense_tile);
       // The masked kernel's fixed cost is the largest (rows of A and a ring to fill first).
