@@ -2,14 +2,15 @@
 /// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.
 ///
 /// Step 5, approach 4 (going further): the Tensor Core kernel of the dense panels.
-/// Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
+/// Read first: mma_block_tile_product.cuh (the product), dense_panel_tables.hpp (what a block
+/// tile is).
 ///
 /// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
 /// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones
-/// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile
-/// (BlockTileProduct, block_tile_product.cuh: 64 rows of A and of Bᵀ staged in shared memory,
-/// each slice read from global memory once per block, each warp a 16×32 strip with WMMA
-/// 16×16×16), the tile goes to shared memory, and the threads copy out only the positions
+/// than to read a row of Bᵀ per nonzero. One block of 4 warps computes a 64×64 tile
+/// (MmaBlockTileProduct: the tile's 64 rows of A and of Bᵀ streamed 32 values of inner at a
+/// time through a ring of shared-memory stages, each warp a 32×32 quarter with ldmatrix and
+/// mma.sync), the tile goes to shared memory, and the threads copy out only the positions
 /// that S holds. Where those are comes from a small
 /// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
 /// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
@@ -19,13 +20,12 @@
 #pragma once
 
 #include "common/warp_lanes.cuh"
-#include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
+#include "step5_tensor_core_sddmm/going_further/mma_block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cuda_fp16.h>
-#include <mma.h>
 
 #include <cstdint>
 
@@ -92,9 +92,10 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
 
 /// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
 ///
-/// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
-/// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel.
-/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x =
+/// MmaBlockTileProduct<kStages>::kThreads (128: 4 warps); one block per tile (blockIdx.x);
+/// @p tile_starts from tile_starts_kernel.
+/// @tparam kStages stages of the product's ring (kDensePanelStages)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
@@ -103,19 +104,19 @@ __device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
-template <int kChunk>
-__global__ void __launch_bounds__(256)
+template <int kStages>
+__global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
     sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
                               const int* __restrict__ col_indices, const float* __restrict__ values,
                               bool vector_a, bool vector_b, float* __restrict__ output) {
-  using Product = BlockTileProduct<kChunk>;
+  using Product = MmaBlockTileProduct<kStages>;
   constexpr int kWarps = Product::kWarps;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp
   static_assert(Product::kRows == kPanelRows && Product::kCols == kPanelTileCols,
                 "a block tile is one panel high and one column block wide");
   static_assert(kPanelRows % kWarps == 0, "the same number of copy-out rows per warp");
-  __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
+  __shared__ __align__(16) unsigned char shared[Product::kSharedBytes];
 
   const DenseTile tile = tiles[blockIdx.x];
   const int thread = static_cast<int>(threadIdx.x);
@@ -123,7 +124,7 @@ __global__ void __launch_bounds__(256)
   const int lane = thread % 32;
 
   // Load the copy-out ranges now: their latency hides behind the product. Lane r of warp w
-  // holds the tile's row w + 8·r.
+  // holds the tile's row w + kWarps·r.
   int copy_begin = 0;
   int copy_count = 0;
   if (lane < kRowsPerWarp) {
@@ -135,7 +136,7 @@ __global__ void __launch_bounds__(256)
   const float* result =
       Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
 
-  // Each warp copies out S's entries in its rows w, w + 8, ... of the tile's 64 columns.
+  // Each warp copies out S's entries in its rows w, w + kWarps, ... of the tile's 64 columns.
   copy_out_warp_rows<kRowsPerWarp>(result + warp * Product::kResultLd, kWarps * Product::kResultLd,
                                    tile.first_col, copy_begin, copy_count, col_indices, values,
                                    output);
