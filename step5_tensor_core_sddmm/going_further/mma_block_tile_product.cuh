@@ -26,20 +26,20 @@
 
 namespace course::step5 {
 
-/// @brief A 64×64 tile of A·B computed by one block of 4 warps with ldmatrix and mma.sync.
+/// @brief A 64×64 tile of A·B computed by one block of kWarps warps with ldmatrix and mma.sync.
 /// @tparam kStages stages of the ring (2 to 4: one multiplied, the others in flight)
-template <int kStages>
+/// @tparam kWarps warps of the block: 4 (each a 32×32 quarter) or 8 (each 32×16)
+template <int kStages, int kWarps>
 struct MmaBlockTileProduct {
-  static constexpr int kWarps = 4;                    ///< warps per block
-  static constexpr int kThreads = 32 * kWarps;        ///< threads per block
-  static constexpr int kRows = 64;                    ///< rows of the tile
-  static constexpr int kCols = 64;                    ///< columns of the tile
-  static constexpr int kWarpRows = 32;                ///< rows of each warp's quarter
-  static constexpr int kWarpCols = 32;                ///< columns of each warp's quarter
-  static constexpr int kChunk = 32;                   ///< values of inner per stage
-  static constexpr int kStep = 16;                    ///< values of inner per mma
-  static constexpr int kFragmentsA = kWarpRows / 16;  ///< 16-row fragments of A per warp (2)
-  static constexpr int kFragmentsB = kWarpCols / 8;   ///< 8-column fragments of B per warp (4)
+  static constexpr int kThreads = 32 * kWarps;            ///< threads per block
+  static constexpr int kRows = 64;                        ///< rows of the tile
+  static constexpr int kCols = 64;                        ///< columns of the tile
+  static constexpr int kWarpRows = 32;                    ///< rows of each warp's part
+  static constexpr int kWarpCols = kCols / (kWarps / 2);  ///< columns of each warp's part
+  static constexpr int kChunk = 32;                       ///< values of inner per stage
+  static constexpr int kStep = 16;                        ///< values of inner per mma
+  static constexpr int kFragmentsA = kWarpRows / 16;      ///< 16-row fragments of A per warp (2)
+  static constexpr int kFragmentsB = kWarpCols / 8;       ///< 8-column fragments of B per warp (4)
   /// Halves per staged row: the 8 rows that one ldmatrix block reads lie 80 bytes apart, so
   /// their 16-byte pieces fall in 8 different groups of 4 banks (no conflict); 16-byte aligned
   /// as cp.async needs.
@@ -56,8 +56,9 @@ struct MmaBlockTileProduct {
   /// The ring and the finished tile are never needed at the same time: one buffer.
   static constexpr int kSharedBytes = kRingBytes > kResultBytes ? kRingBytes : kResultBytes;
   static_assert(kStages >= 2 && kStages <= 4, "wait_pieces waits with at most 2 groups pending");
+  static_assert(kWarps == 4 || kWarps == 8, "two rows of 2 or 4 warps");
   static_assert((kRows / kWarpRows) * (kCols / kWarpCols) == kWarps,
-                "the warps' quarters cover the tile exactly");
+                "the warps' parts cover the tile exactly");
   static_assert(kChunk % kStep == 0 && kChunk % 8 == 0, "a stage holds whole mma steps and pieces");
   static_assert(kStageLd % 8 == 0, "staged rows start 16-byte aligned");
   static_assert(kWarpCols % 16 == 0, "one ldmatrix.x4 loads B for two 8-column fragments");
@@ -67,15 +68,21 @@ struct MmaBlockTileProduct {
   /// with leading dimension kResultLd. Positions past the matrices' edges hold zeros.
   /// Preconditions: every thread of a block of kThreads calls it; @p shared holds
   /// kSharedBytes, 16-byte aligned; with @p vector_a (@p vector_b), A (Bᵀ) allows 16-byte loads.
+  /// @tparam AfterCopiesIssued a callable without arguments
   /// @param operands A and b_transposed
   /// @param first_row first row of the tile
   /// @param first_col first column of the tile
   /// @param vector_a A allows 16-byte loads
   /// @param vector_b b_transposed allows 16-byte loads
   /// @param shared the block's shared buffer
+  /// @param after_copies_issued run by every thread once its copies of the first kStages - 1
+  /// stages are issued: work that waits on the kernel's own loads (issued before compute) then
+  /// waits behind the copies, not before them
   /// @return the finished tile in @p shared
+  template <typename AfterCopiesIssued>
   __device__ static float* compute(const DenseOperands& operands, int first_row, int first_col,
-                                   bool vector_a, bool vector_b, unsigned char* shared) {
+                                   bool vector_a, bool vector_b, unsigned char* shared,
+                                   const AfterCopiesIssued& after_copies_issued) {
     __half* ring = reinterpret_cast<__half*>(shared);
     const int thread = static_cast<int>(threadIdx.x);
     const int warp = thread / 32;
@@ -92,6 +99,7 @@ struct MmaBlockTileProduct {
       }
       commit_pieces();
     }
+    after_copies_issued();
     for (int chunk = 0; chunk < chunks; ++chunk) {
       wait_pieces(kStages - 2);
       __syncthreads();  // chunk's stage is in shared memory (every thread's copies), and every
@@ -197,5 +205,8 @@ struct MmaBlockTileProduct {
 /// @brief Stages of the dense panels' ring: four (40 KB a block, five blocks an SM on sm_90):
 /// at inner 64 both chunks and at 128 three of four are in flight before the first product.
 constexpr int kDensePanelStages = 4;
+
+/// @brief Warps of a dense-panel block.
+constexpr int kDensePanelWarps = 4;
 
 }  // namespace course::step5

@@ -57,6 +57,16 @@ TEST_CASE("approach 4 all-dense Tensor Core panels with inner sizes 1 7 100 and 
     check_hybrid(s, inner, inner, seed, tensor_cores);
     check_hybrid(s, inner, inner + 3, seed, tensor_cores);
   }
+  // Positions held twice (S allows it), in panel 0 and further on: those rows' masks count
+  // fewer columns than their entries, and the copy-out takes them entry by entry.
+  course::CooMatrix repeated = s;
+  for (const std::size_t at : {std::size_t{5}, s.nnz() / 2, s.nnz() / 2 + 1}) {
+    repeated.row_indices.insert(repeated.row_indices.begin() + at, repeated.row_indices[at]);
+    repeated.col_indices.insert(repeated.col_indices.begin() + at, repeated.col_indices[at]);
+    repeated.values.insert(repeated.values.begin() + at, -1.5f);
+  }
+  check_hybrid(repeated, 100, 100, seed, tensor_cores);
+  check_hybrid(repeated, 256, 256, seed, tensor_cores);
   // A tiny matrix like karate (34 x 34, 156 nonzeros): one launch, either kernel.
   const course::CooMatrix tiny =
       with_random_values(course::random_uniform_mask(34, 34, 156, seed + 1), seed + 1);
