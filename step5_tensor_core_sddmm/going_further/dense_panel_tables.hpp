@@ -25,13 +25,19 @@ namespace course::step5 {
 /// @brief Columns of a block tile of the dense-panel kernel.
 constexpr int kPanelTileCols = 64;
 
-/// @brief A dense panel's part of the tile-start table (see tile_starts_kernel).
+/// @brief A dense panel's part of the tile-start table and of the tile masks (see
+/// tile_starts_kernel).
 struct __align__(16) DenseSlot {
   int first_block;    ///< first 64-column block of the panel's column span
   int stride;         ///< starts per row: the span's blocks + 1
   int starts_offset;  ///< where the panel's 64 rows of starts begin in the table
   int panel;          ///< the panel (rows 64·panel ..)
+  int first_tile;     ///< the panel's first block tile (its tiles follow, one per column block)
 };
+
+/// @brief Rows of one block tile's mask: one 64-bit word per row, bit c set when S holds
+/// column c of the tile in that row.
+constexpr int kTileMaskRows = 64;
 
 /// @brief One 64×64 block tile of a dense panel, as sddmm_dense_panels_kernel reads it in one load.
 struct __align__(16) DenseTile {
@@ -52,11 +58,13 @@ struct DensePanelChoice {
 
 /// @brief Approach 4's panel tables on the device, as Plan keeps them.
 struct DensePanelTables {
-  /// 1 + slot per panel, the slots, the tiles, the tile starts (from the stream-ordered pool)
+  /// 1 + slot per panel, the slots, the tiles, the tile starts, the tile masks (from the
+  /// stream-ordered pool)
   course::DeviceBuffer<unsigned char> storage;
   std::size_t slots_offset = 0;        ///< byte offset of the dense slots
   std::size_t tiles_offset = 0;        ///< byte offset of the dense tiles
   std::size_t tile_starts_offset = 0;  ///< byte offset of the tile starts
+  std::size_t tile_masks_offset = 0;   ///< byte offset of the tile masks (kTileMaskRows a tile)
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups
 };
@@ -77,8 +85,9 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
                                      const HybridOptions& options,
                                      const std::vector<char>* selected = nullptr);
 
-/// @brief Uploads @p choice and fills its table of tile starts on the GPU (asynchronous: the
-/// plan's synchronisation ends the reads of the host staging before it is written again).
+/// @brief Uploads @p choice and fills its table of tile starts and its tile masks on the GPU
+/// (asynchronous: the plan's synchronisation ends the reads of the host staging before it is
+/// written again).
 /// @param choice the chosen panels
 /// @param pattern S on the device
 /// @return the tables (empty storage when no panel was chosen)

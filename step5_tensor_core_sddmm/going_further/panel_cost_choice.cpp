@@ -23,11 +23,17 @@ namespace {
 // written once by every plan) were taken out first.
 
 /// The dense-panel kernel's 64×64 tile reads 64 rows of A and 64 of Bᵀ at this share of the
-/// L2 gather rate (a fit of 3.7 TB/s over 381 to 2550 tiles: window and causal masks,
-/// bcsstk16, rn50), plus kDenseTileCycles of one SM for its tile-start table and its
-/// scattered stores.
-constexpr double kDensePanelOverGather = 0.45;
-constexpr double kDenseTileCycles = 1800.0;  // about 7 ns of the whole H100 per tile
+/// L2 gather rate, plus kDenseTileCycles of one SM for its tile-start table and its scattered
+/// stores. The H100's fit for the WMMA kernel (3.7 TB/s, 0.45 of the gather rate, and 1800
+/// cycles, over 381 to 2550 tiles: window and causal masks, bcsstk16, rn50), both divided by
+/// 1.11 when the ldmatrix and mma.sync product with stages of 64 values replaced it: its
+/// measured speed-up (geometric mean of 24 dense-ish cases, every panel forced dense, NVIDIA
+/// H200, 2026-11-29: lab/results/dense_panel_mma_h200.md). Refits on the H200 were tried and
+/// not kept: they put 2.2 times too little on a 10 % mask of 48-blocks at inner 64, where the
+/// dense panels then took 1.41 times as long as the masked tiles
+/// (lab/results/dense_path_strips_h200.md).
+constexpr double kDensePanelOverGather = 0.50;
+constexpr double kDenseTileCycles = 1620.0;  // about 6 ns of the whole H100 per tile
 
 /// The full-tile kernel's 64×64 tile: the same reads at about the gather rate (8 TB/s over
 /// 1638 and 3276 tiles of the 64- and 128-block masks), plus kFullTileCycles.

@@ -2,30 +2,31 @@
 /// @brief Approach 4's Tensor Core part: block tiles of 64×64 outputs of a dense panel.
 ///
 /// Step 5, approach 4 (going further): the Tensor Core kernel of the dense panels.
-/// Read first: wmma_tile_product.cuh (approach 2), dense_panel_tables.hpp (what a block tile is).
+/// Read first: mma_block_tile_product.cuh (the product), dense_panel_tables.hpp (what a block
+/// tile is).
 ///
 /// Where a 64-row panel of S is dense (the deep-learning masks hold 10–50 % nonzeros), it is
 /// cheaper to compute every output of the panel with Tensor Cores and keep the sampled ones
-/// than to read a row of Bᵀ per nonzero. One block of 8 warps computes a 64×64 tile
-/// (BlockTileProduct, block_tile_product.cuh: 64 rows of A and of Bᵀ staged in shared memory,
-/// each slice read from global memory once per block, each warp a 16×32 strip with WMMA
-/// 16×16×16), the tile goes to shared memory, and the threads copy out only the positions
-/// that S holds. Where those are comes from a small
-/// table built once by the plan (tile_starts_kernel): a first version searched S's sorted
-/// columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
-/// made a block take 15–45 µs. Many blocks per panel (one per 64 columns of the columns its
-/// nonzeros span) keep all SMs busy even when the matrix has few rows; a banded matrix gets
-/// only the blocks along its band.
+/// than to read a row of Bᵀ per nonzero. One block of 4 warps computes a 64×64 tile
+/// (MmaBlockTileProduct: the tile's 64 rows of A and of Bᵀ streamed 64 values of inner at a
+/// time through a ring of shared-memory stages, each warp a 32×32 quarter with ldmatrix and
+/// mma.sync), the tile goes to shared memory, and the threads copy out only the positions
+/// that S holds. Where those are comes from two small tables built once by the plan
+/// (tile_starts_kernel: each row's first entry in the tile and its 64-bit mask of columns): a
+/// first version searched S's sorted columns for them inside the kernel, and its chains of
+/// dependent loads (about 0.5 µs each) made a block take 15–45 µs. Many blocks per panel (one per
+/// 64 columns of the columns its nonzeros span) keep all SMs busy even when the matrix has few
+/// rows; a banded matrix gets only the blocks along its band.
 #pragma once
 
 #include "common/warp_lanes.cuh"
-#include "step5_tensor_core_sddmm/going_further/block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
+#include "step5_tensor_core_sddmm/going_further/mma_block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
+#include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
 #include <cuda_fp16.h>
-#include <mma.h>
 
 #include <cstdint>
 
@@ -34,11 +35,14 @@ namespace course::step5 {
 /// @brief The copy-out of sddmm_dense_panels_kernel for one warp: writes S's entries in
 /// kRowsPerWarp rows of the finished tile, C[e] = value · tile(row, column of e).
 ///
-/// The rows' entries are numbered one after the other (a prefix sum over the lanes that hold
-/// the rows) and the 32 lanes take 32 consecutive numbers at a time, so that neighbouring
-/// lanes read and write neighbouring entries of S (whole 128-byte lines). A first version
-/// gave each row to 4 threads, so one load of a warp touched 8 rows' lines: on the H200 its
-/// copy-out took 8 µs of the rn50 mask's 21 µs, this one 4.
+/// A row's entries are found from its 64-bit mask (bit c: S holds the tile's column c) and its
+/// first entry: lane l stores columns l and 32 + l when their bits are set, at the first entry
+/// plus the number of bits set before them, so that the warp writes each row's entries as one
+/// or two runs of consecutive floats. No column of S is read: an earlier copy-out read each
+/// entry's column from global memory before it could read the tile, one dependent load per
+/// round of 32 entries that left the blocks waiting (lab/NOTEBOOK.md, 2026-11-29, latest). A
+/// row whose count is not its mask's (S holds a position twice) is copied entry by entry
+/// through its columns instead.
 /// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
 /// @tparam kRowsPerWarp rows per warp (at most 32)
 /// @param tile_rows the tile in shared memory, first of the warp's rows first
@@ -46,99 +50,110 @@ namespace course::step5 {
 /// @param first_col S's column of the tile's column 0
 /// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
 /// @param row_count lane r < kRowsPerWarp: its entries in the tile (other lanes: 0)
-/// @param col_indices columns of the nonzeros
+/// @param row_mask lane r < kRowsPerWarp: the row's mask (other lanes: 0)
+/// @param col_indices columns of the nonzeros (read only for a row with repeated positions)
 /// @param values values of the nonzeros, or nullptr when every value is one
 /// @param output one float per nonzero
 template <int kRowsPerWarp>
-__device__ inline void copy_out_warp_rows(const float* tile_rows, int row_stride, int first_col,
-                                          int row_begin, int row_count,
-                                          const int* __restrict__ col_indices,
-                                          const float* __restrict__ values,
-                                          float* __restrict__ output) {
+__device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stride, int first_col,
+                                            int row_begin, int row_count,
+                                            unsigned long long row_mask,
+                                            const int* __restrict__ col_indices,
+                                            const float* __restrict__ values,
+                                            float* __restrict__ output) {
   static_assert(kRowsPerWarp >= 1 && kRowsPerWarp <= 32, "one lane per row");
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  int rows_end = row_count;  // becomes: entries of the warp's rows 0..lane
-#pragma unroll
-  for (int offset = 1; offset < kRowsPerWarp; offset <<= 1) {
-    const int before = __shfl_up_sync(kAllLanes, rows_end, offset);
-    if (lane >= offset) {
-      rows_end += before;
-    }
-  }
-  // Entry of number n in row r: (row_begin - numbers before row r) of lane r, plus n.
-  const int number_base = row_begin - (rows_end - row_count);
-  int row_ends[kRowsPerWarp];
-#pragma unroll
-  for (int row = 0; row < kRowsPerWarp; ++row) {
-    row_ends[row] = __shfl_sync(kAllLanes, rows_end, row);
-  }
-  const int total = row_ends[kRowsPerWarp - 1];
-  // The trip count is the same in every lane: all of them take part in the shuffle.
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const auto store = [&](int entry, float product) {
+    output[entry] = values == nullptr ? product : values[entry] * product;
+  };
 #pragma unroll 4
-  for (int first = 0; first < total; first += 32) {
-    const int number = first + lane;
-    int row = 0;
-#pragma unroll
-    for (int before = 0; before < kRowsPerWarp - 1; ++before) {
-      row += number >= row_ends[before] ? 1 : 0;
+  for (int row = 0; row < kRowsPerWarp; ++row) {
+    const int begin = __shfl_sync(kAllLanes, row_begin, row);
+    const int count = __shfl_sync(kAllLanes, row_count, row);
+    const unsigned long long mask = __shfl_sync(kAllLanes, row_mask, row);
+    const float* tile_row = tile_rows + row * row_stride;
+    if (__popcll(mask) == count) {  // the same in every lane: no divergence
+      const auto low = static_cast<unsigned>(mask);
+      const auto high = static_cast<unsigned>(mask >> 32);
+      if ((low >> lane) & 1u) {
+        store(begin + __popc(low & lanes_below), tile_row[lane]);
+      }
+      if ((high >> lane) & 1u) {
+        store(begin + __popc(low) + __popc(high & lanes_below), tile_row[32 + lane]);
+      }
+      continue;
     }
-    const int entry = __shfl_sync(kAllLanes, number_base, row) + number;
-    if (number < total) {  // the last round's lanes past the warp's last entry
-      const float product = tile_rows[row * row_stride + col_indices[entry] - first_col];
-      output[entry] = values == nullptr ? product : values[entry] * product;
+    // A row with a repeated position: each entry through its column.
+    for (int number = lane; number < count; number += 32) {
+      const int entry = begin + number;
+      store(entry, tile_row[col_indices[entry] - first_col]);
     }
   }
 }
 
 /// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
 ///
-/// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x = 256 (8 warps);
-/// one block per tile (blockIdx.x); @p tile_starts from tile_starts_kernel.
-/// @tparam kChunk values of the inner dimension staged per step (block_tile_chunk)
+/// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x =
+/// MmaBlockTileProduct<kStages, kWarps>::kThreads; one block per tile (blockIdx.x);
+/// @p tile_starts and @p tile_masks from tile_starts_kernel.
+/// @tparam kStages stages of the product's ring (kDensePanelStages)
+/// @tparam kWarps warps of the block (kDensePanelWarps)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
+/// @param tile_masks the columns each row of each tile holds (kTileMaskRows words a tile)
 /// @param col_indices columns of the nonzeros
 /// @param values values of the nonzeros, or nullptr when every value is one
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
-template <int kChunk>
-__global__ void __launch_bounds__(256)
+template <int kStages, int kWarps>
+__global__ void __launch_bounds__(MmaBlockTileProduct<kStages, kWarps>::kThreads)
     sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
+                              const unsigned long long* __restrict__ tile_masks,
                               const int* __restrict__ col_indices, const float* __restrict__ values,
                               bool vector_a, bool vector_b, float* __restrict__ output) {
-  using Product = BlockTileProduct<kChunk>;
-  constexpr int kWarps = Product::kWarps;
+  using Product = MmaBlockTileProduct<kStages, kWarps>;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp
   static_assert(Product::kRows == kPanelRows && Product::kCols == kPanelTileCols,
                 "a block tile is one panel high and one column block wide");
   static_assert(kPanelRows % kWarps == 0, "the same number of copy-out rows per warp");
-  __shared__ __align__(32) unsigned char shared[Product::kSharedBytes];
+  static_assert(kTileMaskRows == kPanelRows && kPanelTileCols == 64, "a 64-bit mask per row");
+  __shared__ __align__(16) unsigned char shared[Product::kSharedBytes];
 
   const DenseTile tile = tiles[blockIdx.x];
   const int thread = static_cast<int>(threadIdx.x);
   const int warp = thread / 32;
   const int lane = thread % 32;
 
-  // Load the copy-out ranges now: their latency hides behind the product. Lane r of warp w
-  // holds the tile's row w + 8·r.
+  // Load the copy-out's starts and masks now: their latency hides behind the product. Lane r
+  // of warp w holds the tile's row w + kWarps·r.
   int copy_begin = 0;
   int copy_count = 0;
+  unsigned long long copy_mask = 0;
   if (lane < kRowsPerWarp) {
+    const int tile_row = warp + kWarps * lane;
     const int* row_starts =
-        tile_starts + tile.starts + static_cast<std::int64_t>(warp + kWarps * lane) * tile.stride;
+        tile_starts + tile.starts + static_cast<std::int64_t>(tile_row) * tile.stride;
     copy_begin = row_starts[0];
     copy_count = row_starts[1] - copy_begin;
+    copy_mask = tile_masks[static_cast<std::int64_t>(blockIdx.x) * kTileMaskRows + tile_row];
   }
-  const float* result =
-      Product::compute(operands, tile.first_row, tile.first_col, vector_a, vector_b, shared);
+  // Once the first stages' copies are on their way: a valued S's values of the row into L2.
+  const auto prefetch_values = [&] {
+    if (values != nullptr && lane < kRowsPerWarp) {
+      prefetch_value_run(values + copy_begin, copy_count);
+    }
+  };
+  const float* result = Product::compute(operands, tile.first_row, tile.first_col, vector_a,
+                                         vector_b, shared, prefetch_values);
 
-  // Each warp copies out S's entries in its rows w, w + 8, ... of the tile's 64 columns.
-  copy_out_warp_rows<kRowsPerWarp>(result + warp * Product::kResultLd, kWarps * Product::kResultLd,
-                                   tile.first_col, copy_begin, copy_count, col_indices, values,
-                                   output);
+  // Each warp copies out S's entries in its rows w, w + kWarps, ... of the tile's 64 columns.
+  copy_out_masked_rows<kRowsPerWarp>(result + warp * Product::kResultLd,
+                                     kWarps * Product::kResultLd, tile.first_col, copy_begin,
+                                     copy_count, copy_mask, col_indices, values, output);
 }
 
 }  // namespace course::step5

@@ -25,7 +25,7 @@
 namespace course::step5 {
 namespace {
 
-constexpr int kBlockTileThreads = 256;  // the block-tile kernels' 8 warps
+constexpr int kBlockTileThreads = 256;  // the full-tile kernel's 8 warps
 
 /// Runs of nonzeros per block of the lane-group kernel when the options leave it open: as
 /// many as keep at least kMinWaves full waves of blocks (counted as 8 blocks of 256 threads
@@ -153,7 +153,7 @@ void launch_lane_groups(int group_lanes, const LaneLaunch& launch) {
 }
 
 /// Calls @p launch with std::integral_constant<int, 64> or <int, 128>: the chunk of the
-/// block-tile kernels that suits @p inner (block_tile_chunk).
+/// full-tile kernel that suits @p inner (block_tile_chunk).
 template <typename Launch>
 void with_block_tile_chunk(int inner, Launch launch) {
   if (block_tile_chunk(inner) == 64) {
@@ -174,13 +174,13 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
-    with_block_tile_chunk(operands.inner, [&](auto chunk) {
-      sddmm_dense_panels_kernel<decltype(chunk)::value>
-          <<<blocks_for(tables.tile_count, 1), kBlockTileThreads, 0, stream>>>(
-              operands, tables.storage.at<DenseTile>(tables.tiles_offset),
-              tables.storage.at<int>(tables.tile_starts_offset), pattern.col_indices(), values,
-              vector_a, vector_b, output);
-    });
+    using Product = MmaBlockTileProduct<kDensePanelStages, kDensePanelWarps>;
+    sddmm_dense_panels_kernel<kDensePanelStages, kDensePanelWarps>
+        <<<blocks_for(tables.tile_count, 1), Product::kThreads, 0, stream>>>(
+            operands, tables.storage.at<DenseTile>(tables.tiles_offset),
+            tables.storage.at<int>(tables.tile_starts_offset),
+            tables.storage.at<unsigned long long>(tables.tile_masks_offset), pattern.col_indices(),
+            values, vector_a, vector_b, output);
     CUDA_CHECK_LAUNCH(sddmm_dense_panels_kernel);
   }
   LaneLaunch lanes{0,

@@ -73,7 +73,8 @@ DensePanelChoice choose_dense_panels(const DevicePattern& pattern,
     }
     const auto starts_offset = static_cast<int>(choice.starts_total);
     choice.panel_slot[panel] = static_cast<int>(choice.slots.size()) + 1;
-    choice.slots.push_back({first_block, blocks + 1, starts_offset, static_cast<int>(panel)});
+    choice.slots.push_back({first_block, blocks + 1, starts_offset, static_cast<int>(panel),
+                            static_cast<int>(choice.tiles.size())});
     for (int block = 0; block < blocks; ++block) {
       choice.tiles.push_back({static_cast<int>(panel) * kPanelRows,
                               (first_block + block) * kPanelTileCols, starts_offset + block,
@@ -98,16 +99,19 @@ DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const Devic
   if (choice.slots.empty()) {
     return tables;  // every nonzero goes to the lane groups
   }
-  // One allocation: 1 + slot per panel, the slots, the tiles; then the table of tile starts,
-  // cleared by panel_tables_kernel and filled by tile_starts_kernel.
+  // One allocation: 1 + slot per panel, the slots, the tiles; then the table of tile starts
+  // and the tile masks, cleared by panel_tables_kernel and filled by tile_starts_kernel.
   const std::size_t slot_bytes = align_bytes(choice.panel_slot.size() * sizeof(int));
   const std::size_t slots_bytes = align_bytes(choice.slots.size() * sizeof(DenseSlot));
   const std::size_t tiles_bytes = align_bytes(choice.tiles.size() * sizeof(DenseTile));
-  const std::size_t table_bytes = static_cast<std::size_t>(choice.starts_total) * sizeof(int);
+  const std::size_t table_bytes =
+      align_bytes(static_cast<std::size_t>(choice.starts_total) * sizeof(int));
+  const std::size_t masks_bytes = choice.tiles.size() * kTileMaskRows * sizeof(unsigned long long);
   tables.slots_offset = slot_bytes;
   tables.tiles_offset = slot_bytes + slots_bytes;
   tables.tile_starts_offset = tables.tiles_offset + tiles_bytes;
-  tables.storage = course::DeviceBuffer<unsigned char>(tables.tile_starts_offset + table_bytes,
+  tables.tile_masks_offset = tables.tile_starts_offset + table_bytes;
+  tables.storage = course::DeviceBuffer<unsigned char>(tables.tile_masks_offset + masks_bytes,
                                                        "approach 4's dense panel tables",
                                                        course::DeviceMemorySource::stream_pool);
   // The tables go through mapped page-locked memory, which panel_tables_kernel reads.
@@ -118,17 +122,19 @@ DensePanelTables upload_dense_panels(const DensePanelChoice& choice, const Devic
               choice.slots.size() * sizeof(DenseSlot));
   std::memcpy(staging + tables.tiles_offset, choice.tiles.data(),
               choice.tiles.size() * sizeof(DenseTile));
-  int* tile_starts = tables.storage.at<int>(tables.tile_starts_offset);
+  // The starts and the masks follow the copied words: both are cleared.
   const auto copy_words = static_cast<std::int64_t>(tables.tile_starts_offset / sizeof(int));
-  const std::int64_t words = copy_words + choice.starts_total;
-  const unsigned table_blocks = std::min<unsigned>(blocks_for(words, kThreadsPerBlock), 1024);
-  panel_tables_kernel<<<table_blocks, kThreadsPerBlock>>>(reinterpret_cast<const int*>(staging),
-                                                          tables.storage.at<int>(0), copy_words,
-                                                          choice.starts_total);
+  const auto zero_words = static_cast<std::int64_t>((table_bytes + masks_bytes) / sizeof(int));
+  const unsigned table_blocks =
+      std::min<unsigned>(blocks_for(copy_words + zero_words, kThreadsPerBlock), 1024);
+  panel_tables_kernel<<<table_blocks, kThreadsPerBlock>>>(
+      reinterpret_cast<const int*>(staging), tables.storage.at<int>(0), copy_words, zero_words);
   CUDA_CHECK_LAUNCH(panel_tables_kernel);
   tile_starts_kernel<<<blocks_for(pattern.nnz(), kThreadsPerBlock), kThreadsPerBlock>>>(
       pattern.row_indices(), pattern.col_indices(), pattern.nnz(), tables.storage.at<int>(0),
-      tables.storage.at<DenseSlot>(tables.slots_offset), tile_starts);
+      tables.storage.at<DenseSlot>(tables.slots_offset),
+      tables.storage.at<int>(tables.tile_starts_offset),
+      tables.storage.at<unsigned long long>(tables.tile_masks_offset));
   CUDA_CHECK_LAUNCH(tile_starts_kernel);
   // The constructor's synchronisation ends the reads of staging before it is written again.
   return tables;

@@ -57,8 +57,8 @@ TEST_CASE("approach 4 all-dense Tensor Core panels with inner sizes 1 7 100 and 
     check_hybrid(s, inner, inner, seed, tensor_cores);
     check_hybrid(s, inner, inner + 3, seed, tensor_cores);
   }
-  // Positions held twice (S allows it), in panel 0 and further on: each entry is copied out,
-  // times its own value.
+  // Positions held twice (S allows it), in panel 0 and further on: those rows' masks count
+  // fewer columns than their entries, and the copy-out takes them entry by entry.
   course::CooMatrix repeated = s;
   for (const std::size_t at : {std::size_t{5}, s.nnz() / 2, s.nnz() / 2 + 1}) {
     repeated.row_indices.insert(repeated.row_indices.begin() + at, repeated.row_indices[at]);
