@@ -1,9 +1,10 @@
 /// @file block_tile_product.cuh
-/// @brief The Tensor Core product that approach 4's two block-tile kernels share: 8 warps
-/// compute a 64×64 tile of A·B, staging kChunk values of the inner dimension of 64 rows of A
-/// and 64 rows of b_transposed at a time in shared memory (each slice read from global memory
-/// once per block), each warp a 16×32 strip with WMMA 16×16×16; the finished tile is left in
-/// shared memory for the kernel's copy-out.
+/// @brief The Tensor Core product of approach 4's full tiles (the dense panels' is
+/// MmaBlockTileProduct, mma_block_tile_product.cuh): 8 warps compute a 64×64 tile of A·B,
+/// staging kChunk values of the inner dimension of 64 rows of A and 64 rows of b_transposed at
+/// a time in shared memory (each slice read from global memory once per block), each warp a
+/// 16×32 strip with WMMA 16×16×16; the finished tile is left in shared memory for the kernel's
+/// copy-out.
 ///
 /// Step 5, approach 4 (going further): one block computes a 64×64 tile of A·B with WMMA.
 /// Read first: wmma_tile_product.cuh (one warp, one 16×16 tile; the staging loader).

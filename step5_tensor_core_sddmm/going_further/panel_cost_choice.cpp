@@ -31,7 +31,7 @@ namespace {
 /// H200, 2026-11-29: lab/results/dense_panel_mma_h200.md). Refits on the H200 were tried and
 /// not kept: they put 2.2 times too little on a 10 % mask of 48-blocks at inner 64, where the
 /// dense panels then took 1.41 times as long as the masked tiles
-/// (lab/results/dense_path_strips_h200.md).
+/// (lab/results/dense_panel_refit_h200.md).
 constexpr double kDensePanelOverGather = 0.50;
 constexpr double kDenseTileCycles = 1620.0;  // about 6 ns of the whole H100 per tile
 

@@ -1,8 +1,9 @@
 /// @file sddmm_full_tiles.cuh
 /// @brief Approach 4's full tiles: a 64×64 tile wholly in S is a plain dense Tensor Core
-/// tile. Its product is BlockTileProduct's, as for a dense panel, but the copy-out needs no
-/// table of where S's entries are: row r of the tile is `width` consecutive entries of S
-/// from row_starts[r] on, so each warp stores whole rows, 32 neighbouring floats at a time.
+/// tile. Its product is BlockTileProduct's (WMMA; a dense panel's is MmaBlockTileProduct), and
+/// unlike a dense panel's, its copy-out needs no table of where S's entries are: row r of the tile
+/// is `width` consecutive entries of S from row_starts[r] on, so each warp stores whole rows, 32
+/// neighbouring floats at a time.
 ///
 /// Step 5, approach 4 (going further, "Full tiles"): the Tensor Core kernel of the full tiles.
 /// Read first: block_tile_product.cuh (the product), full_tiles.hpp (what a full tile is).
