@@ -29,20 +29,20 @@
 
 namespace course::step5 {
 
-/// @brief A 64×64 tile of A·B computed by one block of kWarps warps with ldmatrix and mma.sync.
+/// @brief A 64×64 tile of A·B computed by one block of 4 warps with ldmatrix and mma.sync.
 /// @tparam kStages stages of the ring (2 to 4: one multiplied, the others in flight)
-/// @tparam kWarps warps of the block: 4 (each a 32×32 quarter) or 8 (each 32×16)
-template <int kStages, int kWarps>
+template <int kStages>
 struct MmaBlockTileProduct {
-  static constexpr int kThreads = 32 * kWarps;            ///< threads per block
-  static constexpr int kRows = 64;                        ///< rows of the tile
-  static constexpr int kCols = 64;                        ///< columns of the tile
-  static constexpr int kWarpRows = 32;                    ///< rows of each warp's part
-  static constexpr int kWarpCols = kCols / (kWarps / 2);  ///< columns of each warp's part
-  static constexpr int kChunk = 64;                       ///< values of inner per stage
-  static constexpr int kStep = 16;                        ///< values of inner per mma
-  static constexpr int kFragmentsA = kWarpRows / 16;      ///< 16-row fragments of A per warp (2)
-  static constexpr int kFragmentsB = kWarpCols / 8;       ///< 8-column fragments of B per warp (4)
+  static constexpr int kWarps = 4;                    ///< warps per block, each a 32×32 quarter
+  static constexpr int kThreads = 32 * kWarps;        ///< threads per block
+  static constexpr int kRows = 64;                    ///< rows of the tile
+  static constexpr int kCols = 64;                    ///< columns of the tile
+  static constexpr int kWarpRows = 32;                ///< rows of each warp's part
+  static constexpr int kWarpCols = 32;                ///< columns of each warp's part
+  static constexpr int kChunk = 64;                   ///< values of inner per stage
+  static constexpr int kStep = 16;                    ///< values of inner per mma
+  static constexpr int kFragmentsA = kWarpRows / 16;  ///< 16-row fragments of A per warp (2)
+  static constexpr int kFragmentsB = kWarpCols / 8;   ///< 8-column fragments of B per warp (4)
   /// Halves per staged row: the 8 rows that one ldmatrix block reads lie 144 bytes (9 pieces of
   /// 16 bytes) apart, so their pieces fall in 8 different groups of 4 banks (no conflict);
   /// 16-byte aligned as cp.async needs.
@@ -54,24 +54,34 @@ struct MmaBlockTileProduct {
   static constexpr int kResultLd = kCols + 8;
   /// Bytes of the ring.
   static constexpr int kRingBytes = kStages * kStageHalves * 2;
+  /// Bytes of one stage: the finished tile, and what the caller stages beside it, each take one.
+  static constexpr int kStageBytes = kStageHalves * 2;
   /// Bytes of the finished tile.
   static constexpr int kResultBytes = kRows * kResultLd * 4;
   /// The ring and the finished tile are never needed at the same time: one buffer.
-  static constexpr int kSharedBytes = kRingBytes > kResultBytes ? kRingBytes : kResultBytes;
+  static constexpr int kSharedBytes = kRingBytes;
   static_assert(kStages >= 2 && kStages <= 4, "wait_pieces waits with at most 2 groups pending");
-  static_assert(kWarps == 4 || kWarps == 8, "two rows of 2 or 4 warps");
   static_assert((kRows / kWarpRows) * (kCols / kWarpCols) == kWarps,
                 "the warps' parts cover the tile exactly");
   static_assert(kChunk % kStep == 0 && kChunk % 8 == 0, "a stage holds whole mma steps and pieces");
   static_assert(kStageLd % 8 == 0, "staged rows start 16-byte aligned");
   static_assert(kWarpCols % 16 == 0, "one ldmatrix.x4 loads B for two 8-column fragments");
+  static_assert(kResultBytes <= kStageBytes, "the finished tile takes the last stage's place");
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory of one block");
 
   /// @brief Computes the tile (rows first_row.., columns first_col..) into @p shared, as floats
   /// with leading dimension kResultLd. Positions past the matrices' edges hold zeros.
+  ///
+  /// Two hooks let the caller hide its own loads behind the product. @p after_copies_issued
+  /// runs once the first stages' copies are issued. @p into_free_stage runs once, before the
+  /// stage that frees the first place of the ring no copy will fill again (the last stage with
+  /// two stages), and gets that place (kStageBytes): copies it issues there complete with the
+  /// ring's (committed with the stage's copies, waited for before the return), and the place
+  /// is the caller's until the next call. The finished tile takes another place.
   /// Preconditions: every thread of a block of kThreads calls it; @p shared holds
   /// kSharedBytes, 16-byte aligned; with @p vector_a (@p vector_b), A (Bᵀ) allows 16-byte loads.
   /// @tparam AfterCopiesIssued a callable without arguments
+  /// @tparam IntoFreeStage a callable taking an `unsigned char*` (the free place)
   /// @param operands A and b_transposed
   /// @param first_row first row of the tile
   /// @param first_col first column of the tile
@@ -81,16 +91,22 @@ struct MmaBlockTileProduct {
   /// @param after_copies_issued run by every thread once its copies of the first kStages - 1
   /// stages are issued: work that waits on the kernel's own loads (issued before compute) then
   /// waits behind the copies, not before them
+  /// @param into_free_stage run by every thread with the free place, as described above
   /// @return the finished tile in @p shared
-  template <typename AfterCopiesIssued>
+  template <typename AfterCopiesIssued, typename IntoFreeStage>
   __device__ static float* compute(const DenseOperands& operands, int first_row, int first_col,
                                    bool vector_a, bool vector_b, unsigned char* shared,
-                                   const AfterCopiesIssued& after_copies_issued) {
+                                   const AfterCopiesIssued& after_copies_issued,
+                                   const IntoFreeStage& into_free_stage) {
     __half* ring = reinterpret_cast<__half*>(shared);
     const int thread = static_cast<int>(threadIdx.x);
     const int warp = thread / 32;
     const int lane = thread % 32;
-    const int chunks = (operands.inner + kChunk - 1) / kChunk;
+    // At least one chunk (inner 0: one stage of zeros), so that the hook below always runs.
+    const int chunks = max(1, (operands.inner + kChunk - 1) / kChunk);
+    // The chunk whose copy-ahead would go past the last chunk (or the first chunk, when
+    // there are fewer chunks than the ring's copies ahead): its copy-ahead place stays free.
+    const int first_free = chunks > kStages - 1 ? chunks - (kStages - 1) : 0;
     float accumulators[kFragmentsA][kFragmentsB][4] = {};
 
     // Fill the ring but one stage. A group is committed even past the last chunk (empty), so
@@ -108,16 +124,20 @@ struct MmaBlockTileProduct {
       __syncthreads();  // chunk's stage is in shared memory (every thread's copies), and every
                         // warp has multiplied the stage of chunk - 1, which the copy below reuses
       const int ahead = chunk + kStages - 1;
+      __half* ahead_place = ring + (ahead % kStages) * kStageHalves;
       if (ahead < chunks) {
-        copy_stage(ring + (ahead % kStages) * kStageHalves, operands, first_row, first_col,
-                   ahead * kChunk, vector_a, vector_b, thread);
+        copy_stage(ahead_place, operands, first_row, first_col, ahead * kChunk, vector_a, vector_b,
+                   thread);
+      } else if (chunk == first_free) {
+        into_free_stage(reinterpret_cast<unsigned char*>(ahead_place));
       }
       commit_pieces();
       multiply_stage(ring + (chunk % kStages) * kStageHalves, warp, lane, accumulators);
     }
-    wait_pieces(0);   // only empty groups are left; none may still write into the ring
+    wait_pieces(0);   // the caller's copies and empty groups are left; all done before return
     __syncthreads();  // every warp has multiplied its last stage before the tile overwrites it
-    float* result = reinterpret_cast<float*>(shared);
+    // The last chunk's place: never the free place, which holds the caller's copies.
+    float* result = reinterpret_cast<float*>(ring + ((chunks - 1) % kStages) * kStageHalves);
     store_quarter(result, warp, lane, accumulators);
     __syncthreads();  // the whole tile is in shared memory before threads copy out other
                       // warps' quarters
@@ -208,8 +228,5 @@ struct MmaBlockTileProduct {
 /// @brief Stages of the dense panels' ring: two (36 KB a block, six blocks an SM on sm_90):
 /// one stage multiplied while the next is copied; the other blocks of the SM hide the rest.
 constexpr int kDensePanelStages = 2;
-
-/// @brief Warps of a dense-panel block.
-constexpr int kDensePanelWarps = 4;
 
 }  // namespace course::step5

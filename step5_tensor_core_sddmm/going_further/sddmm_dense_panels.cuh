@@ -11,7 +11,8 @@
 /// (MmaBlockTileProduct: the tile's 64 rows of A and of Bᵀ streamed 64 values of inner at a
 /// time through a ring of shared-memory stages, each warp a 32×32 quarter with ldmatrix and
 /// mma.sync), the tile goes to shared memory, and the threads copy out only the positions
-/// that S holds. Where those are comes from two small tables built once by the plan
+/// that S holds (a valued S's values copied into the ring's free place while the last stage is
+/// multiplied). Where those are comes from two small tables built once by the plan
 /// (tile_starts_kernel: each row's first entry in the tile and its 64-bit mask of columns): a
 /// first version searched S's sorted columns for them inside the kernel, and its chains of
 /// dependent loads (about 0.5 µs each) made a block take 15–45 µs. Many blocks per panel (one per
@@ -32,6 +33,52 @@
 
 namespace course::step5 {
 
+/// @brief Floats of a tile row's values staged in shared memory (a row holds at most 64
+/// entries of the tile unless S repeats a position).
+constexpr int kStagedValuesLd = kPanelTileCols;
+
+/// @brief Stages a valued S's values of the warp's kRowsPerWarp rows of the tile in shared
+/// memory, row r's run of entries at @p staged_rows + r·row_stride, lane l copying its
+/// entries l and 32 + l (cp.async: the copies wait in flight while the last stage is
+/// multiplied, not after it).
+///
+/// Why staged: loaded after the product, a block's values arrived only once its tile was done,
+/// and the valued window masks (every entry on dense panels) took 1.4–1.6 times their
+/// pattern's time (H200, 2026-11-29 11:02; Nsight Compute: latency-bound). A row with a
+/// repeated position (count not its mask's) is not staged: the copy-out reads its values.
+/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
+/// @tparam kRowsPerWarp rows per warp (at most 32)
+/// @param staged_rows the warp's first row of the staged values
+/// @param row_stride floats between two of the warp's rows in @p staged_rows
+/// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
+/// @param row_count lane r < kRowsPerWarp: its entries in the tile (other lanes: 0)
+/// @param row_mask lane r < kRowsPerWarp: the row's mask (other lanes: 0)
+/// @param values values of the nonzeros
+template <int kRowsPerWarp>
+__device__ inline void stage_row_values(float* staged_rows, int row_stride, int row_begin,
+                                        int row_count, unsigned long long row_mask,
+                                        const float* __restrict__ values) {
+  static_assert(kRowsPerWarp >= 1 && kRowsPerWarp <= 32, "one lane per row");
+  static_assert(kStagedValuesLd == 64, "two entries per lane and row");
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+  for (int row = 0; row < kRowsPerWarp; ++row) {
+    const int begin = __shfl_sync(kAllLanes, row_begin, row);
+    const int count = __shfl_sync(kAllLanes, row_count, row);
+    const unsigned long long mask = __shfl_sync(kAllLanes, row_mask, row);
+    if (__popcll(mask) != count) {
+      continue;  // a repeated position: count may pass 64, the copy-out reads these values
+    }
+    float* staged = staged_rows + row * row_stride;
+    if (lane < count) {
+      copy_float(staged + lane, values + begin + lane);
+    }
+    if (32 + lane < count) {
+      copy_float(staged + 32 + lane, values + begin + 32 + lane);
+    }
+  }
+}
+
 /// @brief The copy-out of sddmm_dense_panels_kernel for one warp: writes S's entries in
 /// kRowsPerWarp rows of the finished tile, C[e] = value · tile(row, column of e).
 ///
@@ -43,10 +90,13 @@ namespace course::step5 {
 /// round of 32 entries that left the blocks waiting (lab/NOTEBOOK.md, 2026-11-29, latest). A
 /// row whose count is not its mask's (S holds a position twice) is copied entry by entry
 /// through its columns instead.
-/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
+/// Preconditions: every lane of the warp calls it (it shuffles with the full mask); with
+/// values, @p staged_rows holds them (stage_row_values, its copies done and visible).
 /// @tparam kRowsPerWarp rows per warp (at most 32)
 /// @param tile_rows the tile in shared memory, first of the warp's rows first
 /// @param row_stride floats between two of the warp's rows in @p tile_rows
+/// @param staged_rows the warp's staged values (stage_row_values), or nullptr for a pattern
+/// @param staged_stride floats between two of the warp's rows in @p staged_rows
 /// @param first_col S's column of the tile's column 0
 /// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
 /// @param row_count lane r < kRowsPerWarp: its entries in the tile (other lanes: 0)
@@ -55,8 +105,9 @@ namespace course::step5 {
 /// @param values values of the nonzeros, or nullptr when every value is one
 /// @param output one float per nonzero
 template <int kRowsPerWarp>
-__device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stride, int first_col,
-                                            int row_begin, int row_count,
+__device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stride,
+                                            const float* staged_rows, int staged_stride,
+                                            int first_col, int row_begin, int row_count,
                                             unsigned long long row_mask,
                                             const int* __restrict__ col_indices,
                                             const float* __restrict__ values,
@@ -64,31 +115,6 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
   static_assert(kRowsPerWarp >= 1 && kRowsPerWarp <= 32, "one lane per row");
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const unsigned lanes_below = (1u << lane) - 1u;
-  // A valued S: every value the lane stores (columns lane and 32 + lane of each row) loaded
-  // first, all at once, so that their latencies overlap. Loaded row by row beside the stores,
-  // each store waited for its value: the valued window masks, whose entries are all on dense
-  // panels, took 1.72 times their pattern's time (H200, 2026-11-29 10:53, against 1.22 with
-  // the WMMA kernel's copy-out). A pattern keeps the ones.
-  float value_low[kRowsPerWarp];
-  float value_high[kRowsPerWarp];
-#pragma unroll
-  for (int row = 0; row < kRowsPerWarp; ++row) {
-    value_low[row] = 1.0f;
-    value_high[row] = 1.0f;
-    if (values != nullptr) {  // the same in every lane: all of them shuffle
-      const int begin = __shfl_sync(kAllLanes, row_begin, row);
-      const int count = __shfl_sync(kAllLanes, row_count, row);
-      const unsigned long long mask = __shfl_sync(kAllLanes, row_mask, row);
-      const auto low = static_cast<unsigned>(mask);
-      const auto high = static_cast<unsigned>(mask >> 32);
-      if (__popcll(mask) == count && ((low >> lane) & 1u) != 0) {
-        value_low[row] = values[begin + __popc(low & lanes_below)];
-      }
-      if (__popcll(mask) == count && ((high >> lane) & 1u) != 0) {
-        value_high[row] = values[begin + __popc(low) + __popc(high & lanes_below)];
-      }
-    }
-  }
 #pragma unroll
   for (int row = 0; row < kRowsPerWarp; ++row) {
     const int begin = __shfl_sync(kAllLanes, row_begin, row);
@@ -98,12 +124,17 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
     if (__popcll(mask) == count) {  // the same in every lane: no divergence
       const auto low = static_cast<unsigned>(mask);
       const auto high = static_cast<unsigned>(mask >> 32);
+      // The entry's number in the row's run: its place in the output and in the staged values.
+      const int low_number = __popc(low & lanes_below);
+      const int high_number = __popc(low) + __popc(high & lanes_below);
+      const float* staged = staged_rows + row * staged_stride;
       if ((low >> lane) & 1u) {
-        output[begin + __popc(low & lanes_below)] = value_low[row] * tile_row[lane];
+        const float value = staged_rows == nullptr ? 1.0f : staged[low_number];
+        output[begin + low_number] = value * tile_row[lane];
       }
       if ((high >> lane) & 1u) {
-        output[begin + __popc(low) + __popc(high & lanes_below)] =
-            value_high[row] * tile_row[32 + lane];
+        const float value = staged_rows == nullptr ? 1.0f : staged[high_number];
+        output[begin + high_number] = value * tile_row[32 + lane];
       }
       continue;
     }
@@ -119,10 +150,9 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// @brief A 64×64 block tile of a dense panel with Tensor Cores; writes S's positions only.
 ///
 /// Preconditions: S sorted row-major, at most 2³¹ - 1 nonzeros; blockDim.x =
-/// MmaBlockTileProduct<kStages, kWarps>::kThreads; one block per tile (blockIdx.x);
-/// @p tile_starts and @p tile_masks from tile_starts_kernel.
+/// MmaBlockTileProduct<kStages>::kThreads; one block per tile (blockIdx.x); @p tile_starts and
+/// @p tile_masks from tile_starts_kernel.
 /// @tparam kStages stages of the product's ring (kDensePanelStages)
-/// @tparam kWarps warps of the block (kDensePanelWarps)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
@@ -132,19 +162,22 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
-template <int kStages, int kWarps>
-__global__ void __launch_bounds__(MmaBlockTileProduct<kStages, kWarps>::kThreads)
+template <int kStages>
+__global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
     sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
                               const unsigned long long* __restrict__ tile_masks,
                               const int* __restrict__ col_indices, const float* __restrict__ values,
                               bool vector_a, bool vector_b, float* __restrict__ output) {
-  using Product = MmaBlockTileProduct<kStages, kWarps>;
+  using Product = MmaBlockTileProduct<kStages>;
+  constexpr int kWarps = Product::kWarps;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp
   static_assert(Product::kRows == kPanelRows && Product::kCols == kPanelTileCols,
                 "a block tile is one panel high and one column block wide");
   static_assert(kPanelRows % kWarps == 0, "the same number of copy-out rows per warp");
   static_assert(kTileMaskRows == kPanelRows && kPanelTileCols == 64, "a 64-bit mask per row");
+  static_assert(kPanelRows * kStagedValuesLd * 4 <= Product::kStageBytes,
+                "a tile's values fit in the ring's free place");
   __shared__ __align__(16) unsigned char shared[Product::kSharedBytes];
 
   const DenseTile tile = tiles[blockIdx.x];
@@ -171,13 +204,25 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages, kWarps>::kThreads
       prefetch_value_run(values + copy_begin, copy_count);
     }
   };
+  // Before the last stage is multiplied: the values from L2 into the ring's free place.
+  float* staged_values = nullptr;
+  const auto stage_values = [&](unsigned char* free_place) {
+    if (values != nullptr) {
+      staged_values = reinterpret_cast<float*>(free_place);
+      stage_row_values<kRowsPerWarp>(staged_values + warp * kStagedValuesLd,
+                                     kWarps * kStagedValuesLd, copy_begin, copy_count, copy_mask,
+                                     values);
+    }
+  };
   const float* result = Product::compute(operands, tile.first_row, tile.first_col, vector_a,
-                                         vector_b, shared, prefetch_values);
+                                         vector_b, shared, prefetch_values, stage_values);
 
   // Each warp copies out S's entries in its rows w, w + kWarps, ... of the tile's 64 columns.
-  copy_out_masked_rows<kRowsPerWarp>(result + warp * Product::kResultLd,
-                                     kWarps * Product::kResultLd, tile.first_col, copy_begin,
-                                     copy_count, copy_mask, col_indices, values, output);
+  copy_out_masked_rows<kRowsPerWarp>(
+      result + warp * Product::kResultLd, kWarps * Product::kResultLd,
+      staged_values == nullptr ? nullptr : staged_values + warp * kStagedValuesLd,
+      kWarps * kStagedValuesLd, tile.first_col, copy_begin, copy_count, copy_mask, col_indices,
+      values, output);
 }
 
 }  // namespace course::step5

@@ -174,8 +174,8 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
-    using Product = MmaBlockTileProduct<kDensePanelStages, kDensePanelWarps>;
-    sddmm_dense_panels_kernel<kDensePanelStages, kDensePanelWarps>
+    using Product = MmaBlockTileProduct<kDensePanelStages>;
+    sddmm_dense_panels_kernel<kDensePanelStages>
         <<<blocks_for(tables.tile_count, 1), Product::kThreads, 0, stream>>>(
             operands, tables.storage.at<DenseTile>(tables.tiles_offset),
             tables.storage.at<int>(tables.tile_starts_offset),
