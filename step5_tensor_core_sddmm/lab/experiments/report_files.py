@@ -1,6 +1,6 @@
-"""What the lab's report scripts share (limit_by_mask_kind.py, valued_against_pattern.py):
-a Markdown table row split into cells, a refusal of input that is not a report, and the
-argparse type of an input file.
+"""What the lab's report scripts share (limit_by_mask_kind.py, valued_against_pattern.py,
+ab_rounds.py): a Markdown table row split into cells, a refusal of input that is not a report,
+and the argparse type of an input file.
 
 Usage: none of its own: a module imported by those scripts.
 """
