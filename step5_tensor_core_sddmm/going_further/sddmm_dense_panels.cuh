@@ -91,20 +91,21 @@ __device__ inline void stage_row_values(float* staged_rows, int row_stride, int 
 /// row whose count is not its mask's (S holds a position twice) is copied entry by entry
 /// through its columns instead.
 /// Preconditions: every lane of the warp calls it (it shuffles with the full mask); with
-/// values, @p staged_rows holds them (stage_row_values, its copies done and visible).
+/// kValues, @p staged_rows holds the values (stage_row_values, its copies done and visible).
 /// @tparam kRowsPerWarp rows per warp (at most 32)
+/// @tparam kValues S has values (@p values, @p staged_rows); false: a pattern, both unused
 /// @param tile_rows the tile in shared memory, first of the warp's rows first
 /// @param row_stride floats between two of the warp's rows in @p tile_rows
-/// @param staged_rows the warp's staged values (stage_row_values), or nullptr for a pattern
+/// @param staged_rows the warp's staged values (stage_row_values)
 /// @param staged_stride floats between two of the warp's rows in @p staged_rows
 /// @param first_col S's column of the tile's column 0
 /// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
 /// @param row_count lane r < kRowsPerWarp: its entries in the tile (other lanes: 0)
 /// @param row_mask lane r < kRowsPerWarp: the row's mask (other lanes: 0)
 /// @param col_indices columns of the nonzeros (read only for a row with repeated positions)
-/// @param values values of the nonzeros, or nullptr when every value is one
+/// @param values values of the nonzeros
 /// @param output one float per nonzero
-template <int kRowsPerWarp>
+template <int kRowsPerWarp, bool kValues>
 __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stride,
                                             const float* staged_rows, int staged_stride,
                                             int first_col, int row_begin, int row_count,
@@ -129,11 +130,11 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
       const int high_number = __popc(low) + __popc(high & lanes_below);
       const float* staged = staged_rows + row * staged_stride;
       if ((low >> lane) & 1u) {
-        const float value = staged_rows == nullptr ? 1.0f : staged[low_number];
+        const float value = kValues ? staged[low_number] : 1.0f;
         output[begin + low_number] = value * tile_row[lane];
       }
       if ((high >> lane) & 1u) {
-        const float value = staged_rows == nullptr ? 1.0f : staged[high_number];
+        const float value = kValues ? staged[high_number] : 1.0f;
         output[begin + high_number] = value * tile_row[32 + lane];
       }
       continue;
@@ -142,7 +143,7 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
     for (int number = lane; number < count; number += 32) {
       const int entry = begin + number;
       const float product = tile_row[col_indices[entry] - first_col];
-      output[entry] = values == nullptr ? product : values[entry] * product;
+      output[entry] = kValues ? values[entry] * product : product;
     }
   }
 }
@@ -153,16 +154,18 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// MmaBlockTileProduct<kStages>::kThreads; one block per tile (blockIdx.x); @p tile_starts and
 /// @p tile_masks from tile_starts_kernel.
 /// @tparam kStages stages of the product's ring (kDensePanelStages)
+/// @tparam kValues S has values (@p values); false: a pattern, which then runs none of the
+/// values' code (one kernel for both, its patterns took up to 6 % longer: H200, 12:38)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
 /// @param tile_masks the columns each row of each tile holds (kTileMaskRows words a tile)
 /// @param col_indices columns of the nonzeros
-/// @param values values of the nonzeros, or nullptr when every value is one
+/// @param values values of the nonzeros (kValues), else nullptr
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
-template <int kStages>
+template <int kStages, bool kValues>
 __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
     sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
@@ -200,14 +203,14 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
   }
   // Once the first stages' copies are on their way: a valued S's values of the row into L2.
   const auto prefetch_values = [&] {
-    if (values != nullptr && lane < kRowsPerWarp) {
+    if (kValues && lane < kRowsPerWarp) {
       prefetch_value_run(values + copy_begin, copy_count);
     }
   };
   // Before the last stage is multiplied: the values from L2 into the ring's free place.
   float* staged_values = nullptr;
   const auto stage_values = [&](unsigned char* free_place) {
-    if (values != nullptr) {
+    if constexpr (kValues) {
       staged_values = reinterpret_cast<float*>(free_place);
       stage_row_values<kRowsPerWarp>(staged_values + warp * kStagedValuesLd,
                                      kWarps * kStagedValuesLd, copy_begin, copy_count, copy_mask,
@@ -218,11 +221,10 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
                                          vector_b, shared, prefetch_values, stage_values);
 
   // Each warp copies out S's entries in its rows w, w + kWarps, ... of the tile's 64 columns.
-  copy_out_masked_rows<kRowsPerWarp>(
+  copy_out_masked_rows<kRowsPerWarp, kValues>(
       result + warp * Product::kResultLd, kWarps * Product::kResultLd,
-      staged_values == nullptr ? nullptr : staged_values + warp * kStagedValuesLd,
-      kWarps * kStagedValuesLd, tile.first_col, copy_begin, copy_count, copy_mask, col_indices,
-      values, output);
+      kValues ? staged_values + warp * kStagedValuesLd : nullptr, kWarps * kStagedValuesLd,
+      tile.first_col, copy_begin, copy_count, copy_mask, col_indices, values, output);
 }
 
 }  // namespace course::step5

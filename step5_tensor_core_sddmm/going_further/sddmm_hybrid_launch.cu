@@ -174,14 +174,21 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
-    using Product = MmaBlockTileProduct<kDensePanelStages>;
-    sddmm_dense_panels_kernel<kDensePanelStages>
-        <<<blocks_for(tables.tile_count, 1), Product::kThreads, 0, stream>>>(
-            operands, tables.storage.at<DenseTile>(tables.tiles_offset),
-            tables.storage.at<int>(tables.tile_starts_offset),
-            tables.storage.at<unsigned long long>(tables.tile_masks_offset), pattern.col_indices(),
-            values, vector_a, vector_b, output);
-    CUDA_CHECK_LAUNCH(sddmm_dense_panels_kernel);
+    const auto launch_dense_panels = [&](auto values_kind) {
+      using Product = MmaBlockTileProduct<kDensePanelStages>;
+      sddmm_dense_panels_kernel<kDensePanelStages, decltype(values_kind)::value>
+          <<<blocks_for(tables.tile_count, 1), Product::kThreads, 0, stream>>>(
+              operands, tables.storage.at<DenseTile>(tables.tiles_offset),
+              tables.storage.at<int>(tables.tile_starts_offset),
+              tables.storage.at<unsigned long long>(tables.tile_masks_offset),
+              pattern.col_indices(), values, vector_a, vector_b, output);
+      CUDA_CHECK_LAUNCH(sddmm_dense_panels_kernel);
+    };
+    if (values != nullptr) {
+      launch_dense_panels(std::true_type{});
+    } else {
+      launch_dense_panels(std::false_type{});
+    }
   }
   LaneLaunch lanes{0,
                    operands,

@@ -59,12 +59,12 @@ void add_baseline_rows(const CaseInputs& inputs, ProgressTable& table, Summary& 
       table.add_row(row);
       continue;
     }
-    const std::string other = course::format_optional(run.other_ms, 3);
+    const std::string other = course::format_optional(run.other_ms, kMsDigits);
     const std::string total =
-        run.other_ms ? course::format_fixed(*run.ms + *run.other_ms, 3) : std::string("-");
-    row.insert(row.end(),
-               {course::format_fixed(*run.ms, 3), course::format_optional(run.min_ms, 3), other,
-                "-", total, course::format_fixed(gflops(nnz, inner, *run.ms), 1)});
+        run.other_ms ? course::format_fixed(*run.ms + *run.other_ms, kMsDigits) : std::string("-");
+    row.insert(row.end(), {course::format_fixed(*run.ms, kMsDigits),
+                           course::format_optional(run.min_ms, kMsDigits), other, "-", total,
+                           course::format_fixed(gflops(nnz, inner, *run.ms), 1)});
     const std::vector<std::string> ratios = ratio_cells(ratios_of(inputs, *run.ms));
     row.insert(row.end(), ratios.begin(), ratios.end());
     row.push_back(check);

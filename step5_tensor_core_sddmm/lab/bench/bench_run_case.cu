@@ -92,11 +92,11 @@ std::vector<std::string> time_approach(const CaseInputs& inputs,
     const double ms = kernel.median_ms;
     const CaseRatios ratios = ratios_of(inputs, ms);
     summary.add(number, ratios, ms, prep.median_ms, other.median_ms);
-    std::vector<std::string> cells = {course::format_fixed(ms, 3),
-                                      course::format_fixed(kernel.min_ms, 3),
-                                      course::format_fixed(other.median_ms, 3),
-                                      course::format_fixed(prep.median_ms, 3),
-                                      course::format_fixed(ms + other.median_ms, 3),
+    std::vector<std::string> cells = {course::format_fixed(ms, kMsDigits),
+                                      course::format_fixed(kernel.min_ms, kMsDigits),
+                                      course::format_fixed(other.median_ms, kMsDigits),
+                                      course::format_fixed(prep.median_ms, kMsDigits),
+                                      course::format_fixed(ms + other.median_ms, kMsDigits),
                                       course::format_fixed(gflops(csr.nnz(), inner, ms), 1)};
     const std::vector<std::string> ratio_text = ratio_cells(ratios);
     cells.insert(cells.end(), ratio_text.begin(), ratio_text.end());
