@@ -128,13 +128,18 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
       // The entry's number in the row's run: its place in the output and in the staged values.
       const int low_number = __popc(low & lanes_below);
       const int high_number = __popc(low) + __popc(high & lanes_below);
-      const float* staged = staged_rows + row * staged_stride;
       if ((low >> lane) & 1u) {
-        const float value = kValues ? staged[low_number] : 1.0f;
+        float value = 1.0f;  // a pattern
+        if constexpr (kValues) {
+          value = staged_rows[row * staged_stride + low_number];
+        }
         output[begin + low_number] = value * tile_row[lane];
       }
       if ((high >> lane) & 1u) {
-        const float value = kValues ? staged[high_number] : 1.0f;
+        float value = 1.0f;
+        if constexpr (kValues) {
+          value = staged_rows[row * staged_stride + high_number];
+        }
         output[begin + high_number] = value * tile_row[32 + lane];
       }
       continue;
@@ -155,7 +160,8 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// @p tile_masks from tile_starts_kernel.
 /// @tparam kStages stages of the product's ring (kDensePanelStages)
 /// @tparam kValues S has values (@p values); false: a pattern, which then runs none of the
-/// values' code (one kernel for both, its patterns took up to 6 % longer: H200, 12:38)
+/// values' code (one kernel for both, its patterns took up to 6 % longer: H200, 2026-11-29,
+/// lab/results/dense_values_staged_h200.md)
 /// @param operands A and b_transposed
 /// @param tiles the block tiles of the dense panels' column spans
 /// @param tile_starts first entry of each (row, column block) of the dense panels
