@@ -35,11 +35,12 @@ run 190 $E $B5 $COMMON --masks $SETS/attention_public.txt --csv $R/headline_publ
 run 110 $E $B5 $COMMON --masks $SETS/attention_other.txt --csv $R/headline_other_$TAG.csv --markdown $R/headline_other_$TAG.md
 
 # 2. The program against the bench on the same files (pattern and random values), inner 64 and 256: the
-# issue's 16-block mask and the causal mask.
+# issue's 16-block mask, the causal mask and a window mask whose entries all sit on dense panels.
 mkdir -p $T/m
 run 30 $E $GM --mask block-sparse --rows 16384 --cols 16384 --block-size 16 --block-density 0.03 --seed 11 --out $T/m/block16.mtx
 run 30 $E $GM --mask sliding-window --rows 4096 --cols 4096 --window 4095 --causal --out $T/m/causal4096.mtx
-for m in block16 causal4096; do
+run 30 $E $GM --mask sliding-window --rows 8192 --cols 8192 --window 256 --out $T/m/window8192.mtx
+for m in block16 causal4096 window8192; do
   awk 'BEGIN{srand(7)} NR==1{sub("pattern","real");print;next} /^%/{print;next} !s{s=1;print;next} {printf "%s %.6f\n",$0,2*rand()-1}' $T/m/$m.mtx > $T/m/${m}_vrand.mtx
 done
 run 60 $E $B5 --approaches 4 --no-fp32 --repeats 20 --other-repeats 1 --matrices $T/m --matrix-inner 64,256 --markdown $R/program_check_bench_$TAG.md
