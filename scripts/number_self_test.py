@@ -82,6 +82,8 @@ def cases(results):
                 for value, _ in bound.resolved.numbers:
                     if value == bound.resolved.value:
                         continue
+                    if value.startswith(("-", "−")):
+                        continue  # a signed number ('[-1, 1)'): no quoted figure has a sign
                     text = with_number(bound.figure, value)
                     if rounds_to(text, bound.resolved.value) is None:
                         continue  # the other number is this one rounded: no wrong claim
