@@ -43,18 +43,25 @@ def best_of(paths):
     return {key: min(times[key] for times in rounds) for key in common}
 
 
+def csv_files(text):
+    """argparse type: comma-separated readable files, one a round (exit status 2 otherwise)."""
+    return [existing_file(part) for part in text.split(",")]
+
+
 def geometric_mean(ratios):
     return math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float("nan")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", required=True, help="comma-separated CSV files, one a round")
-    parser.add_argument("--after", required=True, help="comma-separated CSV files, one a round")
+    parser.add_argument("--before", required=True, type=csv_files,
+                        help="comma-separated CSV files, one a round")
+    parser.add_argument("--after", required=True, type=csv_files,
+                        help="comma-separated CSV files, one a round")
     parser.add_argument("--names", default="before,after", help="the two builds' column names")
     args = parser.parse_args()
-    before = best_of([existing_file(p) for p in args.before.split(",")])
-    after = best_of([existing_file(p) for p in args.after.split(",")])
+    before = best_of(args.before)
+    after = best_of(args.after)
     names = args.names.split(",")
     if len(names) != 2:
         fail("--names: two names, comma-separated")
