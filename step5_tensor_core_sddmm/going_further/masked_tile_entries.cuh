@@ -12,8 +12,6 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 
-#include <mma.h>
-
 #include <cstdint>
 
 namespace course::step5 {
@@ -79,87 +77,155 @@ __device__ inline GroupDescriptors load_group_descriptors(const MaskedTileArgs& 
   return loaded;
 }
 
-/// @brief A lane's share of one tile's entries: the positions in S of its 8 (rows lane / 16,
-/// + 2, ...; column lane % 16), -1 where the row's mask does not hold the column, and their
-/// values (valued S only).
+/// @brief Entries of a tile that one lane holds in a warp's m16n8k16 accumulators: rows
+/// lane / 4 and + 8, columns 2·(lane % 4), +1, + 8 and + 9 (mma_fragments.cuh).
+constexpr int kTileEntriesPerLane = 8;
+
+/// @brief The accumulators of a warp's 16×16 tile: the two 16×8 halves of mma_16x8x16.
+using TileAccumulator = float[2][4];
+
+/// @brief A lane's entry @p entry of the tile in the accumulators. A lane's eight entries are
+/// numbered 4·(second row) + 2·(second half) + (second column of the pair): 0 and 1 are
+/// columns 2·(lane % 4) and +1 of row lane / 4, 2 and 3 the same eight columns on, 4 to 7 the
+/// same eight rows down (tile_entry_row, tile_entry_col).
+/// @param accumulator the tile's two 16×8 halves
+/// @param entry 0..kTileEntriesPerLane - 1
+/// @return the product there
+__device__ __forceinline__ float tile_entry(const TileAccumulator& accumulator, int entry) {
+  return accumulator[(entry / 2) % 2][(entry / 4) * 2 + entry % 2];
+}
+
+/// @brief Row of the tile that lane @p lane holds as its entry @p entry.
+/// @param lane the lane
+/// @param entry 0..kTileEntriesPerLane - 1
+/// @return the row, 0..15
+__device__ __forceinline__ int tile_entry_row(int lane, int entry) {
+  return lane / 4 + (entry / 4) * 8;
+}
+
+/// @brief Column of the tile that lane @p lane holds as its entry @p entry.
+/// @param lane the lane
+/// @param entry 0..kTileEntriesPerLane - 1
+/// @return the column, 0..15
+__device__ __forceinline__ int tile_entry_col(int lane, int entry) {
+  return ((entry / 2) % 2) * 8 + (lane % 4) * 2 + entry % 2;
+}
+
+/// @brief A lane's share of one tile's entries: the positions in S of the entries it holds in
+/// the accumulators (tile_entry_row, tile_entry_col), -1 where the row's mask does not hold
+/// the column, and their values (valued S only).
 struct TileValues {
-  int positions[kMaskedTileEdge / 2];  ///< position in S, or -1
-  float scales[kMaskedTileEdge / 2];   ///< S's value there (0 where none)
+  int positions[kTileEntriesPerLane];  ///< position in S, or -1
+  float scales[kTileEntriesPerLane];   ///< S's value there (valued S only)
 };
 
-/// @brief Finds a lane's positions in a tile from its descriptor and loads their values
+/// @brief Finds where in S the entries a lane holds lie, from the tile's descriptor: entry
+/// (r, c), when bit c of row r's mask is set, at start + (entries of the row before c).
+/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
+/// @param tile_start lane r < 16: row r's first position in S
+/// @param tile_mask lane r < 16: row r's columns
+/// @param positions the lane's positions in S, -1 where none
+__device__ inline void find_tile_positions(int tile_start, unsigned tile_mask,
+                                           int (&positions)[kTileEntriesPerLane]) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  // The lane's two rows (entries 0-3 and 4-7): their starts and masks from lanes row.
+  const int rows[2] = {tile_entry_row(lane, 0), tile_entry_row(lane, 4)};
+  unsigned row_masks[2];
+  int row_starts[2];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    row_masks[half] = __shfl_sync(kAllLanes, tile_mask, rows[half]);
+    row_starts[half] = __shfl_sync(kAllLanes, tile_start, rows[half]);
+  }
+#pragma unroll
+  for (int entry = 0; entry < kTileEntriesPerLane; ++entry) {
+    const unsigned row_mask = row_masks[entry / 4];
+    const int col = tile_entry_col(lane, entry);
+    const bool held = ((row_mask >> col) & 1u) != 0;
+    positions[entry] = held ? row_starts[entry / 4] + __popc(row_mask & ((1u << col) - 1u)) : -1;
+  }
+}
+
+/// @brief Finds a lane's positions in a tile (find_tile_positions) and loads their values
 /// (load_value_in_order): called before the tile's products, so that the loads, which
 /// prefetch_tile_values has asked L2 for a group earlier, arrive while the products run.
-/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
+/// Preconditions: every lane of the warp calls it.
 /// @param tile_start lane r < 16: row r's first position in S
 /// @param tile_mask lane r < 16: row r's columns
 /// @param values S's values
 /// @return the lane's positions and values
 __device__ inline TileValues load_tile_values(int tile_start, unsigned tile_mask,
                                               const float* __restrict__ values) {
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int col = lane % kMaskedTileEdge;
   TileValues found;
+  find_tile_positions(tile_start, tile_mask, found.positions);
 #pragma unroll
-  for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
-    const int row = lane / kMaskedTileEdge + 2 * index;
-    const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
-    const int row_start = __shfl_sync(kAllLanes, tile_start, row);
-    const bool held = ((row_mask >> col) & 1u) != 0;
-    found.positions[index] = held ? row_start + __popc(row_mask & ((1u << col) - 1u)) : -1;
-  }
-#pragma unroll
-  for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
+  for (int entry = 0; entry < kTileEntriesPerLane; ++entry) {
     // A column the row does not hold loads values[0], unused.
-    found.scales[index] = load_value_in_order(values + max(found.positions[index], 0));
+    found.scales[entry] = load_value_in_order(values + max(found.positions[entry], 0));
   }
   return found;
 }
 
-/// @brief Writes a finished tile's entries of S: the accumulator goes to the warp's 16×16
-/// floats in shared memory, then half-warps take the rows two at a time, lane c of a half
-/// writing column c when the row's mask holds it, at start + (entries of the row before c).
-/// A row's entries are consecutive in S, so each half-warp's stores are one run. A valued S
-/// found its positions and loaded its values before the products (load_tile_values): the
-/// stores then multiply and wait for nothing.
+/// @brief Writes a lane's two neighbouring entries (columns c and c + 1 of one row): as one
+/// 8-byte store when the row holds both (then the second follows the first in S) and the first's
+/// address is 8-byte aligned, else each one the row holds on its own.
+/// @param first_position the first entry's position in S, or -1
+/// @param second_position the second's, or -1
+/// @param first the first's product (times its value for a valued S)
+/// @param second the second's
+/// @param output one float per entry of S
+__device__ __forceinline__ void store_entry_pair(int first_position, int second_position,
+                                                 float first, float second,
+                                                 float* __restrict__ output) {
+  if (first_position >= 0 && second_position >= 0 &&
+      reinterpret_cast<std::uintptr_t>(output + first_position) % 8 == 0) {
+    *reinterpret_cast<float2*>(output + first_position) = make_float2(first, second);
+    return;
+  }
+  if (first_position >= 0) {
+    output[first_position] = first;
+  }
+  if (second_position >= 0) {
+    output[second_position] = second;
+  }
+}
+
+/// @brief Writes a finished tile's entries of S straight from the accumulators: each lane its
+/// own eight, where the rows' masks hold them, in pairs of neighbouring columns
+/// (store_entry_pair). A row's entries are consecutive in S, so a full row's four lanes write
+/// 32 consecutive bytes with one instruction. A valued S found its positions and loaded its
+/// values before the products (load_tile_values): the stores then multiply and wait for
+/// nothing; a pattern finds its positions here.
+/// Preconditions: every lane of the warp calls it.
 /// @tparam kValues S has values (@p found), else a pattern
 /// @param accumulator the tile's product
-/// @param result the warp's 16×16 floats in shared memory (32-byte aligned)
 /// @param tile_start lane r < 16: the row's first position in S
 /// @param tile_mask lane r < 16: the row's columns
 /// @param found kValues: the lane's positions and values (load_tile_values)
 /// @param output one float per entry of S
 template <bool kValues>
-__device__ inline void store_masked_tile(
-    const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
-    float* result, int tile_start, unsigned tile_mask, const TileValues& found,
-    float* __restrict__ output) {
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int col = lane % kMaskedTileEdge;
-  const int first_row = lane / kMaskedTileEdge;
-  nvcuda::wmma::store_matrix_sync(result, accumulator, kMaskedTileEdge,
-                                  nvcuda::wmma::mem_row_major);
-  __syncwarp();  // the whole tile is in shared memory before lanes read other lanes' values
+__device__ inline void store_masked_tile(const TileAccumulator& accumulator, int tile_start,
+                                         unsigned tile_mask, const TileValues& found,
+                                         float* __restrict__ output) {
+  int positions[kTileEntriesPerLane];
   if constexpr (kValues) {
 #pragma unroll
-    for (int index = 0; index < kMaskedTileEdge / 2; ++index) {
-      if (found.positions[index] >= 0) {
-        const int row = first_row + 2 * index;
-        output[found.positions[index]] = found.scales[index] * result[row * kMaskedTileEdge + col];
-      }
+    for (int entry = 0; entry < kTileEntriesPerLane; ++entry) {
+      positions[entry] = found.positions[entry];
     }
   } else {
-    // Both half-warps make 8 passes, so every lane joins every shuffle.
-    for (int row = first_row; row < kMaskedTileEdge; row += 2) {
-      const unsigned row_mask = __shfl_sync(kAllLanes, tile_mask, row);
-      const int row_start = __shfl_sync(kAllLanes, tile_start, row);
-      if ((row_mask >> col) & 1u) {
-        const int position = row_start + __popc(row_mask & ((1u << col) - 1u));
-        output[position] = result[row * kMaskedTileEdge + col];
-      }
-    }
+    find_tile_positions(tile_start, tile_mask, positions);
   }
-  __syncwarp();  // every lane has read the tile before the warp's next tile overwrites it
+#pragma unroll
+  for (int entry = 0; entry < kTileEntriesPerLane; entry += 2) {
+    float first = tile_entry(accumulator, entry);
+    float second = tile_entry(accumulator, entry + 1);
+    if constexpr (kValues) {
+      first *= found.scales[entry];
+      second *= found.scales[entry + 1];
+    }
+    store_entry_pair(positions[entry], positions[entry + 1], first, second, output);
+  }
 }
 
 /// @brief Asks L2 for the values of the warp's tiles in one group of steps: lane r < 16 the

@@ -3,25 +3,32 @@
 /// super-panel. The panels' rows of A are copied into shared memory once; the tile columns
 /// of the item stream through a ring of stages of Bᵀ (the 16 rows of up to four tile columns,
 /// up to 256 values of inner each), copied asynchronously several stages ahead where the GPU
-/// has cp.async; every warp whose panel has a tile in a column multiplies it with WMMA
-/// 16×16×16, and after the column's last chunk of inner writes the tile's entries of S, row by
-/// row, through its starts and masks.
+/// has cp.async; every warp whose panel has a tile in a column multiplies it with `ldmatrix`
+/// and `mma.sync` m16n8k16, and after the column's last chunk of inner writes the tile's
+/// entries of S from its registers, through the tile's starts and masks.
+///
+/// Why not WMMA (as this kernel was first written): with WMMA's fragments opaque, a finished
+/// tile had to go through shared memory (store_matrix_sync) before its lanes could find their
+/// entries' places; with mma.sync's documented layout each lane writes its own eight entries
+/// straight from the registers, and a 16-deep step is two `ldmatrix.x4` and two `mma.sync`.
+/// Measured on an H200 (2026-11-29, lab/results/masked_tiles_mma_h200.md): 0.908 of WMMA's
+/// time over 16 pattern cases, 0.985 over their valued twins.
 ///
 /// Step 5, going further: Tensor Cores on the masked 16×16 tiles, results stored straight into
 /// S's value order through the tiles' descriptors.
 /// Read first: masked_tiles.hpp (descriptors, steps, items), masked_tile_entries.cuh (the
 /// tiles' entries: descriptors, values, the masked store), async_piece_copy.cuh (the copies),
-/// ../wmma_tile_product.cuh (one warp, one WMMA tile).
+/// mma_fragments.cuh (ldmatrix, mma.sync and their fragments).
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_entries.cuh"
+#include "step5_tensor_core_sddmm/going_further/mma_fragments.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <cuda_fp16.h>
-#include <mma.h>
 
 #include <cstdint>
 
@@ -148,11 +155,9 @@ struct StageCopier {
 };
 
 /// @brief Where masked_tile_kernel's dynamic shared memory holds what, in this order (the
-/// order masked_tile_shared_bytes counts): each warp's 16×16 floats, the panels' rows of A,
-/// the ring of stages of Bᵀ, and the item's table (tile column and the panels' tiles of each
-/// step).
+/// order masked_tile_shared_bytes counts): the panels' rows of A, the ring of stages of Bᵀ,
+/// and the item's table (tile column and the panels' tiles of each step).
 struct MaskedTileShared {
-  float* results;   ///< kPanels tiles of 16×16 floats, one per warp
   __half* a_rows;   ///< the panels' rows of A, a_ld halves each
   __half* ring;     ///< args.stages stages of stage_rows rows of stage_ld halves
   ItemTable table;  ///< the item's table, room for args.item_steps steps
@@ -171,11 +176,10 @@ __device__ __forceinline__ MaskedTileShared divide_masked_tile_shared(unsigned c
                                                                       const MaskedTileArgs& args,
                                                                       int a_ld, int stage_rows,
                                                                       int stage_ld) {
-  float* results = reinterpret_cast<float*>(shared);
-  __half* a_rows = reinterpret_cast<__half*>(results + kPanels * kMaskedTileEdge * kMaskedTileEdge);
+  __half* a_rows = reinterpret_cast<__half*>(shared);
   __half* ring = a_rows + kPanels * kMaskedTileEdge * a_ld;
   int* table_start = reinterpret_cast<int*>(ring + args.stages * stage_rows * stage_ld);
-  return {results, a_rows, ring, ItemTable{table_start, table_start + args.item_steps}};
+  return {a_rows, ring, ItemTable{table_start, table_start + args.item_steps}};
 }
 
 /// @brief Copies the item's table of steps into shared memory (every thread of the block
@@ -198,8 +202,8 @@ __device__ inline void load_item_table(const MaskedTileArgs& args, const ItemTab
 }
 
 /// @brief One warp's products of one stage: for each step of the stage's group where the
-/// warp's panel has a tile, the tile's chunk of inner on WMMA, and after the last chunk its
-/// entries stored (store_masked_tile).
+/// warp's panel has a tile, the tile's chunk of inner with `ldmatrix` and `mma.sync`
+/// (mma_fragments.cuh), and after the last chunk its entries stored (store_masked_tile).
 /// @tparam kPanels panels per block
 /// @tparam kValues S has values
 /// @param args the tiles' tables
@@ -214,22 +218,23 @@ __device__ inline void load_item_table(const MaskedTileArgs& args, const ItemTab
 /// @param inner16 inner rounded up to 16
 /// @param current the warp's descriptors of the group
 /// @param accumulator the warp's tile, carried from chunk to chunk
-/// @param result the warp's 16×16 floats in shared memory
 /// @param output one float per entry of S
 template <int kPanels, bool kValues>
-__device__ inline void multiply_stage(
-    const MaskedTileArgs& args, const ItemTable& table, const RingPosition& at, int chunks,
-    int step_count, const __half* stage_b, int stage_ld, const __half* a_warp, int a_ld,
-    int inner16, const GroupDescriptors& current,
-    nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>& accumulator,
-    float* result, float* __restrict__ output) {
-  using namespace nvcuda;
+__device__ inline void multiply_stage(const MaskedTileArgs& args, const ItemTable& table,
+                                      const RingPosition& at, int chunks, int step_count,
+                                      const __half* stage_b, int stage_ld, const __half* a_warp,
+                                      int a_ld, int inner16, const GroupDescriptors& current,
+                                      TileAccumulator& accumulator, float* __restrict__ output) {
   const int warp = static_cast<int>(threadIdx.x) / 32;
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a_part;
-  // Bᵀ row-major is B column-major: B(k, n) of the stage sits at stage[n * ld + k].
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b_part;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
   const int k0 = at.chunk * args.chunk;
   const int depth_steps = min(args.chunk, inner16 - k0) / 16;
+  // ldmatrix.x4 on A: lanes 0-15 give rows 0-15 at k, lanes 16-31 the same rows at k + 8: the
+  // blocks arrive as a[0..3] of mma_fragments.cuh.
+  const __half* a_rows = a_warp + (lane % 16) * a_ld + (lane / 16) * 8 + k0;
+  // ldmatrix.x4 on a tile's 16 rows of Bᵀ: lanes 0-7 give columns 0-7 at k, lanes 8-15 the
+  // same at k + 8, lanes 16-31 the same for columns 8-15: b[0], b[1] of the two 16×8 halves.
+  const int b_offset = (lane % 8 + (lane / 16) * 8) * stage_ld + ((lane / 8) % 2) * 8;
 #pragma unroll
   for (int slot = 0; slot < kMaxGroupSteps; ++slot) {
     const int step = at.group * args.group_steps + slot;
@@ -237,7 +242,13 @@ __device__ inline void multiply_stage(
       continue;  // no tile of this warp's panel in the step (the same for the whole warp)
     }
     if (at.chunk == 0) {
-      wmma::fill_fragment(accumulator, 0.0f);
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+#pragma unroll
+        for (int index = 0; index < 4; ++index) {
+          accumulator[half][index] = 0.0f;
+        }
+      }
     }
     TileValues found{};
     if constexpr (kValues) {
@@ -246,16 +257,21 @@ __device__ inline void multiply_stage(
         found = load_tile_values(current.start[slot], current.mask[slot], args.values);
       }
     }
-    const __half* tile_b = stage_b + slot * kMaskedTileEdge * stage_ld;
+    const __half* tile_b = stage_b + slot * kMaskedTileEdge * stage_ld + b_offset;
 #pragma unroll 4
     for (int depth = 0; depth < depth_steps; ++depth) {
-      wmma::load_matrix_sync(a_part, a_warp + k0 + depth * 16, a_ld);
-      wmma::load_matrix_sync(b_part, tile_b + depth * 16, stage_ld);
-      wmma::mma_sync(accumulator, a_part, b_part, accumulator);
+      unsigned a[4];
+      unsigned blocks[4];
+      load_matrix_x4(a, a_rows + depth * 16);
+      load_matrix_x4(blocks, tile_b + depth * 16);
+      const unsigned left[2] = {blocks[0], blocks[1]};
+      const unsigned right[2] = {blocks[2], blocks[3]};
+      mma_16x8x16(accumulator[0], a, left);
+      mma_16x8x16(accumulator[1], a, right);
     }
     if (at.chunk == chunks - 1) {
-      store_masked_tile<kValues>(accumulator, result, current.start[slot], current.mask[slot],
-                                 found, output);
+      store_masked_tile<kValues>(accumulator, current.start[slot], current.mask[slot], found,
+                                 output);
     }
   }
 }
@@ -353,7 +369,7 @@ __global__ void __launch_bounds__(32 * kPanels)
   GroupDescriptors next =
       load_group_descriptors<kPanels>(args, table, 0, args.group_steps, step_count, warp, lane);
   GroupDescriptors current{};
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> accumulator;
+  TileAccumulator accumulator;
   const __half* a_warp = parts.a_rows + warp * kEdge * a_ld;
   RingPosition computed;  // the stage the warps multiply
   for (int stage = 0; stage < total; ++stage) {
@@ -368,8 +384,7 @@ __global__ void __launch_bounds__(32 * kPanels)
     }
     multiply_stage<kPanels, kValues>(args, table, computed, chunks, step_count,
                                      parts.ring + computed.slot * stage_rows * stage_ld, stage_ld,
-                                     a_warp, a_ld, inner16, current, accumulator,
-                                     parts.results + warp * kEdge * kEdge, output);
+                                     a_warp, a_ld, inner16, current, accumulator, output);
     if constexpr (kValues) {
       if (computed.chunk == chunks - 1) {
         // The next group's descriptors were loaded at this group's start: L2 can fetch its

@@ -72,9 +72,8 @@ int masked_tile_shared_bytes(int panels, int stages, int inner, int item_steps, 
   const int a_bytes = panels * kMaskedTileEdge * a_ld * 2;
   const int stage_ld = masked_tile_chunk(inner) + kMaskedTilePad;
   const int stage_bytes = stages * group_steps * kMaskedTileEdge * stage_ld * 2;
-  const int result_bytes = panels * kMaskedTileEdge * kMaskedTileEdge * 4;
   const int table_bytes = item_steps * (1 + panels) * 4;
-  return result_bytes + a_bytes + stage_bytes + table_bytes;
+  return a_bytes + stage_bytes + table_bytes;
 }
 
 TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_async_copy) {

@@ -80,10 +80,9 @@ int masked_tile_chunk(int inner);
 /// @return tile columns per stage
 int masked_group_steps(int inner);
 
-/// @brief Dynamic shared memory of the masked-tile kernel: one 16×16 float tile per warp,
-/// the panels' rows of A (inner rounded up to 16, plus 8 halves against bank conflicts), the
-/// stages of Bᵀ (16 rows per tile column of the group, chunk plus 8 halves each), and the
-/// block's table of tile columns.
+/// @brief Dynamic shared memory of the masked-tile kernel: the panels' rows of A (inner rounded up
+/// to 16, plus 8 halves against bank conflicts), the stages of Bᵀ (16 rows per tile column of the
+/// group, chunk plus 8 halves each), and the block's table of tile columns.
 /// @param panels 16-row panels per block
 /// @param stages stages of Bᵀ
 /// @param inner the inner size
