@@ -128,7 +128,7 @@ struct TileValues {
 __device__ inline void find_tile_positions(int tile_start, unsigned tile_mask,
                                            int (&positions)[kTileEntriesPerLane]) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  // The lane's two rows (entries 0-3 and 4-7): their starts and masks from lanes row.
+  // The lane's two rows (entries 0-3 and 4-7): lane r < 16 holds row r's start and mask.
   const int rows[2] = {tile_entry_row(lane, 0), tile_entry_row(lane, 4)};
   unsigned row_masks[2];
   int row_starts[2];

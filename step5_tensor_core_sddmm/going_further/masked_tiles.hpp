@@ -32,7 +32,7 @@
 
 namespace course::step5 {
 
-/// @brief Rows and columns of a masked tile (the WMMA shape 16×16×16).
+/// @brief Rows and columns of a masked tile (two mma.sync m16n8k16 products side by side).
 constexpr int kMaskedTileEdge = 16;
 /// @brief The most values of the inner dimension one stage of Bᵀ holds.
 constexpr int kMaskedMaxChunk = 256;

@@ -23,8 +23,8 @@
 
 #include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tile_entries.cuh"
-#include "step5_tensor_core_sddmm/going_further/mma_fragments.cuh"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
+#include "step5_tensor_core_sddmm/going_further/mma_fragments.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
