@@ -150,7 +150,8 @@ class Perturbations(unittest.TestCase):
                     "%s %s -> %s" % (number, unit, new))
             if match.group("kind") == "cell" and len(fields(match.group("args"))) == 3:
                 row = source_row(match.group("args"))
-                column = re.sub(r"@\d+$", "", fields(match.group("args"))[2])
+                # "COLUMN @3" names the same column as "COLUMN@3".
+                column = re.sub(r"@\d+$", "", fields(match.group("args"))[2]).strip()
                 if row:
                     headers, cells = row
                     others = [h for h, c in zip(headers[1:], cells[1:]) if h != column and
