@@ -32,11 +32,25 @@ enum class PanelChoice {
   density
 };
 
+/// @brief The kernel that multiplies the masked 16×16 tiles.
+enum class MaskedTileKernel {
+  /// the plan's choice (masked_kernel_for): registers, or the ring where the masked tiles
+  /// fill much of the columns their panels span
+  automatic,
+  /// masked_tile_kernel (sddmm_masked_tiles.cuh): blocks of 1, 2 or 4 panels share each copy
+  /// of a tile column of Bᵀ through a ring of stages in shared memory, a barrier per stage
+  ring,
+  /// register_tile_kernel (sddmm_register_tiles.cuh): one warp per run of one panel's tiles,
+  /// operands loaded straight into the registers mma.sync reads, no barrier
+  registers
+};
+
 /// @brief The switches of the masked-tile plan (the benchmark times variants with them).
 struct MaskedTileOptions {
-  int panels = 0;          ///< 16-row panels per block: 0 chooses, or 1, 2, 4
-  int group_steps = 0;     ///< tile columns per stage of Bᵀ: 0 chooses, or 1 to 4
-  int stages = 0;          ///< stages of Bᵀ in flight per block: 0 chooses, or 2 to 4
+  MaskedTileKernel kernel = MaskedTileKernel::automatic;  ///< the kernel of the masked tiles
+  int panels = 0;          ///< the ring: 16-row panels per block: 0 chooses, or 1, 2, 4
+  int group_steps = 0;     ///< the ring: tile columns per stage of Bᵀ: 0 chooses, or 1 to 4
+  int stages = 0;          ///< the ring: stages of Bᵀ in flight per block: 0 chooses, or 2 to 4
   int min_entries = 0;     ///< a tile's threshold: 0 takes the cost model's
   bool dense_path = true;  ///< let the plan take the dense product when it wins
   /// keep every tile found, even where the model says they save less than a launch costs

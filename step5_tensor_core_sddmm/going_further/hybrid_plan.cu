@@ -169,7 +169,7 @@ HybridPlan::State HybridPlan::build_state() const {
 HybridPlan::State HybridPlan::masked_tile_state() const {
   State state;
   state.masked =
-      plan_masked_tiles(*pattern_, panels_->nnz, inner_, options_.masked, describe_current_gpu());
+      plan_masked_tiles(*pattern_, *panels_, inner_, options_.masked, describe_current_gpu());
   state.tensor_core_units = state.masked.figures.tiles;
   state.entries.masked_tiles = state.masked.figures.covered;
   state.entries.lane_groups = pattern_->nnz() - state.entries.masked_tiles;
@@ -216,7 +216,7 @@ HybridPlan::State HybridPlan::block_tile_state() const {
     const MaskedExclusion exclusion{
         tally.tiles_outside_dense_panels ? state.full.covered.data() : nullptr, panel_slot};
     masked_options.dense_path = false;
-    state.masked = plan_masked_tiles(*pattern_, panels_->nnz, inner_, masked_options,
+    state.masked = plan_masked_tiles(*pattern_, *panels_, inner_, masked_options,
                                      describe_current_gpu(), exclusion, tally.remaining);
     state.tensor_core_units += state.masked.figures.tiles;
     state.entries.masked_tiles = state.masked.figures.covered;
@@ -288,11 +288,30 @@ std::size_t HybridPlan::workspace_bytes() const {
          masked.listed.bytes() + (masked.dense ? masked.dense->bytes() : 0);
 }
 
+namespace {
+
+/// The masked tiles' kernel and how their work is cut, for describe(): nothing without tiles.
+std::string describe_masked_kernel(const MaskedPlanFigures& figures) {
+  if (figures.tiles == 0) {
+    return "";
+  }
+  const std::string cut = std::to_string(figures.tiles) + " tiles, " +
+                          std::to_string(figures.steps) + " tile columns, " +
+                          std::to_string(figures.items) + " items";
+  if (figures.shape.kernel == MaskedTileKernel::registers) {
+    return " (" + cut + ": registers, a warp an item)";
+  }
+  return " (" + cut + ": ring, " + std::to_string(figures.shape.panels) + " panels a block)";
+}
+
+}  // namespace
+
 std::string HybridPlan::describe() const {
   const int kernels = state_->masked.figures.launches;
   return "plan: " + std::to_string(state_->entries.full_tiles) + " entries on full tiles, " +
          std::to_string(state_->entries.dense_panels) + " on dense panels, " +
-         std::to_string(state_->entries.masked_tiles) + " on masked tiles, " +
+         std::to_string(state_->entries.masked_tiles) + " on masked tiles" +
+         describe_masked_kernel(state_->masked.figures) + ", " +
          std::to_string(state_->entries.lane_groups) + " on lane groups, " +
          std::to_string(state_->entries.dense_path) + " on the dense path (" +
          std::to_string(kernels) + (kernels == 1 ? " kernel)" : " kernels)");

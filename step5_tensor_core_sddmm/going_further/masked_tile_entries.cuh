@@ -31,6 +31,26 @@ struct MaskedTileArgs {
   int chunk;                     ///< values of inner one stage holds (a multiple of 16)
 };
 
+/// @brief The kernels' arguments for @p tiles, launched with @p shape.
+/// @param tiles grouped tiles
+/// @param shape the launch shape
+/// @param values S's values, or nullptr when every value is one
+/// @return the arguments
+inline MaskedTileArgs masked_tile_args(const MaskedTiles& tiles, const MaskedTileShape& shape,
+                                       const float* values) {
+  return MaskedTileArgs{tiles.starts.data(),
+                        tiles.masks.data(),
+                        tiles.step_cols.data(),
+                        tiles.step_super_panels.data(),
+                        tiles.step_tiles.data(),
+                        tiles.item_first_steps.data(),
+                        values,
+                        shape.stages,
+                        tiles.item_steps,
+                        shape.group_steps,
+                        shape.chunk};
+}
+
 /// @brief The most steps one stage holds (masked_tile_kernel's registers of descriptors).
 constexpr int kMaxGroupSteps = 4;
 

@@ -40,33 +40,65 @@ TileThreshold threshold_for(const MaskedTileOptions& options, const DeviceRates&
 /// drop the tile): the search then only writes the flags of the excluded entries.
 constexpr TileThreshold kNoTile{kMaskedTileEdge * kMaskedTileEdge + 1, kMaskedTileEdge + 1};
 
-/// The masked-tile kernel's launch shape on @p device (the current GPU), with the copies of the
-/// kernel's code loaded there.
-MaskedTileShape shape_for(const GpuDescription& device, int inner,
-                          const MaskedTileOptions& options) {
+/// The ring's launch shape on @p device (the current GPU), with the copies of the kernel's
+/// code loaded there.
+MaskedTileShape ring_shape_for(const GpuDescription& device, int inner,
+                               const MaskedTileOptions& options) {
   const TileCopies copies = masked_tile_copies(device, masked_tiles_compiled_with_async_copy());
   return choose_masked_tile_shape(device, copies, inner, options.panels, options.group_steps,
                                   options.stages);
 }
 
+/// The shape the search starts with: the ring's when asked for, else register_tile_kernel's
+/// (the automatic plan's usual choice; see choose_ring_if_shared).
+MaskedTileShape shape_for(const GpuDescription& device, int inner,
+                          const MaskedTileOptions& options) {
+  if (options.kernel == MaskedTileKernel::ring) {
+    return ring_shape_for(device, inner, options);
+  }
+  return inner > 0 ? choose_register_tile_shape(device, inner) : MaskedTileShape{};
+}
+
+/// The automatic plan, once the tiles are found for register_tile_kernel: where they fill at
+/// least kRingTileShare of the tiles their panels span (masked_kernel_for), the ring's shared
+/// copies pay, so the tiles are found again with the ring's panels.
+void choose_ring_if_shared(MaskedTiles& tiles, MaskedTileShape& shape, const DevicePattern& pattern,
+                           const PanelStatistics& statistics, const TileThreshold& threshold,
+                           const MaskedExclusion& exclusion, const GpuDescription& device,
+                           int inner, const MaskedTileOptions& options) {
+  const std::int64_t spanned = tiles_spanned(statistics.spans, pattern.rows());
+  if (masked_kernel_for(tiles.tile_count, spanned) != MaskedTileKernel::ring) {
+    return;
+  }
+  const MaskedTileShape ring = ring_shape_for(device, inner, options);
+  if (ring.panels == 0) {
+    return;  // no ring fits this inner on this device: the registers need no stage
+  }
+  shape = ring;
+  tiles = find_masked_tiles(pattern, threshold, shape.panels, exclusion);
+}
+
 /// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
 /// tiles or excluded entries; leaves plan.tiles empty when no tile pays.
 void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
-                const std::vector<std::int64_t>& panel_nnz, int inner,
-                const MaskedTileOptions& options, const GpuDescription& device,
-                const DeviceRates& rates, const MaskedExclusion& exclusion,
-                std::int64_t remaining) {
+                const PanelStatistics& statistics, int inner, const MaskedTileOptions& options,
+                const GpuDescription& device, const DeviceRates& rates,
+                const MaskedExclusion& exclusion, std::int64_t remaining) {
   MaskedPlanFigures& figures = plan.figures;
   figures.threshold = threshold_for(options, rates, inner);
   figures.shape = shape_for(device, inner, options);
   const bool excluded = exclusion.covered != nullptr || exclusion.panel_slot != nullptr;
   const bool can_search = inner > 0 && figures.shape.panels > 0;
   MaskedTiles tiles;
-  if (can_search && (excluded || some_panel_holds(panel_nnz, figures.threshold.min_entries))) {
+  if (can_search && (excluded || some_panel_holds(statistics.nnz, figures.threshold.min_entries))) {
     tiles = find_masked_tiles(pattern, figures.threshold, figures.shape.panels, exclusion);
   }
   bool keep = tiles.tile_count > 0;
   if (keep) {
+    if (options.kernel == MaskedTileKernel::automatic) {
+      choose_ring_if_shared(tiles, figures.shape, pattern, statistics, figures.threshold, exclusion,
+                            device, inner, options);
+    }
     group_masked_tiles(tiles, pattern.rows(), pattern.cols(), [&](std::int64_t steps) {
       return choose_item_steps(device, figures.shape, steps);
     });
@@ -85,9 +117,11 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
     return;
   }
   figures.shape.item_steps = tiles.item_steps;
-  figures.shape.shared_bytes =
-      masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner, tiles.item_steps,
-                               figures.shape.group_steps);
+  if (figures.shape.kernel == MaskedTileKernel::ring) {
+    figures.shape.shared_bytes =
+        masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner,
+                                 tiles.item_steps, figures.shape.group_steps);
+  }
   figures.tiles = tiles.tile_count;
   figures.steps = tiles.step_count;
   figures.items = tiles.item_count;
@@ -96,12 +130,22 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
   plan.tiles = std::move(tiles);
 }
 
+/// Panels' rows of A the masked tiles bring from L2, in units of one panel: each item's
+/// panels once, except register_tile_kernel with several passes over inner, which parks a
+/// tile's A again for each pass (one panel per tile).
+double masked_a_rows_per_panel(const MaskedPlanFigures& figures, int inner) {
+  const bool passes = figures.shape.kernel == MaskedTileKernel::registers &&
+                      figures.shape.chunk > 0 && figures.shape.chunk < inner;
+  return passes ? static_cast<double>(figures.steps)
+                : static_cast<double>(figures.items) * std::max(figures.shape.panels, 1);
+}
+
 }  // namespace
 
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
-                                 const std::vector<std::int64_t>& panel_nnz, int inner,
-                                 const MaskedTileOptions& options, const GpuDescription& device,
-                                 const MaskedExclusion& exclusion, std::int64_t remaining) {
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatistics& statistics,
+                                 int inner, const MaskedTileOptions& options,
+                                 const GpuDescription& device, const MaskedExclusion& exclusion,
+                                 std::int64_t remaining) {
   MaskedTilePlan plan;
   MaskedPlanFigures& figures = plan.figures;
   const DeviceRates rates = described_rates(device);
@@ -112,7 +156,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
   if (remaining < 0) {
     remaining = nnz;
   }
-  plan_tiles(plan, pattern, panel_nnz, inner, options, device, rates, exclusion, remaining);
+  plan_tiles(plan, pattern, statistics, inner, options, device, rates, exclusion, remaining);
   figures.lane_entries = remaining - figures.covered;
   const double tile_seconds = figures.tiles == 0
                                   ? 0.0
@@ -138,10 +182,9 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
   figures.tensor_flops =
       2.0 * kMaskedTileEdge * kMaskedTileEdge * inner16 * static_cast<double>(figures.tiles);
   figures.gathered_bytes =
-      row_bytes(inner) *
-      (static_cast<double>(figures.lane_entries) +
-       kMaskedTileEdge * static_cast<double>(figures.steps) +
-       kMaskedTileEdge * static_cast<double>(figures.items) * std::max(figures.shape.panels, 1));
+      row_bytes(inner) * (static_cast<double>(figures.lane_entries) +
+                          kMaskedTileEdge * static_cast<double>(figures.steps) +
+                          kMaskedTileEdge * masked_a_rows_per_panel(figures, inner));
   figures.launches = (figures.tiles > 0 ? 1 : 0) + (figures.lane_entries > 0 ? 1 : 0);
   return plan;
 }
@@ -168,7 +211,12 @@ void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,
                                const unsigned char* full_covered,
                                std::vector<PanelFigures>& figures) {
   const TileThreshold threshold = threshold_for(options, described_rates(device), inner);
-  const MaskedTileShape shape = shape_for(device, inner, options);
+  // The panels are weighed with the ring's model, as the choice by cost was tuned (the H200
+  // run of issue 41): the registers run the same tiles faster where the plan picks them.
+  MaskedTileShape shape = ring_shape_for(device, inner, options);
+  if (shape.panels == 0 && inner > 0) {
+    shape = choose_register_tile_shape(device, inner);
+  }
   if (inner <= 0 || shape.panels == 0 || pattern.nnz() == 0) {
     return;  // the plan can run no masked tile
   }

@@ -16,6 +16,7 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/device_pattern/device_pattern.hpp"
@@ -53,7 +54,9 @@ struct MaskedTilePlan {
 };
 
 /// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked
-/// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries), keeps
+/// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries) for
+/// the kernel the options name (automatic: register_tile_kernel, or the ring where the tiles fill
+/// kRingTileShare of the tiles their panels span, masked_kernel_for), keeps
 /// them when they pay for their launch, lists the entries left to the lane groups, and takes the
 /// dense path instead when it is cheaper and fits (then nothing else runs).
 ///
@@ -61,7 +64,7 @@ struct MaskedTilePlan {
 /// leaves those entries out, and the lane groups' list is always made: the entries in no
 /// full tile, no dense panel and no masked tile.
 /// @param pattern S on the device
-/// @param panel_nnz entries of each 64-row panel of S (panel_statistics.hpp)
+/// @param statistics entries and column spans of each 64-row panel of S (panel_statistics.hpp)
 /// @param inner the inner size
 /// @param options the switches
 /// @param device the current GPU (course::describe_current_gpu); the kernel's copies there are
@@ -69,9 +72,9 @@ struct MaskedTilePlan {
 /// @param exclusion entries other kernels compute (none by default)
 /// @param remaining entries not excluded (-1: all of S)
 /// @return the plan
-MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern,
-                                 const std::vector<std::int64_t>& panel_nnz, int inner,
-                                 const MaskedTileOptions& options, const GpuDescription& device,
+MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatistics& statistics,
+                                 int inner, const MaskedTileOptions& options,
+                                 const GpuDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
 
@@ -85,7 +88,8 @@ void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inn
 
 /// @brief The masked tiles the plan would find in each 64-row panel if no panel were dense
 /// (the combined plan's choice by cost weighs them against the dense-panel kernel): one search
-/// with @p options' threshold and the device's shape, its keys and masks read back, and
+/// with @p options' threshold and the ring's shape on the device (the model the choice by cost
+/// was tuned with; the register kernel's where no ring fits), its keys and masks read back, and
 /// add_masked_panel_figures. Adds nothing when no tile can be found (inner 0, or no shape fits).
 /// @param pattern S on the device
 /// @param inner the inner size

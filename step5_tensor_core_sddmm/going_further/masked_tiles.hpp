@@ -40,6 +40,23 @@ constexpr int kMaskedMaxChunk = 256;
 /// reads at once fall into different banks.
 constexpr int kMaskedTilePad = 8;
 
+/// @brief Warps per block of register_tile_kernel (each on its own item).
+constexpr int kRegisterTileWarps = 4;
+/// @brief Blocks of register_tile_kernel per SM that its launch bounds ask for, by the slices
+/// of a pass: 4 blocks of 128 threads (at most 128 registers a thread on a 64K-register SM)
+/// up to 4 slices; 3 (at most 168) for 8 slices, whose 64 registers of Bᵀ alone would make
+/// 128 spill.
+/// @param slices slices per pass
+/// @return blocks per SM
+__host__ __device__ constexpr int register_tile_blocks_per_sm(int slices) {
+  return slices > 4 ? 3 : 4;
+}
+/// @brief Values of inner one slice of register_tile_kernel holds: four lanes' 8-half pieces
+/// of one row.
+constexpr int kRegisterSliceDepth = 32;
+/// @brief The most slices one pass of register_tile_kernel holds (256 values of inner).
+constexpr int kMaxRegisterSlices = 8;
+
 /// @brief S's masked tiles and how the kernel walks them.
 struct MaskedTiles {
   std::int64_t tile_count = 0;       ///< tiles on Tensor Cores
@@ -104,7 +121,8 @@ void group_masked_tiles(MaskedTiles& tiles, int rows, int cols,
 course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::int64_t nnz,
                                                std::int64_t count);
 
-/// @brief Launches the masked-tile kernel: one block per item, @p shape's panels and stages.
+/// @brief Launches the masked tiles' kernel of @p shape: the ring (one block per item, the
+/// shape's panels and stages) or register_tile_kernel (launch_register_tiles).
 /// @param tiles grouped tiles
 /// @param shape the launch shape (choose_masked_tile_shape; panels = tiles.panels)
 /// @param operands A and Bᵀ
@@ -114,6 +132,18 @@ course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::in
 void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                          const DenseOperands& operands, const float* values, float* output,
                          cudaStream_t stream = nullptr);
+
+/// @brief Launches register_tile_kernel: one warp per item, kRegisterTileWarps a block, the
+/// pass depth of register_tile_slices (launch_masked_tiles calls it for a shape of that kernel).
+/// @param tiles tiles grouped for one panel per super-panel
+/// @param shape the launch shape (choose_register_tile_shape)
+/// @param operands A and Bᵀ
+/// @param values S's values, or nullptr when every value is one
+/// @param output one float per entry of S
+/// @param stream stream to launch on (default stream when nullptr)
+void launch_register_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
+                           const DenseOperands& operands, const float* values, float* output,
+                           cudaStream_t stream = nullptr);
 
 /// @brief Whether the masked-tile kernel loaded on the current device was compiled with
 /// cp.async (its PTX is sm_80 or newer): a compute_75 build that the driver compiles for an

@@ -1,5 +1,6 @@
 /// @file sddmm_masked_tiles_launch.cu
-/// @brief launch_masked_tiles(): one block per item, the shape's panels and stages, 16-byte
+/// @brief launch_masked_tiles(): the ring's (register_tile_kernel's launch is in
+/// sddmm_register_tiles_launch.cu) with one block per item, the shape's panels and stages, 16-byte
 /// copies where A and Bᵀ allow them; and whether the kernel was compiled with cp.async.
 ///
 /// Step 5, going further: the launch of the masked-tile kernel.
@@ -63,6 +64,10 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
   if (tiles.item_count == 0) {
     return;  // no tile on Tensor Cores
   }
+  if (shape.kernel == MaskedTileKernel::registers) {
+    launch_register_tiles(tiles, shape, operands, values, output, stream);
+    return;
+  }
   if (tiles.item_count > INT_MAX) {
     throw std::invalid_argument("masked tiles need " + std::to_string(tiles.item_count) +
                                 " blocks, more than the grid limit of " + std::to_string(INT_MAX));
@@ -78,17 +83,7 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
                                 std::to_string(tiles.panels) + ", " + std::to_string(shape.stages) +
                                 " stages");
   }
-  const MaskedTileArgs args{tiles.starts.data(),
-                            tiles.masks.data(),
-                            tiles.step_cols.data(),
-                            tiles.step_super_panels.data(),
-                            tiles.step_tiles.data(),
-                            tiles.item_first_steps.data(),
-                            values,
-                            shape.stages,
-                            tiles.item_steps,
-                            shape.group_steps,
-                            shape.chunk};
+  const MaskedTileArgs args = masked_tile_args(tiles, shape, values);
   switch (shape.panels) {
     case 1:
       launch_panels<1>(tiles, shape, operands, args, output, stream);

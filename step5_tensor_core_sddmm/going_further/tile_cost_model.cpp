@@ -10,6 +10,7 @@
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <cstdint>
 
@@ -135,12 +136,63 @@ MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopie
   return shape;  // panels = 0: no masked tiles on this device for this inner
 }
 
+std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows) {
+  std::int64_t tiles = 0;
+  for (std::size_t panel = 0; panel < spans.size(); ++panel) {
+    if (spans[panel].first_col < 0) {
+      continue;  // a panel without entries spans nothing
+    }
+    const std::int64_t first_row = static_cast<std::int64_t>(panel) * kPanelRows;
+    const std::int64_t panel_rows = std::min<std::int64_t>(kPanelRows, rows - first_row);
+    const std::int64_t tile_rows = (panel_rows + kMaskedTileEdge - 1) / kMaskedTileEdge;
+    const std::int64_t tile_cols =
+        spans[panel].last_col / kMaskedTileEdge - spans[panel].first_col / kMaskedTileEdge + 1;
+    tiles += tile_rows * tile_cols;
+  }
+  return tiles;
+}
+
+MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned) {
+  return spanned > 0 && static_cast<double>(tiles) >= kRingTileShare * static_cast<double>(spanned)
+             ? MaskedTileKernel::ring
+             : MaskedTileKernel::registers;
+}
+
+int register_tile_slices(int inner) {
+  const int slices = (inner + kRegisterSliceDepth - 1) / kRegisterSliceDepth;
+  return slices <= 2 ? 2 : slices <= 4 ? 4 : kMaxRegisterSlices;
+}
+
+int register_tile_shared_bytes(int slices) {
+  constexpr int kPieceBytes = 16;
+  constexpr int kValueSlotBytes = 2 * 8 * 32 * 4;  // two tiles' eight floats a lane (valued S)
+  return kRegisterTileWarps * (slices * 2 * 32 * kPieceBytes + kValueSlotBytes);
+}
+
+MaskedTileShape choose_register_tile_shape(const GpuDescription& device, int inner) {
+  MaskedTileShape shape;
+  const int slices = register_tile_slices(inner);
+  shape.kernel = MaskedTileKernel::registers;
+  shape.panels = 1;
+  shape.stages = 0;
+  shape.chunk = slices * kRegisterSliceDepth;
+  shape.group_steps = 1;
+  shape.item_steps = kMaxItemSteps;
+  shape.shared_bytes = register_tile_shared_bytes(slices);
+  shape.blocks_per_sm =
+      std::max(1, std::min(register_tile_blocks_per_sm(slices),
+                           blocks_per_sm(device, shape.shared_bytes, kRegisterTileWarps)));
+  return shape;
+}
+
 int choose_item_steps(const GpuDescription& device, const MaskedTileShape& shape,
                       std::int64_t steps) {
   constexpr int kWaves = 2;
-  const std::int64_t slots =
-      static_cast<std::int64_t>(device.sm_count) * std::max(shape.blocks_per_sm, 1) * kWaves;
-  const std::int64_t least = 4LL * std::max(shape.group_steps, 1);
+  const bool warps = shape.kernel == MaskedTileKernel::registers;
+  const std::int64_t slots = static_cast<std::int64_t>(device.sm_count) *
+                             std::max(shape.blocks_per_sm, 1) * (warps ? kRegisterTileWarps : 1) *
+                             kWaves;
+  const std::int64_t least = warps ? 1LL : 4LL * std::max(shape.group_steps, 1);
   return static_cast<int>(std::clamp<std::int64_t>(steps / std::max<std::int64_t>(slots, 1),
                                                    std::min<std::int64_t>(least, kMaxItemSteps),
                                                    kMaxItemSteps));

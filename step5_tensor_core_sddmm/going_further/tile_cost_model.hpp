@@ -19,8 +19,11 @@
 #pragma once
 
 #include "step5_tensor_core_sddmm/going_further/device_rates.hpp"
+#include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
+#include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace course::step5 {
 
@@ -57,6 +60,7 @@ TileCopies masked_tile_copies(const GpuDescription& device, bool compiled_with_a
 
 /// @brief How the masked-tile kernel is launched on a GPU.
 struct MaskedTileShape {
+  MaskedTileKernel kernel = MaskedTileKernel::ring;  ///< ring or registers (never automatic)
   int panels = 0;         ///< 16-row panels per block, one warp each (1, 2 or 4); 0: none fits
   int stages = 0;         ///< stages of Bᵀ in flight per block (masked_tile_stages)
   int chunk = 0;          ///< values of inner per stage (masked_tile_chunk)
@@ -123,10 +127,56 @@ MaskedTileShape choose_masked_tile_shape(const GpuDescription& device, TileCopie
                                          int panels_wanted = 0, int group_wanted = 0,
                                          int stages_wanted = 0);
 
-/// @brief Tile columns per block: few enough that the blocks fill every SM about twice over
-/// (the last, partial wave stays short), at least 4 stages' worth and at most kMaxItemSteps
-/// (each block first copies its panels' rows of A and fills its ring: short items pay that
-/// again and again).
+/// @brief The launch shape of register_tile_kernel (sddmm_register_tiles.cuh): one panel per
+/// super-panel (a step is one tile), kRegisterTileWarps items per block, no stage (chunk: the
+/// values of inner one pass holds), shared memory for the warps' parked A, and the blocks
+/// per SM its launch bounds, the threads and the shared memory allow.
+/// @param device the GPU
+/// @param inner the inner size (>= 1)
+/// @return the shape (item_steps = kMaxItemSteps until choose_item_steps)
+MaskedTileShape choose_register_tile_shape(const GpuDescription& device, int inner);
+
+/// @brief Share of the 16×16 tiles in the columns S's panels span that must be masked tiles
+/// for the automatic plan to run the ring (masked_kernel_for).
+constexpr double kRingTileShare = 0.3;
+
+/// @brief The 16×16 tiles of S in the columns each 64-row panel spans (its first to its last
+/// entry's tile column, over the panel's 16-row panels): where a mask's tiles can lie.
+/// @param spans each 64-row panel's columns (PanelStatistics::spans)
+/// @param rows rows of S
+/// @return tiles
+std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows);
+
+/// @brief The masked tiles' kernel the automatic plan runs. register_tile_kernel pays for tiles
+/// only, each with its own 16 rows of Bᵀ from L2; the ring pays for its steps (a barrier and a
+/// copy of a tile column for all of a block's panels, whether their warps have a tile there or
+/// not), and its copies serve every panel of the block that has a tile in that column. Where
+/// the masked tiles fill at least kRingTileShare of the tiles their panels span (dense masks:
+/// a tile column holds tiles in most panels), the ring's shared copies save the L2 bandwidth
+/// that the registers' copies run out of (H200, 2026-11-29, lab/results/register_tiles_h200.md:
+/// masks at 44–53 % ran 1.5–1.8× slower on registers, masks at 3–25 % 1.1–2× faster).
+/// @param tiles masked tiles found
+/// @param spanned tiles_spanned of S
+/// @return MaskedTileKernel::ring or MaskedTileKernel::registers
+MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned);
+
+/// @brief 32-value slices of inner one pass of register_tile_kernel holds: 2, 4 or 8 (inner up
+/// to 64, 128, or more; beyond 256 values the tile takes several passes).
+/// @param inner the inner size
+/// @return slices per pass
+int register_tile_slices(int inner);
+
+/// @brief Shared memory of register_tile_kernel: each warp's parked pieces of A for one pass
+/// (16 bytes per lane, two rows, per slice) and its slots for two tiles' values.
+/// @param slices slices per pass (register_tile_slices)
+/// @return bytes per block
+int register_tile_shared_bytes(int slices);
+
+/// @brief Tile columns per item: few enough that the items fill every SM about twice over
+/// (the last, partial wave stays short) and at most kMaxItemSteps. The ring's items are
+/// blocks and take at least 4 stages' worth (each block first copies its panels' rows of A
+/// and fills its ring: short items pay that again and again); the registers' items are
+/// warps, kRegisterTileWarps a block, and take at least one tile.
 /// @param device the GPU
 /// @param shape the launch shape
 /// @param steps tile columns to compute in all

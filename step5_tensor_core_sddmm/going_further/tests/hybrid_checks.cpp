@@ -32,7 +32,10 @@ course::step5::HybridOptions eager_masked_tiles(int panels) {
   options.masked.min_entries = 1;  // with the search's run of two: any tile with such a row
   options.masked.eager = true;     // kept even where a launch costs more than it saves
   options.masked.dense_path = false;
-  options.masked.panels = panels;
+  if (panels != 0) {  // panels shape the ring's kernel; without, the plan's kernel
+    options.masked.kernel = course::step5::MaskedTileKernel::ring;
+    options.masked.panels = panels;
+  }
   return options;
 }
 

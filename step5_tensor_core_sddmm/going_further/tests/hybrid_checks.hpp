@@ -34,7 +34,8 @@ course::step5::HybridOptions eager_combined();
 
 /// The masked-tile plan (masked16) with every tile that has a row of two entries on Tensor
 /// Cores, kept even where the model says it does not pay: the tiles of small masks.
-/// @param panels 16-row panels per block (0: the plan's choice)
+/// @param panels 0: the plan's kernel and shape; 1, 2 or 4: the ring's kernel
+/// (masked_tile_kernel) with that many 16-row panels per block
 course::step5::HybridOptions eager_masked_tiles(int panels = 0);
 
 }  // namespace course::step5::testing

@@ -88,25 +88,28 @@ std::map<std::pair<int, int>, int> host_tiles(const course::CooMatrix& s, int mi
   return kept;
 }
 
-/// Runs the masked-tile plan (tiles forced from @p min_entries, @p panels per block) and
-/// the kernel on S; checks the tiles against the host count, the entries inside them
-/// against the reference and the entries outside for the poison.
-void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_entries,
-                        int panels) {
+/// Runs the masked-tile plan (tiles forced from @p min_entries; @p panels 0: the register
+/// kernel, else the ring's with @p panels per block; items of @p item_steps steps) and the
+/// kernel on S; checks the tiles against the host count, the entries inside them against
+/// the reference and the entries outside for the poison.
+void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_entries, int panels,
+                        int item_steps = 4) {
   const std::uint64_t seed = course::fresh_seed();
   INFO("rows=" << s.rows << " cols=" << s.cols << " inner=" << inner << " ld=" << ld
                << " nnz=" << s.nnz() << " min_entries=" << min_entries << " panels=" << panels
-               << " seed " << seed);
+               << " item_steps=" << item_steps << " seed " << seed);
   const Operands inputs(s.rows, s.cols, inner, ld, seed);
   const course::step5::DevicePattern pattern(s);
   course::step5::MaskedTileOptions options;
   options.min_entries = min_entries;
+  options.kernel = panels == 0 ? course::step5::MaskedTileKernel::registers
+                               : course::step5::MaskedTileKernel::ring;
   options.panels = panels;
   options.dense_path = false;
   const course::GpuDescription& device = course::describe_current_gpu();
   course::step5::PanelStatistics measured;
   const course::step5::MaskedTilePlan plan = course::step5::plan_masked_tiles(
-      pattern, course::step5::panel_statistics(pattern, measured).nnz, inner, options, device);
+      pattern, course::step5::panel_statistics(pattern, measured), inner, options, device);
   const int min_run = std::max(2, (min_entries + kMaskedTileEdge - 1) / kMaskedTileEdge);
   const auto expected = host_tiles(s, min_entries, min_run);
   std::int64_t expected_covered = 0;
@@ -122,11 +125,14 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   if (searched.tile_count == 0) {
     return;
   }
-  course::step5::group_masked_tiles(searched, s.rows, s.cols, [](std::int64_t) { return 4; });
+  course::step5::group_masked_tiles(searched, s.rows, s.cols,
+                                    [&](std::int64_t) { return item_steps; });
   course::step5::MaskedTileShape shape = plan.figures.shape;
   shape.item_steps = searched.item_steps;
-  shape.shared_bytes = course::step5::masked_tile_shared_bytes(
-      shape.panels, shape.stages, inner, searched.item_steps, shape.group_steps);
+  if (shape.kernel == course::step5::MaskedTileKernel::ring) {
+    shape.shared_bytes = course::step5::masked_tile_shared_bytes(
+        shape.panels, shape.stages, inner, searched.item_steps, shape.group_steps);
+  }
   course::DeviceBuffer<float> output(s.nnz(), "C");
   output.poison();
   course::step5::launch_masked_tiles(searched, shape, inputs.operands, pattern.values(),
@@ -179,7 +185,7 @@ TEST_CASE("masked tiles on block masks of every block size cut by the edges", "[
   for (const int block : {16, 24, 32, 48, 64, 96, 128}) {
     // 300 x 270: neither a multiple of 16 nor of the block size.
     const course::CooMatrix s = block_mask(300, 270, block, 0.3, false, course::fresh_seed());
-    for (const int panels : {1, 2, 4}) {
+    for (const int panels : {0, 1, 2, 4}) {  // the register kernel, then the ring's
       check_masked_tiles(s, 64, 64, 16, panels);
     }
   }
@@ -191,6 +197,12 @@ TEST_CASE("masked tiles with inner from 1 to 256 through 16-byte and scalar copi
     check_masked_tiles(s, inner, inner, 16, 4);
     check_masked_tiles(s, inner, inner + 3, 16, 2);  // odd leading dimension: scalar copies
   }
+  // The register kernel: 2, 4 and 8 slices a pass, a part-filled last slice and piece, several
+  // passes beyond 256 values; 16-byte and half-by-half loads.
+  for (const int inner : {1, 15, 17, 33, 64, 100, 129, 256, 300, 600}) {
+    check_masked_tiles(s, inner, inner, 16, 0);
+    check_masked_tiles(s, inner, inner + 3, 16, 0);
+  }
 }
 
 TEST_CASE("masked tiles on causal masks and their diagonal tiles", "[gpu]") {
@@ -198,10 +210,12 @@ TEST_CASE("masked tiles on causal masks and their diagonal tiles", "[gpu]") {
       150, 150, [](int row, int col) { return col <= row; }, course::fresh_seed());
   for (const int min_entries : {1, 16, 100, 136}) {
     check_masked_tiles(causal, 64, 64, min_entries, 4);
+    check_masked_tiles(causal, 64, 64, min_entries, 0);
   }
   const course::CooMatrix blocks = block_mask(260, 260, 48, 0.5, true, course::fresh_seed());
   check_masked_tiles(blocks, 128, 128, 16, 1);
   check_masked_tiles(blocks, 17, 17, 16, 4);
+  check_masked_tiles(blocks, 128, 128, 16, 0);
 }
 
 TEST_CASE("masked tiles with empty rows and empty tiles and partial tiles and lone entries",
@@ -219,15 +233,21 @@ TEST_CASE("masked tiles with empty rows and empty tiles and partial tiles and lo
   for (const int min_entries : {8, 32, 64}) {
     check_masked_tiles(s, 100, 100, min_entries, 4);
     check_masked_tiles(s, 64, 64, min_entries, 1);
+    check_masked_tiles(s, 100, 100, min_entries, 0);
   }
 }
 
 TEST_CASE("masked tiles with many tile columns per panel split into items", "[gpu]") {
-  // Every tile full: 64 tile columns per panel, items of 4 steps.
+  // Every tile full: 64 tile columns per panel, items of 4 steps (and 64).
   const course::CooMatrix s = mask_of(
       70, 1024, [](int, int) { return true; }, course::fresh_seed());
   check_masked_tiles(s, 32, 32, 256, 4);
   check_masked_tiles(s, 40, 40, 256, 2);
+  // The register kernel with items of 4 and of 64 steps (a warp holds steps lane and
+  // lane + 32), and a pass over several 64-step items.
+  check_masked_tiles(s, 32, 32, 256, 0);
+  check_masked_tiles(s, 32, 32, 256, 0, 64);
+  check_masked_tiles(s, 256, 256, 256, 0, 64);
 }
 
 TEST_CASE("dense path GEMM and gather match the reference", "[gpu]") {

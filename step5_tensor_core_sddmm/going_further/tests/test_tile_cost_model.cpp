@@ -15,6 +15,7 @@
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -152,6 +153,56 @@ TEST_CASE("items fill every SM about twice over") {
     const int middle = course::step5::choose_item_steps(device, shape, 30 * slots);
     CHECK(middle == 30);
   }
+}
+
+TEST_CASE("the register kernel's shape fits every GPU and its items are warps") {
+  for (const GpuDescription& device : described_gpus()) {
+    INFO(device.name);
+    for (const int inner : {1, 64, 65, 128, 129, 256, 257, 4096}) {
+      INFO("inner " << inner);
+      const course::step5::MaskedTileShape shape =
+          course::step5::choose_register_tile_shape(device, inner);
+      const int slices = course::step5::register_tile_slices(inner);
+      CHECK(shape.kernel == course::step5::MaskedTileKernel::registers);
+      CHECK(shape.panels == 1);
+      CHECK(shape.chunk == slices * course::step5::kRegisterSliceDepth);
+      // A pass covers inner up to 256 values; beyond, the most slices a pass holds.
+      CHECK(shape.chunk >= std::min(inner, 256));
+      CHECK(shape.shared_bytes == course::step5::register_tile_shared_bytes(slices));
+      CHECK(shape.shared_bytes <= 48 * 1024);  // static shared memory, no opt-in
+      CHECK(shape.blocks_per_sm >= 1);
+      CHECK(shape.blocks_per_sm <= course::step5::register_tile_blocks_per_sm(slices));
+    }
+    const course::step5::MaskedTileShape shape =
+        course::step5::choose_register_tile_shape(device, 256);
+    // Items are warps, four a block: twice the resident warps, at least one tile each.
+    const std::int64_t warps =
+        2LL * device.sm_count * shape.blocks_per_sm * course::step5::kRegisterTileWarps;
+    CHECK(course::step5::choose_item_steps(device, shape, 10) == 1);
+    CHECK(course::step5::choose_item_steps(device, shape, 20 * warps) == 20);
+    CHECK(course::step5::choose_item_steps(device, shape, 1LL << 30) ==
+          course::step5::kMaxItemSteps);
+  }
+}
+
+TEST_CASE("the ring runs where the masked tiles fill their panels' columns") {
+  using course::step5::MaskedTileKernel;
+  using course::step5::PanelSpan;
+  // 200 rows: three whole 64-row panels and one of 8 rows (a single 16-row panel).
+  // Spans: all 160 columns (10 tile columns), columns 16..47 (2), none, columns 5..5 (1).
+  const std::vector<PanelSpan> spans = {{0, 159}, {16, 47}, {-1, -1}, {5, 5}};
+  const std::int64_t spanned = course::step5::tiles_spanned(spans, 200);
+  CHECK(spanned == 4 * 10 + 4 * 2 + 0 + 1 * 1);
+  const auto share = [&](double fraction) {
+    return static_cast<std::int64_t>(fraction * static_cast<double>(spanned));
+  };
+  CHECK(course::step5::masked_kernel_for(share(0.05), spanned) == MaskedTileKernel::registers);
+  CHECK(course::step5::masked_kernel_for(share(0.29), spanned) == MaskedTileKernel::registers);
+  CHECK(course::step5::masked_kernel_for(spanned, spanned) == MaskedTileKernel::ring);
+  CHECK(course::step5::masked_kernel_for(share(0.5), spanned) == MaskedTileKernel::ring);
+  // No entry, no span: never the ring.
+  CHECK(course::step5::masked_kernel_for(0, 0) == MaskedTileKernel::registers);
+  CHECK(course::step5::tiles_spanned({}, 0) == 0);
 }
 
 TEST_CASE("the dense path is taken only when cheaper and when it fits") {

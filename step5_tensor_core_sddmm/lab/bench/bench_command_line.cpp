@@ -17,9 +17,28 @@
 namespace course::step5::bench {
 namespace {
 
+/// The kernel of the masked tiles named by --masked-kernel, checked against the ring's
+/// switches (they shape only the ring).
+course::step5::MaskedTileKernel masked_kernel_named(const std::string& name, bool ring_switches) {
+  using course::step5::MaskedTileKernel;
+  if (name != "auto" && name != "ring" && name != "registers") {
+    throw course::UsageError("--masked-kernel must be auto, ring or registers, got '" + name + "'");
+  }
+  if (ring_switches && name != "ring") {
+    throw course::UsageError(
+        "--tile-panels, --tile-stages and --tile-group-steps shape the ring's kernel: they need "
+        "--masked-kernel ring, got --masked-kernel " +
+        name);
+  }
+  return name == "ring"        ? MaskedTileKernel::ring
+         : name == "registers" ? MaskedTileKernel::registers
+                               : MaskedTileKernel::automatic;
+}
+
 /// Approach 4's switches of the masked-tile plan, checked.
-void apply_tile_options(const std::string& tiles, long long panels, long long group_steps,
-                        long long stages, long long min_entries, bool no_dense_path,
+void apply_tile_options(const std::string& tiles, const std::string& masked_kernel,
+                        long long panels, long long group_steps, long long stages,
+                        long long min_entries, bool no_dense_path,
                         course::step5::HybridOptions& hybrid) {
   if (tiles == "combined") {
     hybrid.tensor_core_tiles = course::step5::TensorCoreTiles::combined;
@@ -37,6 +56,8 @@ void apply_tile_options(const std::string& tiles, long long panels, long long gr
   if (stages == 1) {
     throw course::UsageError("--tile-stages must be 0 (choose), 2, 3 or 4, got 1");
   }
+  hybrid.masked.kernel =
+      masked_kernel_named(masked_kernel, panels != 0 || group_steps != 0 || stages != 0);
   hybrid.masked.panels = static_cast<int>(panels);
   hybrid.masked.group_steps = static_cast<int>(group_steps);
   hybrid.masked.stages = static_cast<int>(stages);
@@ -57,6 +78,7 @@ struct RawOptions {
   long long dense_limit_log2 = 32;
   std::string tiles = "combined";
   std::string panel_choice = "cost";
+  std::string masked_kernel = "auto";
   long long tile_panels = 0;
   long long tile_group_steps = 0;
   long long tile_stages = 0;
@@ -117,13 +139,18 @@ void add_approach_options(course::ArgParser& parser, RawOptions& raw) {
   parser.add_text("--panel-choice", &raw.panel_choice,
                   "combined: dense 64-row panels by modelled kernel times (cost, the default) or "
                   "from 15 % of their span (density, the earlier rule)");
+  parser.add_text("--masked-kernel", &raw.masked_kernel,
+                  "masked tiles: auto (the plan's choice), ring (blocks share stages of Bt in "
+                  "shared memory) or registers (a warp per run of tiles, no barrier)");
   parser.add_integer("--tile-panels", &raw.tile_panels, 0, 4,
-                     "masked tiles: 16-row panels per block (0: the plan's choice, 1, 2, 4)");
+                     "masked tiles, the ring: 16-row panels per block (0: the plan's choice, 1, "
+                     "2, 4)");
   parser.add_integer(
       "--tile-stages", &raw.tile_stages, 0, 4,
-      "masked tiles: stages of Bt in flight per block (0: the plan's choice, 2 to 4)");
+      "masked tiles, the ring: stages of Bt in flight per block (0: the plan's choice, 2 to 4)");
   parser.add_integer("--tile-group-steps", &raw.tile_group_steps, 0, 4,
-                     "masked tiles: tile columns per stage of Bt (0: the plan's choice, 1 to 4)");
+                     "masked tiles, the ring: tile columns per stage of Bt (0: the plan's choice, "
+                     "1 to 4)");
   parser.add_integer(
       "--tile-min-entries", &raw.tile_min_entries, 0, 257,
       "masked tiles: entries from which a tile goes to Tensor Cores (0: the model's)");
@@ -163,8 +190,8 @@ void apply_approach4_options(const RawOptions& raw, bool panel_choice_given,
         "combined, got --tiles " +
         raw.tiles);
   }
-  apply_tile_options(raw.tiles, raw.tile_panels, raw.tile_group_steps, raw.tile_stages,
-                     raw.tile_min_entries, raw.no_dense_path, hybrid);
+  apply_tile_options(raw.tiles, raw.masked_kernel, raw.tile_panels, raw.tile_group_steps,
+                     raw.tile_stages, raw.tile_min_entries, raw.no_dense_path, hybrid);
 }
 
 }  // namespace
