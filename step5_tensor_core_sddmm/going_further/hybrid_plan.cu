@@ -288,30 +288,12 @@ std::size_t HybridPlan::workspace_bytes() const {
          masked.listed.bytes() + (masked.dense ? masked.dense->bytes() : 0);
 }
 
-namespace {
-
-/// The masked tiles' kernel and how their work is cut, for describe(): nothing without tiles.
-std::string describe_masked_kernel(const MaskedPlanFigures& figures) {
-  if (figures.tiles == 0) {
-    return "";
-  }
-  const std::string cut = std::to_string(figures.tiles) + " tiles, " +
-                          std::to_string(figures.steps) + " tile columns, " +
-                          std::to_string(figures.items) + " items";
-  if (figures.shape.kernel == MaskedTileKernel::registers) {
-    return " (" + cut + ": registers, a warp an item)";
-  }
-  return " (" + cut + ": ring, " + std::to_string(figures.shape.panels) + " panels a block)";
-}
-
-}  // namespace
-
 std::string HybridPlan::describe() const {
   const int kernels = state_->masked.figures.launches;
   return "plan: " + std::to_string(state_->entries.full_tiles) + " entries on full tiles, " +
          std::to_string(state_->entries.dense_panels) + " on dense panels, " +
          std::to_string(state_->entries.masked_tiles) + " on masked tiles" +
-         describe_masked_kernel(state_->masked.figures) + ", " +
+         describe_masked_tiles(state_->masked.figures) + ", " +
          std::to_string(state_->entries.lane_groups) + " on lane groups, " +
          std::to_string(state_->entries.dense_path) + " on the dense path (" +
          std::to_string(kernels) + (kernels == 1 ? " kernel)" : " kernels)");

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace course::step5 {
@@ -187,6 +188,19 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
                           kMaskedTileEdge * masked_a_rows_per_panel(figures, inner));
   figures.launches = (figures.tiles > 0 ? 1 : 0) + (figures.lane_entries > 0 ? 1 : 0);
   return plan;
+}
+
+std::string describe_masked_tiles(const MaskedPlanFigures& figures) {
+  if (figures.tiles == 0) {
+    return "";
+  }
+  const std::string cut = std::to_string(figures.tiles) + " tiles, " +
+                          std::to_string(figures.steps) + " tile columns, " +
+                          std::to_string(figures.items) + " items";
+  if (figures.shape.kernel == MaskedTileKernel::registers) {
+    return " (" + cut + ": registers, a warp an item)";
+  }
+  return " (" + cut + ": ring, " + std::to_string(figures.shape.panels) + " panels a block)";
 }
 
 void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner) {

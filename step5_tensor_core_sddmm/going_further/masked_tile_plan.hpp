@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace course::step5 {
@@ -77,6 +78,13 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
                                  const GpuDescription& device,
                                  const MaskedExclusion& exclusion = {},
                                  std::int64_t remaining = -1);
+
+/// @brief The masked tiles' kernel and how their work is cut, for a plan's description: " (T
+/// tiles, S tile columns, I items: registers, a warp an item)" or "...: ring, P panels a block)";
+/// empty without tiles.
+/// @param figures the plan's figures
+/// @return the text
+std::string describe_masked_tiles(const MaskedPlanFigures& figures);
 
 /// @brief Turns @p plan into the dense path for @p pattern: the product's buffer and cuBLAS
 /// handle, no tile and no list, and the figures the LIMIT column reads (the whole product's
