@@ -6,6 +6,7 @@
 /// Step 5, going further: the launch of the masked-tile kernel.
 /// Read first: sddmm_masked_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
 #include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/going_further/launch_variants.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_masked_tiles.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
@@ -44,16 +45,10 @@ void launch_panels(const MaskedTiles& tiles, const MaskedTileShape& shape,
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
                       allows_vector_loads(operands.b_transposed, operands.ldb);
   // A pattern S runs the kernel without values; a valued one the kernel that prefetches them.
-  const bool valued = args.values != nullptr;
-  if (vector && valued) {
-    launch_with<kPanels, true, true>(tiles, shape, operands, args, output, stream);
-  } else if (vector) {
-    launch_with<kPanels, true, false>(tiles, shape, operands, args, output, stream);
-  } else if (valued) {
-    launch_with<kPanels, false, true>(tiles, shape, operands, args, output, stream);
-  } else {
-    launch_with<kPanels, false, false>(tiles, shape, operands, args, output, stream);
-  }
+  with_load_variant(vector, args.values != nullptr, [&](auto vector_tag, auto values_tag) {
+    launch_with<kPanels, decltype(vector_tag)::value, decltype(values_tag)::value>(
+        tiles, shape, operands, args, output, stream);
+  });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 /// Step 5, going further: the launch of the masked tiles' register kernel.
 /// Read first: sddmm_register_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
 #include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/going_further/launch_variants.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_register_tiles.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
@@ -33,16 +34,10 @@ void launch_slices(const MaskedTiles& tiles, const DenseOperands& operands,
   const bool vector = allows_vector_loads(operands.a, operands.lda) &&
                       allows_vector_loads(operands.b_transposed, operands.ldb);
   // A pattern S runs the kernel without values; a valued one the kernel that reads them.
-  const bool valued = args.values != nullptr;
-  if (vector && valued) {
-    launch_with<kSlices, true, true>(tiles, operands, args, output, stream);
-  } else if (vector) {
-    launch_with<kSlices, true, false>(tiles, operands, args, output, stream);
-  } else if (valued) {
-    launch_with<kSlices, false, true>(tiles, operands, args, output, stream);
-  } else {
-    launch_with<kSlices, false, false>(tiles, operands, args, output, stream);
-  }
+  with_load_variant(vector, args.values != nullptr, [&](auto vector_tag, auto values_tag) {
+    launch_with<kSlices, decltype(vector_tag)::value, decltype(values_tag)::value>(
+        tiles, operands, args, output, stream);
+  });
 }
 
 }  // namespace
