@@ -12,8 +12,8 @@
 namespace course::step5 {
 
 /// @brief Calls @p launch with two std::bool_constant tags, for 16-byte loads and for values,
-/// so that the caller names its kernel's variant once: `launch(vector_tag, values_tag)` with
-/// `decltype(vector_tag)::value` as the template argument.
+/// so that the caller names its kernel's variant once: each tag's type carries its flag as a
+/// compile-time constant, which the caller passes on as the kernel's template argument.
 /// @tparam Launch a callable taking two std::bool_constant tags
 /// @param vector 16-byte loads are allowed (allows_vector_loads of A and Bᵀ)
 /// @param valued S has values
