@@ -154,7 +154,11 @@ std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows);
 /// the masked tiles fill at least kRingTileShare of the tiles their panels span (dense masks:
 /// a tile column holds tiles in most panels), the ring's shared copies save the L2 bandwidth
 /// that the registers' copies run out of (H200, 2026-11-29, lab/results/register_tiles_h200.md:
-/// masks at 44–53 % ran 1.5–1.8× slower on registers, masks at 3–25 % 1.1–2× faster).
+/// on 32-blocks at 50 %, 40-blocks at 45 %, 24-blocks at 30 % and causal 48-blocks at 35 %
+/// the register kernel took 1.23 to 1.82 times the ring's time at inner 64 and 128; on the
+/// sparser masks mostly less, down to 0.49 on 16-blocks at 3 %). The threshold separates those
+/// four from the rest of the public and other sets; the choice is made after a search for the
+/// register kernel, so a mask that takes the ring is searched twice (preprocessing only).
 /// @param tiles masked tiles found
 /// @param spanned tiles_spanned of S
 /// @return MaskedTileKernel::ring or MaskedTileKernel::registers
