@@ -243,24 +243,27 @@ struct ItemSteps {
   }
 };
 
-/// @brief Lane r < 16's start and mask of row r of one tile (zeros for lanes 16-31).
+/// @brief Lane r < 16's start and mask of row r of one tile (lane r + 16 holds the same row;
+/// only lanes 0-15 are read, by the shuffles of find_tile_positions).
 struct TileRowDescriptor {
   int start;      ///< position in S of the row's first entry in the tile
   unsigned mask;  ///< the row's columns
 };
 
-/// @brief Loads lane r < 16's row of tile @p tile's descriptor.
+/// @brief Loads row lane % 16 of tile @p tile's descriptor. Every lane loads, with no branch
+/// and nothing merged into a register the loads did not write, so that nothing waits for them
+/// until their first use: the kernel loads the next tile's row before the current tile's
+/// products and reads it after them. (With the upper lanes' rows left at zero, the compiler
+/// merged each load into its result right away, and the warp waited for it there: the largest
+/// stall of the whole kernel, 16 to 20 % of its samples on an H200, 2026-11-29,
+/// lab/NOTEBOOK.md.)
 /// @param args the tiles' tables
 /// @param tile the tile
 /// @return the row's start and mask
 __device__ inline TileRowDescriptor load_tile_row(const MaskedTileArgs& args, int tile) {
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  TileRowDescriptor row{0, 0u};
-  if (lane < kMaskedTileEdge) {
-    row.start = args.starts[tile * kMaskedTileEdge + lane];
-    row.mask = args.masks[tile * kMaskedTileEdge + lane];
-  }
-  return row;
+  const int row = static_cast<int>(threadIdx.x) % kMaskedTileEdge;
+  return TileRowDescriptor{args.starts[tile * kMaskedTileEdge + row],
+                           args.masks[tile * kMaskedTileEdge + row]};
 }
 
 /// @brief A warp's slots for the values of two tiles (the current one and the next), one
@@ -357,8 +360,9 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
   }
   for (int step = 0; step < step_count; ++step) {
     const bool last_step = step + 1 == step_count;
-    // The next tile's descriptor leaves now; it is read after this tile's products.
-    const TileRowDescriptor next = last_step ? current : load_tile_row(args, steps.tile(step + 1));
+    // The next tile's descriptor leaves now; it is read after this tile's products. The last
+    // step loads its own tile's again (unused), so that no select waits for the load.
+    const TileRowDescriptor next = load_tile_row(args, steps.tile(last_step ? step : step + 1));
     const int next_col = last_step ? 0 : steps.col(step + 1) * kMaskedTileEdge;
     TileAccumulator sums[2] = {};
     for (int pass = 0; pass < passes; ++pass) {
