@@ -30,7 +30,9 @@ from result_sources import Source, number_spans, split_path  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PER_KIND = 4
-NUMBER = r"\d[\d ,]*(?:\.\d+)?"
+# A figure: digits with groups of three after spaces or commas (8 052 992), or plain digits, with
+# an optional fraction; "128, 1.14" is two figures, not one.
+NUMBER = r"(?:\d{1,3}(?:[ ,]\d{3})+|\d+)(?:\.\d+)?"
 # A figure and the binding right after it: (figure, number, unit, kind, arguments).
 BOUND = re.compile(r"(?<![\w.])(?P<figure>(?P<number>" + NUMBER + r")(?P<unit>\s?(?:ms|µs|s|"
                    r"MiB|GiB|GB/s|×|%))?)(?P<glue>[*_)]*)<!-- (?P<kind>cell|line): "
