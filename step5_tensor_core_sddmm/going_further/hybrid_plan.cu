@@ -341,9 +341,10 @@ void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t 
       FullTileWork{state_->full.tiles.data(), state_->full.row_starts.data(),
                    state_->full.tile_count, listed, listed_count, masked_list},
       options_, operands, *pattern_, output,
-      [&] {
+      [&](ParallelLaunches& launches) {
         if (masked.tiles.tile_count > 0) {
-          launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output, stream);
+          launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output,
+                              launches.next());
         }
       },
       stream);
@@ -362,11 +363,15 @@ void HybridPlan::run_masked(const DenseOperands& operands, float* output,
   }
   // A pattern S has no values to read (unit_values): the kernels then read none.
   const float* values = pattern_->unit_values() ? nullptr : pattern_->values();
-  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output, stream);
+  // The tiles and the lane groups write different entries: side by side (parallel_launches.hpp).
+  ParallelLaunches launches(stream);
+  launch_masked_tiles(masked.tiles, masked.figures.shape, operands, values, output,
+                      launches.next());
   if (masked.figures.lane_entries > 0) {
     launch_listed_lane_groups(options_, operands, *pattern_, masked.listed.data(),
-                              masked.figures.lane_entries, output, stream);
+                              masked.figures.lane_entries, output, launches.next());
   }
+  launches.join();
 }
 
 void sddmm_hybrid(const DevicePattern& pattern, const DenseOperands& operands, float* output,

@@ -17,6 +17,7 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
+#include "step5_tensor_core_sddmm/going_further/parallel_launches.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstddef>
@@ -66,13 +67,16 @@ struct PlanEntries {
 /// @param operands A and b_transposed
 /// @param pattern S on the device
 /// @param output device array of pattern.nnz() floats
+/// Each kernel runs on its own stream of a ParallelLaunches (parallel_launches.hpp), side by
+/// side with the others; @p stream waits for all of them.
 /// @param between launches queued after the block tiles and before the lane groups (the
-/// masked tiles, on the same stream), or empty
+/// masked tiles), each on the ParallelLaunches' next stream, or empty
 /// @param stream stream to launch on (default stream when nullptr)
 void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
                    const HybridOptions& options, const DenseOperands& operands,
                    const DevicePattern& pattern, float* output,
-                   const std::function<void()>& between = {}, cudaStream_t stream = nullptr);
+                   const std::function<void(ParallelLaunches&)>& between = {},
+                   cudaStream_t stream = nullptr);
 
 /// @brief Approach 4's lane groups alone (sddmm_hybrid_launch.cu): every entry of S, or
 /// those of a list.

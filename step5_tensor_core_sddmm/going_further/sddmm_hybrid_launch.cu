@@ -1,13 +1,14 @@
 /// @file sddmm_hybrid_launch.cu
 /// @brief Approach 4's launches: the Tensor Core block tiles of the dense panels and of the
 /// full tiles, then the lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled
-/// in where it matches).
+/// in where it matches), each kernel on its own stream of a ParallelLaunches, side by side.
 ///
 /// Step 5, approach 4 (going further): the launches of its two kernels.
 /// Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
 /// dense_panel_tables.hpp.
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/going_further/parallel_launches.hpp"
 #include "common/gpu_description.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_dense_panels.cuh"
@@ -163,17 +164,18 @@ void with_block_tile_chunk(int inner, Launch launch) {
   }
 }
 
-}  // namespace
-
-void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
-                   const HybridOptions& options, const DenseOperands& operands,
-                   const DevicePattern& pattern, float* output,
-                   const std::function<void()>& between, cudaStream_t stream) {
+/// The kernels of launch_hybrid, each on the next stream of @p launches.
+void queue_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
+                  const HybridOptions& options, const DenseOperands& operands,
+                  const DevicePattern& pattern, float* output,
+                  const std::function<void(ParallelLaunches&)>& between,
+                  ParallelLaunches& launches) {
   const int* panel_slots = dense_panels ? tables.storage.at<int>(0) : nullptr;
   const bool vector_a = allows_vector_loads(operands.a, operands.lda);
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
+    const cudaStream_t stream = launches.next();
     const auto launch_dense_panels = [&](auto values_kind) {
       using Product = MmaBlockTileProduct<kDensePanelStages>;
       sddmm_dense_panels_kernel<kDensePanelStages, decltype(values_kind)::value>
@@ -199,9 +201,10 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
                    nullptr,
                    options.lane_iterations,
                    output,
-                   stream};
+                   nullptr};
   if (full.tile_count > 0) {
     // A valued S takes the kernel that prefetches its values (value_prefetch.cuh).
+    const cudaStream_t stream = launches.next();
     with_block_tile_chunk(operands.inner, [&](auto chunk) {
       constexpr int kChunk = decltype(chunk)::value;
       const unsigned blocks = blocks_for(full.tile_count, 1);
@@ -216,7 +219,7 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
     CUDA_CHECK_LAUNCH(sddmm_full_tiles_kernel);
   }
   if (between) {
-    between();
+    between(launches);
   }
   if (full.tile_count > 0 || full.list_always) {
     if (full.listed_count == 0) {
@@ -230,7 +233,19 @@ void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const Full
   } else if (panel_slots != nullptr) {
     lanes.selection = LaneSelection::skip_dense_panels;
   }
+  lanes.stream = launches.next();
   launch_lane_groups(options.group_lanes, lanes);
+}
+
+}  // namespace
+
+void launch_hybrid(const DensePanelTables& tables, bool dense_panels, const FullTileWork& full,
+                   const HybridOptions& options, const DenseOperands& operands,
+                   const DevicePattern& pattern, float* output,
+                   const std::function<void(ParallelLaunches&)>& between, cudaStream_t stream) {
+  ParallelLaunches launches(stream);
+  queue_hybrid(tables, dense_panels, full, options, operands, pattern, output, between, launches);
+  launches.join();
 }
 
 void launch_listed_lane_groups(const HybridOptions& options, const DenseOperands& operands,
