@@ -203,8 +203,9 @@ class ResultFile:
     # -------------------------------------------------------------- prose and logs
 
     def line_key(self, raw):
-        """A piece of @p raw that no other line of the file holds (for a line binding)."""
-        pieces = [p.strip() for p in re.split(r"\||-->|<!--|--", raw)]
+        """A piece of @p raw that no other line of the file holds (for a line binding); never
+        across a backtick, which would open a code span inside the binding on the page."""
+        pieces = [p.strip() for p in re.split(r"\||-->|<!--|--|`", raw)]
         for piece in sorted(pieces, key=len, reverse=True):
             for length in (40, 60, 90, len(piece)):
                 key = piece[:length].strip()
