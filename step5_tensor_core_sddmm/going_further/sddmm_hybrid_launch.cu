@@ -3,13 +3,13 @@
 /// full tiles, then the lane groups (lanes per nonzero, runs of nonzeros per block, inner compiled
 /// in where it matches), each kernel on its own stream of a ParallelLaunches, side by side.
 ///
-/// Step 5, approach 4 (going further): the launches of its two kernels.
+/// Step 5, approach 4 (going further): the launches of its kernels.
 /// Read first: sddmm_lane_groups.cuh and sddmm_dense_panels.cuh (the kernels),
-/// dense_panel_tables.hpp.
+/// dense_panel_tables.hpp, parallel_launches.hpp (the streams).
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "common/cuda_check.hpp"
-#include "step5_tensor_core_sddmm/going_further/parallel_launches.hpp"
 #include "common/gpu_description.hpp"
+#include "step5_tensor_core_sddmm/going_further/parallel_launches.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 #include "step5_tensor_core_sddmm/going_further/sddmm_dense_panels.cuh"
 #include "step5_tensor_core_sddmm/going_further/sddmm_full_tiles.cuh"
