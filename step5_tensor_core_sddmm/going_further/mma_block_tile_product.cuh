@@ -151,18 +151,48 @@ struct MmaBlockTileProduct {
                                     int thread) {
     __half* stage_b = stage + kRows * kStageLd;
     if (vector_a) {
-      copy_slice<true>(stage, kStageLd, operands.a, operands.lda, operands.rows, operands.inner,
-                       first_row, kRows, k0, kChunk, thread, kThreads);
+      copy_rows<kRows, true>(stage, operands.a, operands.lda, operands.rows, operands.inner,
+                             first_row, k0, thread);
     } else {
-      copy_slice<false>(stage, kStageLd, operands.a, operands.lda, operands.rows, operands.inner,
-                        first_row, kRows, k0, kChunk, thread, kThreads);
+      copy_rows<kRows, false>(stage, operands.a, operands.lda, operands.rows, operands.inner,
+                              first_row, k0, thread);
     }
     if (vector_b) {
-      copy_slice<true>(stage_b, kStageLd, operands.b_transposed, operands.ldb, operands.cols,
-                       operands.inner, first_col, kCols, k0, kChunk, thread, kThreads);
+      copy_rows<kCols, true>(stage_b, operands.b_transposed, operands.ldb, operands.cols,
+                             operands.inner, first_col, k0, thread);
     } else {
-      copy_slice<false>(stage_b, kStageLd, operands.b_transposed, operands.ldb, operands.cols,
-                        operands.inner, first_col, kCols, k0, kChunk, thread, kThreads);
+      copy_rows<kCols, false>(stage_b, operands.b_transposed, operands.ldb, operands.cols,
+                              operands.inner, first_col, k0, thread);
+    }
+  }
+
+  /// Copies values k0 .. k0 + kChunk - 1 of rows first_row .. first_row + kRowCount - 1 of a
+  /// row-major half matrix into @p target (leading dimension kStageLd), zeros past its rows and
+  /// past inner. The geometry is known at compile time: thread t copies piece t % 8 (8 halves)
+  /// of rows t / 8, t / 8 + 16, ..., so that a piece costs a bounds test, an address and the
+  /// copy. (copy_slice, which takes any geometry, spent about 46 instructions a piece here, half
+  /// of the kernel's instructions: Nsight Compute, H200, 2026-11-29, lab/NOTEBOOK.md.)
+  template <int kRowCount, bool kVector>
+  __device__ static void copy_rows(__half* target, const __half* matrix, int ld, int matrix_rows,
+                                   int inner, int first_row, int k0, int thread) {
+    constexpr int kPiecesPerRow = kChunk / 8;
+    constexpr int kRowsPerPass = kThreads / kPiecesPerRow;
+    static_assert(kThreads % kPiecesPerRow == 0 && kRowCount % kRowsPerPass == 0,
+                  "every thread copies the same number of whole pieces");
+    const int piece_col = (thread % kPiecesPerRow) * 8;
+    const int k = k0 + piece_col;
+    const int valid_k = max(0, min(8, inner - k));  // values past inner read as zeros
+    const int first_slice_row = thread / kPiecesPerRow;
+    const long long row_step = static_cast<long long>(kRowsPerPass) * ld;
+    const __half* source = matrix + static_cast<long long>(first_row + first_slice_row) * ld + k;
+    __half* place = target + first_slice_row * kStageLd + piece_col;
+#pragma unroll
+    for (int pass = 0; pass < kRowCount / kRowsPerPass; ++pass) {
+      // A row past the matrix (a tile cut by its edge) copies nothing and reads as zeros.
+      const bool inside = first_row + first_slice_row + pass * kRowsPerPass < matrix_rows;
+      const int valid = inside ? valid_k : 0;
+      copy_piece<kVector>(place + pass * kRowsPerPass * kStageLd,
+                          valid > 0 ? source + pass * row_step : matrix, valid);
     }
   }
 

@@ -172,7 +172,8 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
 template <int kStages, bool kValues>
-__global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads)
+// Six blocks an SM, as their shared memory allows on sm_90 (at most 80 registers a thread).
+__global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
     sddmm_dense_panels_kernel(DenseOperands operands, const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
                               const unsigned long long* __restrict__ tile_masks,
