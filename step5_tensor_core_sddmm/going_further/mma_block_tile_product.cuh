@@ -170,8 +170,9 @@ struct MmaBlockTileProduct {
   /// row-major half matrix into @p target (leading dimension kStageLd), zeros past its rows and
   /// past inner. The geometry is known at compile time: thread t copies piece t % 8 (8 halves)
   /// of rows t / 8, t / 8 + 16, ..., so that a piece costs a bounds test, an address and the
-  /// copy. (copy_slice, which takes any geometry, spent about 46 instructions a piece here, half
-  /// of the kernel's instructions: Nsight Compute, H200, 2026-11-29, lab/NOTEBOOK.md.)
+  /// copy. (copy_slice, which takes any geometry, spent about 46 instructions a piece here, more
+  /// than half of the kernel's: Nsight Compute, H200, 2026-11-29,
+  /// lab/results/dense_panel_copy_rows_h200.md.)
   template <int kRowCount, bool kVector>
   __device__ static void copy_rows(__half* target, const __half* matrix, int ld, int matrix_rows,
                                    int inner, int first_row, int k0, int thread) {
