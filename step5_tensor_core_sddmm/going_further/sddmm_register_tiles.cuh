@@ -266,6 +266,39 @@ __device__ inline TileRowDescriptor load_tile_row(const MaskedTileArgs& args, in
                            args.masks[tile * kMaskedTileEdge + row]};
 }
 
+/// @brief A warp's parked tile descriptors, one per lane (CurrentRow<true>).
+using ParkedRows = TileRowDescriptor[32];
+
+/// @brief Where a lane keeps the descriptor of the tile it multiplies until the tile's store:
+/// a register (this one), or its slot of ParkedRows (CurrentRow<true>).
+/// @tparam kParked whether the descriptor waits in shared memory
+template <bool kParked>
+struct CurrentRow {
+  /// @brief Keeps the descriptor in a register; @p slot is not used.
+  __device__ explicit CurrentRow(TileRowDescriptor* /*slot*/) {}
+  /// @brief The descriptor.
+  __device__ TileRowDescriptor get() const { return row; }
+  /// @brief Keeps @p next.
+  __device__ void set(const TileRowDescriptor& next) { row = next; }
+  TileRowDescriptor row{};  ///< the descriptor
+};
+
+/// @brief The descriptor parked in shared memory through the products: at 8 slices the launch
+/// bounds leave 168 registers, the compiler spilled the descriptor to local memory, and its
+/// reload, evicted from L1 by the stream of Bᵀ, made the store wait for L2 (14 % of the stall
+/// samples of the valued kernel, NVIDIA H200, 2026-11-30, lab/NOTEBOOK.md). Each lane reads
+/// only the slot it writes, so no barrier orders them.
+template <>
+struct CurrentRow<true> {
+  /// @brief Keeps the descriptor in @p slot (this lane's slot of its warp's ParkedRows).
+  __device__ explicit CurrentRow(TileRowDescriptor* slot) : parked(slot) {}
+  /// @brief The descriptor, read back from shared memory.
+  __device__ TileRowDescriptor get() const { return *parked; }
+  /// @brief Parks @p next (a load that has landed: stored at once).
+  __device__ void set(const TileRowDescriptor& next) { *parked = next; }
+  TileRowDescriptor* parked;  ///< this lane's slot
+};
+
 /// @brief A warp's slots for the values of two tiles (the current one and the next), one
 /// float per lane and entry: each lane copies its own entries' values into its own slots and
 /// reads back only those, so no barrier orders them.
@@ -337,7 +370,11 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
   static_assert(kSlices >= 1 && kSlices <= kMaxRegisterSlices, "1 to 8 slices a pass");
   __shared__ ParkedA<kSlices> parking[kRegisterTileWarps];
   __shared__ ValueSlots value_slots[kValues ? kRegisterTileWarps : 1];
+  // Parked where the launch bounds leave fewer registers than four blocks an SM would (8 slices).
+  constexpr bool kParkRows = register_tile_blocks_per_sm(kSlices) < 4;
+  __shared__ ParkedRows parked_rows[kParkRows ? kRegisterTileWarps : 1];
   const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
   const int item = static_cast<int>(blockIdx.x) * kRegisterTileWarps + warp;
   if (item >= item_count) {
     return;  // the last block's spare warps (whole warps: no shuffle is left half-done)
@@ -354,9 +391,10 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
   load_tile_pieces<kSlices, kVector>(b, operands.b_transposed, operands.ldb,
                                      steps.col(0) * kMaskedTileEdge, operands.cols, 0,
                                      operands.inner);
-  TileRowDescriptor current = load_tile_row(args, steps.tile(0));
+  CurrentRow<kParkRows> current_row(&parked_rows[kParkRows ? warp : 0][lane]);
+  current_row.set(load_tile_row(args, steps.tile(0)));
   if constexpr (kValues) {
-    stage_tile_values(value_slots[warp][0], current, true, args.values);
+    stage_tile_values(value_slots[warp][0], current_row.get(), true, args.values);
   }
   for (int step = 0; step < step_count; ++step) {
     const bool last_step = step + 1 == step_count;
@@ -375,6 +413,7 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
                                last_pass ? 0 : (pass + 1) * kPassDepth};
       multiply_pass<kSlices, kVector>(sums, parked, b, operands, following);
     }
+    const TileRowDescriptor current = current_row.get();
     TileValues found{};
     if constexpr (kValues) {
       // The next tile's values leave before this tile's are read: they land while the next
@@ -384,7 +423,7 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
     }
     fold_step_sums(sums);
     store_masked_tile<kValues>(sums[0], current.start, current.mask, found, output);
-    current = next;
+    current_row.set(next);
   }
 }
 
