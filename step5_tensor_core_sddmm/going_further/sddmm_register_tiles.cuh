@@ -285,8 +285,8 @@ struct CurrentRow {
 
 /// @brief The descriptor parked in shared memory through the products: at 8 slices the launch
 /// bounds leave 168 registers, the compiler spilled the descriptor to local memory, and its
-/// reload, evicted from L1 by the stream of Bᵀ, made the store wait for L2 (14 % of the stall
-/// samples of the valued kernel, NVIDIA H200, 2026-11-30, lab/NOTEBOOK.md). Each lane reads
+/// reload, evicted from L1 by the stream of Bᵀ, made the store wait for L2 (13.6 % of the
+/// stall samples of the valued kernel, NVIDIA H200, 2026-11-30, lab/NOTEBOOK.md). Each lane reads
 /// only the slot it writes, so no barrier orders them.
 template <>
 struct CurrentRow<true> {
@@ -294,7 +294,7 @@ struct CurrentRow<true> {
   __device__ explicit CurrentRow(TileRowDescriptor* slot) : parked(slot) {}
   /// @brief The descriptor, read back from shared memory.
   __device__ TileRowDescriptor get() const { return *parked; }
-  /// @brief Parks @p next (a load that has landed: stored at once).
+  /// @brief Parks @p next (its load was issued before the products, so the store rarely waits).
   __device__ void set(const TileRowDescriptor& next) { *parked = next; }
   TileRowDescriptor* parked;  ///< this lane's slot
 };
