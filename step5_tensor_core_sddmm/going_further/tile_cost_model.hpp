@@ -171,7 +171,8 @@ MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned);
 int register_tile_slices(int inner);
 
 /// @brief Shared memory of register_tile_kernel: each warp's parked pieces of A for one pass
-/// (16 bytes per lane, two rows, per slice) and its slots for two tiles' values.
+/// (16 bytes per lane, two rows, per slice), its slots for two tiles' values, and at 8 slices
+/// its lanes' parked tile descriptors (8 bytes a lane).
 /// @param slices slices per pass (register_tile_slices)
 /// @return bytes per block
 int register_tile_shared_bytes(int slices);
