@@ -51,6 +51,14 @@ constexpr int kRegisterTileWarps = 4;
 __host__ __device__ constexpr int register_tile_blocks_per_sm(int slices) {
   return slices > 4 ? 3 : 4;
 }
+/// @brief Whether register_tile_kernel parks each lane's tile descriptor in shared memory
+/// through the products (sddmm_register_tiles.cuh, CurrentRow): where its launch bounds leave
+/// fewer registers than four blocks an SM would (8 slices).
+/// @param slices slices per pass
+/// @return whether the descriptors are parked
+__host__ __device__ constexpr bool register_tile_parks_rows(int slices) {
+  return register_tile_blocks_per_sm(slices) < 4;
+}
 /// @brief Values of inner one slice of register_tile_kernel holds: four lanes' 8-half pieces
 /// of one row.
 constexpr int kRegisterSliceDepth = 32;

@@ -370,8 +370,7 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
   static_assert(kSlices >= 1 && kSlices <= kMaxRegisterSlices, "1 to 8 slices a pass");
   __shared__ ParkedA<kSlices> parking[kRegisterTileWarps];
   __shared__ ValueSlots value_slots[kValues ? kRegisterTileWarps : 1];
-  // Parked where the launch bounds leave fewer registers than four blocks an SM would (8 slices).
-  constexpr bool kParkRows = register_tile_blocks_per_sm(kSlices) < 4;
+  constexpr bool kParkRows = register_tile_parks_rows(kSlices);
   __shared__ ParkedRows parked_rows[kParkRows ? kRegisterTileWarps : 1];
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;

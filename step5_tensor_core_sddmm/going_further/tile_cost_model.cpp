@@ -166,9 +166,8 @@ int register_tile_slices(int inner) {
 int register_tile_shared_bytes(int slices) {
   constexpr int kPieceBytes = 16;
   constexpr int kValueSlotBytes = 2 * 8 * 32 * 4;  // two tiles' eight floats a lane (valued S)
-  // Where its registers are full (fewer than 4 blocks an SM), each lane parks its tile's
-  // descriptor, a start and a mask (sddmm_register_tiles.cuh, CurrentRow<true>).
-  const int parked_row_bytes = register_tile_blocks_per_sm(slices) < 4 ? 32 * 8 : 0;
+  // Each lane's parked tile descriptor, a start and a mask (CurrentRow<true>).
+  const int parked_row_bytes = register_tile_parks_rows(slices) ? 32 * 8 : 0;
   return kRegisterTileWarps * (slices * 2 * 32 * kPieceBytes + kValueSlotBytes + parked_row_bytes);
 }
 

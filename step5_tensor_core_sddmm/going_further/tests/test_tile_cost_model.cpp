@@ -170,6 +170,10 @@ TEST_CASE("the register kernel's shape fits every GPU and its items are warps") 
       CHECK(shape.chunk >= std::min(inner, 256));
       CHECK(shape.shared_bytes == course::step5::register_tile_shared_bytes(slices));
       CHECK(shape.shared_bytes <= 48 * 1024);  // static shared memory, no opt-in
+      // The kernel's static shared memory as ptxas reports it for sm_90 (valued variants):
+      // 16, 24 KiB at 2 and 4 slices; 40 KiB and the 1 KiB of parked descriptors at 8.
+      CHECK(course::step5::register_tile_parks_rows(slices) == (slices == 8));
+      CHECK(shape.shared_bytes == (slices == 2 ? 16384 : slices == 4 ? 24576 : 41984));
       CHECK(shape.blocks_per_sm >= 1);
       CHECK(shape.blocks_per_sm <= course::step5::register_tile_blocks_per_sm(slices));
     }
