@@ -1,17 +1,20 @@
 /// @file dense_product_path.cu
 /// @brief DenseProductPath: cublasGemmEx (fp16 A and Bᵀ, fp32 product and sums) and the
-/// gather of S's entries.
+/// gather of S's entries, by tiles through the dense panels' tables or one thread per entry.
 ///
 /// Step 5, going further: the dense path's GEMM and gather.
 /// Read first: dense_product_path.hpp.
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 
 #include "common/cuda_check.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_product_gather.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
+#include <climits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace course::step5 {
 namespace {
@@ -30,13 +33,36 @@ __global__ void gather_product_kernel(const float* __restrict__ product, int col
   output[entry] = values == nullptr ? sampled : sampled * values[entry];
 }
 
+/// The gather's tables: every panel with entries is a dense panel over the columns it spans.
+/// None (the gather by entries) where 64 rows of the product are not int-indexable or the
+/// tables are not (choose_dense_panels then returns no panel).
+DensePanelTables gather_tables(const DevicePattern& pattern, const PanelStatistics& statistics) {
+  if (static_cast<std::int64_t>(kTileMaskRows) * pattern.cols() > INT_MAX) {
+    return {};  // dense_gather_tiles_kernel's rows are int offsets
+  }
+  HybridOptions every_panel;
+  every_panel.tc_min_nnz = 0;
+  const std::vector<char> selected(statistics.nnz.size(), 1);
+  const DensePanelChoice choice =
+      choose_dense_panels(pattern, statistics.spans, statistics.nnz, every_panel, &selected);
+  if (choice.dense_nnz != pattern.nnz()) {
+    return {};
+  }
+  // upload_dense_panels writes the staging that an earlier upload of this plan may still be
+  // reading on the device.
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return upload_dense_panels(choice, pattern);
+}
+
 }  // namespace
 
-DenseProductPath::DenseProductPath(int rows, int cols)
-    : product_(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols),
+DenseProductPath::DenseProductPath(const DevicePattern& pattern, const PanelStatistics& statistics)
+    : product_(static_cast<std::size_t>(pattern.rows()) * static_cast<std::size_t>(pattern.cols()),
                "the dense path's rows x cols product", course::DeviceMemorySource::stream_pool),
-      rows_(rows),
-      cols_(cols) {
+      tables_(gather_tables(pattern, statistics)),
+      rows_(pattern.rows()),
+      cols_(pattern.cols()),
+      nnz_(pattern.nnz()) {
   CUBLAS_CHECK(cublasCreate(&handle_));
 }
 
@@ -66,14 +92,34 @@ void gather_at_pattern(const float* product, int cols, const DevicePattern& patt
 
 void DenseProductPath::run(const DenseOperands& operands, const DevicePattern& pattern,
                            float* output, cudaStream_t stream) const {
-  if (operands.rows != rows_ || operands.cols != cols_) {
-    throw std::invalid_argument("the dense path was made for " + std::to_string(rows_) + " x " +
-                                std::to_string(cols_) + ", got " + std::to_string(operands.rows) +
-                                " x " + std::to_string(operands.cols));
+  if (operands.rows != rows_ || operands.cols != cols_ || pattern.nnz() != nnz_) {
+    throw std::invalid_argument(
+        "the dense path was made for " + std::to_string(rows_) + " x " + std::to_string(cols_) +
+        " with " + std::to_string(nnz_) + " entries, got " + std::to_string(operands.rows) + " x " +
+        std::to_string(operands.cols) + " with " + std::to_string(pattern.nnz()));
   }
   CUBLAS_CHECK(cublasSetStream(handle_, stream));
   dense_product_fp16(handle_, operands, product_.data());
-  gather_at_pattern(product_.data(), cols_, pattern, output, stream);
+  if (!gathers_by_tiles()) {
+    gather_at_pattern(product_.data(), cols_, pattern, output, stream);
+    return;
+  }
+  const auto* tiles = tables_.storage.at<DenseTile>(tables_.tiles_offset);
+  const int* tile_starts = tables_.storage.at<int>(tables_.tile_starts_offset);
+  const auto* tile_masks = tables_.storage.at<unsigned long long>(tables_.tile_masks_offset);
+  const auto blocks = static_cast<unsigned>(tables_.tile_count);
+  constexpr int kThreads = 32 * kGatherWarps;
+  if (pattern.unit_values()) {
+    dense_gather_tiles_kernel<false>
+        <<<blocks, kThreads, 0, stream>>>(product_.data(), cols_, tiles, tile_starts, tile_masks,
+                                          pattern.col_indices(), nullptr, output);
+    CUDA_CHECK_LAUNCH(dense_gather_tiles_kernel);
+    return;
+  }
+  dense_gather_tiles_kernel<true>
+      <<<blocks, kThreads, 0, stream>>>(product_.data(), cols_, tiles, tile_starts, tile_masks,
+                                        pattern.col_indices(), pattern.values(), output);
+  CUDA_CHECK_LAUNCH(dense_gather_tiles_kernel);
 }
 
 }  // namespace course::step5

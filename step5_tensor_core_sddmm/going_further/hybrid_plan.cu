@@ -259,7 +259,7 @@ void HybridPlan::choose_dense_path(State& state) const {
   if (!dense_product_pays(dense_seconds, sparse_seconds, buffer, free_bytes)) {
     return;
   }
-  take_dense_path(state.masked, *pattern_, inner_);
+  take_dense_path(state.masked, *pattern_, *panels_, inner_);
   state.masked.figures.model_sparse_seconds = sparse_seconds;
   state.masked.figures.model_dense_seconds = dense_seconds;
 }

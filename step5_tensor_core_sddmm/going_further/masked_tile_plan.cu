@@ -176,7 +176,7 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
   const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
   if (options.dense_path && dense_product_pays(figures.model_dense_seconds,
                                                figures.model_sparse_seconds, buffer, free_bytes)) {
-    take_dense_path(plan, pattern, inner);
+    take_dense_path(plan, pattern, statistics, inner);
     return plan;
   }
   const double inner16 = wmma_padded(inner);
@@ -203,12 +203,13 @@ std::string describe_masked_tiles(const MaskedPlanFigures& figures) {
   return " (" + cut + ": ring, " + std::to_string(figures.shape.panels) + " panels a block)";
 }
 
-void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner) {
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern,
+                     const PanelStatistics& statistics, int inner) {
   MaskedPlanFigures& figures = plan.figures;
   const std::uint64_t buffer = dense_product_buffer_bytes(pattern.rows(), pattern.cols());
   plan.tiles = {};
   plan.listed = {};
-  plan.dense = std::make_unique<DenseProductPath>(pattern.rows(), pattern.cols());
+  plan.dense = std::make_unique<DenseProductPath>(pattern, statistics);
   figures.dense_path = true;
   figures.tiles = figures.steps = figures.items = figures.covered = 0;
   figures.lane_entries = 0;

@@ -91,8 +91,10 @@ std::string describe_masked_tiles(const MaskedPlanFigures& figures);
 /// FLOPs, its buffer written and gathered, two launches).
 /// @param plan the plan (its tiles and list are dropped)
 /// @param pattern S on the device
+/// @param statistics entries and column spans of each 64-row panel of S (the gather's tables)
 /// @param inner the inner size
-void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern, int inner);
+void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern,
+                     const PanelStatistics& statistics, int inner);
 
 /// @brief The masked tiles the plan would find in each 64-row panel if no panel were dense
 /// (the combined plan's choice by cost weighs them against the dense-panel kernel): one search

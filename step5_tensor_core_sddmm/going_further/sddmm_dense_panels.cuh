@@ -24,6 +24,7 @@
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
 #include "step5_tensor_core_sddmm/going_further/mma_block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
+#include "step5_tensor_core_sddmm/going_further/tile_row_entries.cuh"
 #include "step5_tensor_core_sddmm/going_further/value_prefetch.cuh"
 #include "step5_tensor_core_sddmm/dense_operands.hpp"
 
@@ -197,21 +198,14 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
 
   // Load the copy-out's starts and masks now: their latency hides behind the product. Lane r
   // of warp w holds the tile's row w + kWarps·r.
-  int copy_begin = 0;
-  int copy_count = 0;
-  unsigned long long copy_mask = 0;
+  TileRowEntries copy;
   if (lane < kRowsPerWarp) {
-    const int tile_row = warp + kWarps * lane;
-    const int* row_starts =
-        tile_starts + tile.starts + static_cast<std::int64_t>(tile_row) * tile.stride;
-    copy_begin = row_starts[0];
-    copy_count = row_starts[1] - copy_begin;
-    copy_mask = tile_masks[static_cast<std::int64_t>(blockIdx.x) * kTileMaskRows + tile_row];
+    copy = tile_row_entries(tile, blockIdx.x, warp + kWarps * lane, tile_starts, tile_masks);
   }
   // Once the first stages' copies are on their way: a valued S's values of the row into L2.
   const auto prefetch_values = [&] {
     if (kValues && lane < kRowsPerWarp) {
-      prefetch_value_run(values + copy_begin, copy_count);
+      prefetch_value_run(values + copy.begin, copy.count);
     }
   };
   // Before the last stage is multiplied: the values from L2 into the ring's free place.
@@ -220,7 +214,7 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
     if constexpr (kValues) {
       staged_values = reinterpret_cast<float*>(free_place);
       stage_row_values<kRowsPerWarp>(staged_values + warp * kStagedValuesLd,
-                                     kWarps * kStagedValuesLd, copy_begin, copy_count, copy_mask,
+                                     kWarps * kStagedValuesLd, copy.begin, copy.count, copy.mask,
                                      values);
     }
   };
@@ -231,7 +225,7 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
   copy_out_masked_rows<kRowsPerWarp, kValues>(
       result + warp * Product::kResultLd, kWarps * Product::kResultLd,
       kValues ? staged_values + warp * kStagedValuesLd : nullptr, kWarps * kStagedValuesLd,
-      tile.first_col, copy_begin, copy_count, copy_mask, col_indices, values, output);
+      tile.first_col, copy.begin, copy.count, copy.mask, col_indices, values, output);
 }
 
 }  // namespace course::step5

@@ -226,6 +226,8 @@ double dense_product_seconds(const DeviceRates& rates, int rows, int cols, int i
   // The gather reads a 32-byte sector per entry, or the whole product when S is that dense.
   const double gathered = std::min(32.0 * static_cast<double>(nnz), product_bytes);
   const double operand_bytes = 2.0 * (static_cast<double>(rows) + cols) * inner;
+  // Beside the product: 8 bytes an entry, its output float and its share of the gather's
+  // tables or its value (the gather by tiles reads 12 bytes for a tile row's 64 columns).
   // Launches: cuBLAS's GEMM (its own set-up on the host and often more than one kernel) and
   // the gather, against the lane groups' one.
   constexpr double kDenseLaunches = 3.0;

@@ -7,6 +7,8 @@
 /// Read first: hybrid_checks.hpp.
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 
+#include "common/attention_masks.hpp"
+#include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
@@ -14,6 +16,21 @@
 #include <memory>
 
 namespace course::step5::testing {
+
+HalfOperands::HalfOperands(int rows, int cols, int inner, int ld, std::uint64_t seed)
+    : a(course::random_half_matrix(rows, inner, ld, seed)),
+      bt(course::random_half_matrix(cols, inner, ld, seed + 1)),
+      device_a(a),
+      device_bt(bt),
+      operands{course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(), ld} {
+}
+
+course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
+                             std::uint64_t seed) {
+  const course::AttentionMaskSpec spec =
+      course::block_sparse_spec(rows, cols, block, density, causal, seed);
+  return with_random_values(course::attention_mask(spec), seed + 3);
+}
 
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,
                   const course::step5::HybridOptions& options, RunOn run_on) {

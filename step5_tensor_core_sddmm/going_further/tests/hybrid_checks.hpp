@@ -1,18 +1,38 @@
 /// @file hybrid_checks.hpp
 /// @brief check_hybrid: approach 4 with given options through the shared check of the lesson's
-/// tests (check_approach).
+/// tests (check_approach); and the inputs of the tests that run approach 4's parts on their own
+/// (HalfOperands, block_mask).
 ///
 /// Step 5, going further, tests (lesson "Tests"): approach 4 against the CPU reference.
 /// Read first: ../../tests/approach_checks.hpp (the shared checks), ../hybrid_plan.hpp.
 #pragma once
 
+#include "common/matrix.hpp"
 #include "common/sparse_matrix.hpp"
+#include "step5_tensor_core_sddmm/dense_operands.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_options.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
+
+#include <cuda_fp16.h>
 
 #include <cstdint>
 
 namespace course::step5::testing {
+
+/// Fresh random A and Bᵀ with leading dimension @p ld, on the host and the device.
+struct HalfOperands {
+  HalfOperands(int rows, int cols, int inner, int ld, std::uint64_t seed);
+  course::HostMatrix<__half> a;            ///< A, rows × inner
+  course::HostMatrix<__half> bt;           ///< Bᵀ, cols × inner
+  course::DeviceMatrix<__half> device_a;   ///< A on the device
+  course::DeviceMatrix<__half> device_bt;  ///< Bᵀ on the device
+  course::step5::DenseOperands operands;   ///< both, as the kernels take them
+};
+
+/// An attention mask of @p block × @p block blocks at @p density (causal: none above the
+/// diagonal), sorted row-major, values random.
+course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
+                             std::uint64_t seed);
 
 /// Runs approach 4 with @p options on S with fresh random A, Bᵀ (leading dimension ld >=
 /// inner) and compares with the CPU reference; the output is poisoned first.

@@ -4,10 +4,9 @@
 /// inside them must match the CPU reference (double accumulation, fresh random inputs, the
 /// output poisoned first) and every entry outside must be left untouched, on block masks of
 /// sizes 16 to 128 cut by the edges, causal masks, inner 1 to 256 (not multiples of 16 too)
-/// and odd leading dimensions; and the dense path on its own.
+/// and odd leading dimensions.
 ///
-/// Step 5, tests (going further): the masked 16×16 Tensor Core tiles and the dense path
-/// against the CPU reference.
+/// Step 5, tests (going further): the masked 16×16 Tensor Core tiles against the CPU reference.
 /// Read first: approach_checks.hpp, then going_further/masked_tiles.hpp.
 #include "common/testing/catch2.hpp"
 
@@ -16,7 +15,6 @@
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
-#include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
@@ -40,22 +38,6 @@ using namespace course::step5::testing;  // the shared checks of approach_checks
 namespace {
 
 using course::step5::kMaskedTileEdge;
-
-/// Fresh random A and Bᵀ with leading dimension @p ld, on the host and the device.
-struct Operands {
-  Operands(int rows, int cols, int inner, int ld, std::uint64_t seed)
-      : a(course::random_half_matrix(rows, inner, ld, seed)),
-        bt(course::random_half_matrix(cols, inner, ld, seed + 1)),
-        device_a(a),
-        device_bt(bt),
-        operands{course::ProductSizes{rows, inner, cols}, device_a.data(), ld, device_bt.data(),
-                 ld} {}
-  course::HostMatrix<__half> a;
-  course::HostMatrix<__half> bt;
-  course::DeviceMatrix<__half> device_a;
-  course::DeviceMatrix<__half> device_bt;
-  course::step5::DenseOperands operands;
-};
 
 /// The mask of the positions @p keep accepts, sorted row-major, values random.
 course::CooMatrix mask_of(int rows, int cols, const std::function<bool(int, int)>& keep,
@@ -98,7 +80,7 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   INFO("rows=" << s.rows << " cols=" << s.cols << " inner=" << inner << " ld=" << ld
                << " nnz=" << s.nnz() << " min_entries=" << min_entries << " panels=" << panels
                << " item_steps=" << item_steps << " seed " << seed);
-  const Operands inputs(s.rows, s.cols, inner, ld, seed);
+  const HalfOperands inputs(s.rows, s.cols, inner, ld, seed);
   const course::step5::DevicePattern pattern(s);
   course::step5::MaskedTileOptions options;
   options.min_entries = min_entries;
@@ -172,13 +154,6 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   CHECK(positions == expected_positions);
 }
 
-course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
-                             std::uint64_t seed) {
-  course::AttentionMaskSpec spec =
-      course::block_sparse_spec(rows, cols, block, density, causal, seed);
-  return with_random_values(course::attention_mask(spec), seed + 3);
-}
-
 }  // namespace
 
 TEST_CASE("masked tiles on block masks of every block size cut by the edges", "[gpu]") {
@@ -248,25 +223,6 @@ TEST_CASE("masked tiles with many tile columns per panel split into items", "[gp
   check_masked_tiles(s, 32, 32, 256, 0);
   check_masked_tiles(s, 32, 32, 256, 0, 64);
   check_masked_tiles(s, 256, 256, 256, 0, 64);
-}
-
-TEST_CASE("dense path GEMM and gather match the reference", "[gpu]") {
-  const std::uint64_t seed = course::fresh_seed();
-  for (const int inner : {1, 17, 64, 100}) {
-    const course::CooMatrix s = block_mask(190, 130, 16, 0.5, true, seed + inner);
-    INFO("inner=" << inner << " seed " << seed);
-    const Operands inputs(s.rows, s.cols, inner, inner, seed);
-    const course::step5::DevicePattern pattern(s);
-    const course::step5::DenseProductPath dense(s.rows, s.cols);
-    course::DeviceBuffer<float> output(s.nnz(), "C");
-    output.poison();
-    dense.run(inputs.operands, pattern, output.data());
-    const auto reference = course::sddmm_reference(inputs.a, inputs.bt, s);
-    const auto result = course::compare_sampled(
-        output.to_vector(), reference, s, course::Tolerance::tensor_core_fp32_accumulation(inner));
-    INFO(result.summary());
-    CHECK(result.ok());
-  }
 }
 
 TEST_CASE("approach 4 masked tiles and lane groups together on block masks", "[gpu]") {
