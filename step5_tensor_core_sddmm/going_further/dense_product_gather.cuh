@@ -11,9 +11,9 @@
 /// quarter of 8192², inner 256). The gather of one thread per entry reads 8 bytes of indices per
 /// entry (its row and column) besides the product's float and the output's; on a mask at a
 /// quarter those indices are about half of the gather's bytes. A tile row's start and mask
-/// (12 bytes per 64 columns, made once by the plan) say the same: lane l takes columns l and
-/// 32 + l where the mask's bits are set, and writes them at the row's start plus the bits set
-/// before them, so the warp reads the product and writes the output in runs.
+/// (12 bytes per 64 columns, made once by the plan) say the same: each warp lists its rows'
+/// entries in shared memory from them, then gathers the list with every lane busy, reading the
+/// product and the values and writing the output in runs (dense_gather_tiles_kernel).
 #pragma once
 
 #include "common/warp_lanes.cuh"
