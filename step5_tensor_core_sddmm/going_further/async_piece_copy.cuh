@@ -1,6 +1,6 @@
 /// @file async_piece_copy.cuh
-/// @brief Copies of 8-half pieces (zeros past a matrix's edge) and of single floats into shared
-/// memory, and the commit and wait of cp.async's groups.
+/// @brief Copies of 8-half pieces (zeros past a matrix's edge), of single floats and of four
+/// floats into shared memory, and the commit and wait of cp.async's groups.
 ///
 /// Step 5, going further: 16-byte copies from global into shared memory, asynchronous where
 /// the GPU has cp.async (sm_80 and later), plain loads and stores on older GPUs.
@@ -67,6 +67,22 @@ __device__ inline void copy_float(float* target, const float* source) {
                : "memory");
 #else
   *target = __ldg(source);
+#endif
+}
+
+/// @brief Copies four floats (16 bytes) into shared memory, asynchronously where the GPU has
+/// cp.async (`cp.async.cg`, around L1: each value is read once), a plain 16-byte load and store
+/// before sm_80.
+/// Preconditions: @p target and @p source 16-byte aligned.
+/// @param target the four floats in shared memory
+/// @param source the four floats in global memory
+__device__ inline void copy_float4(float* target, const float* source) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(target));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address), "l"(source)
+               : "memory");
+#else
+  *reinterpret_cast<float4*>(target) = __ldg(reinterpret_cast<const float4*>(source));
 #endif
 }
 

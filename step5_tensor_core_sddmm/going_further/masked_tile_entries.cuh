@@ -25,6 +25,7 @@ struct MaskedTileArgs {
   const int* step_tiles;         ///< panels per step: the tile, or -1
   const int* item_first_steps;   ///< first step of each item, and the end
   const float* values;           ///< S's values, or nullptr when all are one
+  const float* lane_values;      ///< the values in the lanes' order (MaskedTiles), or nullptr
   int stages;                    ///< stages of Bᵀ in the ring (2..4)
   int item_steps;                ///< most steps of an item (the table's room)
   int group_steps;               ///< steps whose tiles of Bᵀ one stage holds (1..4)
@@ -35,9 +36,11 @@ struct MaskedTileArgs {
 /// @param tiles grouped tiles
 /// @param shape the launch shape
 /// @param values S's values, or nullptr when every value is one
-/// @return the arguments
+/// @return the arguments (lane_values: the tiles' values in the lanes' order when S has values
+/// and the plan made them, else nullptr)
 inline MaskedTileArgs masked_tile_args(const MaskedTiles& tiles, const MaskedTileShape& shape,
                                        const float* values) {
+  const bool ordered = values != nullptr && tiles.lane_values.size() > 0;
   return MaskedTileArgs{tiles.starts.data(),
                         tiles.masks.data(),
                         tiles.step_cols.data(),
@@ -45,6 +48,7 @@ inline MaskedTileArgs masked_tile_args(const MaskedTiles& tiles, const MaskedTil
                         tiles.step_tiles.data(),
                         tiles.item_first_steps.data(),
                         values,
+                        ordered ? tiles.lane_values.data() : nullptr,
                         shape.stages,
                         tiles.item_steps,
                         shape.group_steps,

@@ -7,6 +7,7 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 
 #include "common/device.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_values_in_lane_order.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
 #include <algorithm>
@@ -118,6 +119,9 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
     return;
   }
   figures.shape.item_steps = tiles.item_steps;
+  if (figures.shape.kernel == MaskedTileKernel::registers) {
+    order_tile_values(tiles, pattern);  // a valued S: its values in the lanes' order
+  }
   if (figures.shape.kernel == MaskedTileKernel::ring) {
     figures.shape.shared_bytes =
         masked_tile_shared_bytes(figures.shape.panels, figures.shape.stages, inner,

@@ -58,7 +58,8 @@ std::vector<unsigned long long> read_counts(
 
 std::size_t MaskedTiles::bytes() const {
   return starts.bytes() + masks.bytes() + keys.bytes() + outside.bytes() + step_cols.bytes() +
-         step_super_panels.bytes() + step_tiles.bytes() + item_first_steps.bytes();
+         step_super_panels.bytes() + step_tiles.bytes() + item_first_steps.bytes() +
+         lane_values.bytes();
 }
 
 MaskedTiles find_masked_tiles(const DevicePattern& pattern, const TileThreshold& threshold,

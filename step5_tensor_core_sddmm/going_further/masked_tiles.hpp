@@ -65,6 +65,11 @@ constexpr int kRegisterSliceDepth = 32;
 /// @brief The most slices one pass of register_tile_kernel holds (256 values of inner).
 constexpr int kMaxRegisterSlices = 8;
 
+/// @brief Floats per tile of MaskedTiles::lane_values: every position of the 16×16 tile, in the
+/// order register_tile_kernel's lanes hold them in their accumulators (lane by lane, each lane's
+/// eight entries in a row: masked_tile_entries.cuh, tile_entry_row and tile_entry_col).
+constexpr int kTileLaneValues = kMaskedTileEdge * kMaskedTileEdge;
+
 /// @brief S's masked tiles and how the kernel walks them.
 struct MaskedTiles {
   std::int64_t tile_count = 0;       ///< tiles on Tensor Cores
@@ -81,6 +86,9 @@ struct MaskedTiles {
   course::DeviceBuffer<int> step_super_panels;  ///< per step: its super-panel
   course::DeviceBuffer<int> step_tiles;         ///< per step: `panels` tiles, -1 where none
   course::DeviceBuffer<int> item_first_steps;   ///< item_count + 1: each item's first step
+  /// kTileLaneValues per tile, for a valued S on register_tile_kernel (order_tile_values): S's
+  /// value of each entry where the lane that holds it reads it, 0 where the tile has none.
+  course::DeviceBuffer<float> lane_values;
 
   /// @brief Device bytes held.
   /// @return bytes
@@ -131,7 +139,7 @@ course::DeviceBuffer<int> list_entries_outside(const MaskedTiles& tiles, std::in
 
 /// @brief Launches the masked tiles' kernel of @p shape: the ring (one block per item, the
 /// shape's panels and stages) or register_tile_kernel (launch_register_tiles).
-/// @param tiles grouped tiles
+/// @param tiles grouped tiles (for a valued S on register_tile_kernel, with lane_values)
 /// @param shape the launch shape (choose_masked_tile_shape; panels = tiles.panels)
 /// @param operands A and Bᵀ
 /// @param values S's values, or nullptr when every value is one
@@ -143,10 +151,13 @@ void launch_masked_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,
 
 /// @brief Launches register_tile_kernel: one warp per item, kRegisterTileWarps a block, the
 /// pass depth of register_tile_slices (launch_masked_tiles calls it for a shape of that kernel).
-/// @param tiles tiles grouped for one panel per super-panel
+/// Throws std::invalid_argument when S has values and @p tiles has no lane_values for them.
+/// @param tiles tiles grouped for one panel per super-panel; for a valued S, with lane_values
+/// (order_tile_values)
 /// @param shape the launch shape (choose_register_tile_shape)
 /// @param operands A and Bᵀ
-/// @param values S's values, or nullptr when every value is one
+/// @param values S's values, or nullptr when every value is one (the kernel reads the tiles'
+/// lane_values in their place)
 /// @param output one float per entry of S
 /// @param stream stream to launch on (default stream when nullptr)
 void launch_register_tiles(const MaskedTiles& tiles, const MaskedTileShape& shape,

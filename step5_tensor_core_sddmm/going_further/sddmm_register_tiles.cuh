@@ -23,6 +23,10 @@
 /// barrier orders them) and keeps its registers for Bᵀ, whose next pieces it loads while
 /// it multiplies.
 ///
+/// **A valued S.** The plan copied S's values into the order the lanes hold the tiles' entries
+/// (tile_values_in_lane_order.hpp): each lane copies its eight values of the next tile, 32
+/// consecutive bytes, before the current tile's products, and multiplies them in at the store.
+///
 /// Step 5, going further: Tensor Cores on the masked tiles, one warp per run of tiles.
 /// Read first: masked_tiles.hpp (descriptors, steps, items), masked_tile_entries.cuh (the
 /// masked store), mma_fragments.cuh (the fragments' layout), sddmm_masked_tiles.cuh (the
@@ -299,32 +303,30 @@ struct CurrentRow<true> {
   TileRowDescriptor* parked;  ///< this lane's slot
 };
 
-/// @brief A warp's slots for the values of two tiles (the current one and the next), one
-/// float per lane and entry: each lane copies its own entries' values into its own slots and
-/// reads back only those, so no barrier orders them.
-using ValueSlots = float[2][kTileEntriesPerLane][32];
+/// @brief A warp's slots for the values of two tiles (the current one and the next): each
+/// lane's eight values side by side, so that two 16-byte copies fill them. Each lane copies
+/// its own values into its own slots and reads back only those, so no barrier orders them.
+using ValueSlots = float[2][32][kTileEntriesPerLane];
 
-/// @brief Copies the values of the entries a lane holds in a tile into its slots of @p slots
-/// (cp.async where the GPU has it: the loads leave and nothing waits; a plain load and store
-/// before sm_80), then closes the lane's group of copies (commit_pieces), one group per tile,
-/// empty where there is no tile (@p exists false), so that wait_pieces' count stays exact.
+/// @brief Copies a lane's eight values of tile @p tile from S's values in the lanes' order
+/// (MaskedTiles::lane_values: 32 consecutive bytes whose place the tile's number alone gives,
+/// so the copy leaves without waiting for the tile's descriptor) into its slots (cp.async where
+/// the GPU has it, a plain load and store before sm_80), then closes the lane's group of copies
+/// (commit_pieces), one group per tile, empty where there is no tile (@p exists false), so that
+/// wait_pieces' count stays exact.
 /// Preconditions: every lane of the warp calls it with the same @p exists.
 /// @param slots this tile's slots (one of ValueSlots' two)
-/// @param row the tile's descriptor row of this lane
+/// @param tile the tile
 /// @param exists whether there is such a tile
-/// @param values S's values
-__device__ inline void stage_tile_values(float (&slots)[kTileEntriesPerLane][32],
-                                         const TileRowDescriptor& row, bool exists,
-                                         const float* __restrict__ values) {
+/// @param lane_values S's values in the lanes' order
+__device__ inline void stage_tile_values(float (&slots)[32][kTileEntriesPerLane], int tile,
+                                         bool exists, const float* __restrict__ lane_values) {
   if (exists) {
     const int lane = static_cast<int>(threadIdx.x) % 32;
-    int positions[kTileEntriesPerLane];
-    find_tile_positions(row.start, row.mask, positions);
-#pragma unroll
-    for (int entry = 0; entry < kTileEntriesPerLane; ++entry) {
-      // A column the row does not hold copies values[0], never read.
-      copy_float(&slots[entry][lane], values + max(positions[entry], 0));
-    }
+    const float* source =
+        lane_values + static_cast<long long>(tile) * kTileLaneValues + lane * kTileEntriesPerLane;
+    copy_float4(&slots[lane][0], source);
+    copy_float4(&slots[lane][4], source + 4);
   }
   commit_pieces();
 }
@@ -336,7 +338,7 @@ __device__ inline void stage_tile_values(float (&slots)[kTileEntriesPerLane][32]
 /// @param slots the current tile's slots
 /// @param row the tile's descriptor row of this lane
 /// @return the positions and values
-__device__ inline TileValues staged_tile_values(const float (&slots)[kTileEntriesPerLane][32],
+__device__ inline TileValues staged_tile_values(const float (&slots)[32][kTileEntriesPerLane],
                                                 const TileRowDescriptor& row) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
   TileValues found;
@@ -344,7 +346,7 @@ __device__ inline TileValues staged_tile_values(const float (&slots)[kTileEntrie
   wait_pieces(1);  // this lane's copies of the current tile have landed
 #pragma unroll
   for (int entry = 0; entry < kTileEntriesPerLane; ++entry) {
-    found.scales[entry] = slots[entry][lane];
+    found.scales[entry] = slots[lane][entry];
   }
   return found;
 }
@@ -353,12 +355,13 @@ __device__ inline TileValues staged_tile_values(const float (&slots)[kTileEntrie
 ///
 /// Preconditions: blockDim.x = 32 · kRegisterTileWarps; the tables of group_masked_tiles
 /// grouped for one panel per super-panel (so a step is one tile) with at most kMaxItemSteps
-/// steps per item; with @p kVector, allows_vector_loads for A and Bᵀ; inner >= 1.
+/// steps per item; with @p kVector, allows_vector_loads for A and Bᵀ; with @p kValues,
+/// args.lane_values made by order_tile_values for these tiles; inner >= 1.
 /// @tparam kSlices 32-value slices of inner per pass (inner rounded up to 32, at most
 /// kMaxRegisterSlices; a larger inner takes several passes, each parking its A again)
 /// @tparam kVector 16-byte loads (else one half at a time: odd leading dimensions)
-/// @tparam kValues S has values (args.values), copied into shared memory one tile ahead
-/// (stage_tile_values); false: a pattern
+/// @tparam kValues S has values (args.lane_values, in the lanes' order), copied into shared
+/// memory one tile ahead (stage_tile_values); false: a pattern
 /// @param operands A and Bᵀ
 /// @param args the tiles' tables (stages, group_steps and chunk unused)
 /// @param item_count items (warps with work)
@@ -369,7 +372,7 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
                          float* __restrict__ output) {
   static_assert(kSlices >= 1 && kSlices <= kMaxRegisterSlices, "1 to 8 slices a pass");
   __shared__ ParkedA<kSlices> parking[kRegisterTileWarps];
-  __shared__ ValueSlots value_slots[kValues ? kRegisterTileWarps : 1];
+  __shared__ __align__(16) ValueSlots value_slots[kValues ? kRegisterTileWarps : 1];
   constexpr bool kParkRows = register_tile_parks_rows(kSlices);
   __shared__ ParkedRows parked_rows[kParkRows ? kRegisterTileWarps : 1];
   const int warp = static_cast<int>(threadIdx.x) / 32;
@@ -393,10 +396,15 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
   CurrentRow<kParkRows> current_row(&parked_rows[kParkRows ? warp : 0][lane]);
   current_row.set(load_tile_row(args, steps.tile(0)));
   if constexpr (kValues) {
-    stage_tile_values(value_slots[warp][0], current_row.get(), true, args.values);
+    stage_tile_values(value_slots[warp][0], steps.tile(0), true, args.lane_values);
   }
   for (int step = 0; step < step_count; ++step) {
     const bool last_step = step + 1 == step_count;
+    if constexpr (kValues) {
+      // The next tile's values leave now, before this tile's products: they land meanwhile.
+      stage_tile_values(value_slots[warp][(step + 1) % 2], steps.tile(last_step ? step : step + 1),
+                        !last_step, args.lane_values);
+    }
     // The next tile's descriptor leaves now; it is read after this tile's products. The last
     // step loads its own tile's again (unused), so that no select waits for the load.
     const TileRowDescriptor next = load_tile_row(args, steps.tile(last_step ? step : step + 1));
@@ -415,9 +423,6 @@ __global__ void __launch_bounds__(32 * kRegisterTileWarps, register_tile_blocks_
     const TileRowDescriptor current = current_row.get();
     TileValues found{};
     if constexpr (kValues) {
-      // The next tile's values leave before this tile's are read: they land while the next
-      // tile is multiplied.
-      stage_tile_values(value_slots[warp][(step + 1) % 2], next, !last_step, args.values);
       found = staged_tile_values(value_slots[warp][step % 2], current);
     }
     fold_step_sums(sums);

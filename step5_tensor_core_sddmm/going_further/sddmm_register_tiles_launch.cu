@@ -1,6 +1,7 @@
 /// @file sddmm_register_tiles_launch.cu
 /// @brief launch_register_tiles(): one warp per item, kRegisterTileWarps a block, the slices
-/// per pass for inner, 16-byte loads where A and Bᵀ allow them, values or a pattern.
+/// per pass for inner, 16-byte loads where A and Bᵀ allow them, values (in the lanes' order)
+/// or a pattern.
 ///
 /// Step 5, going further: the launch of the masked tiles' register kernel.
 /// Read first: sddmm_register_tiles.cuh (the kernel), tile_cost_model.hpp (its shape).
@@ -65,6 +66,14 @@ void launch_register_tiles(const MaskedTiles& tiles, const MaskedTileShape& shap
                                 " blocks of " + std::to_string(kRegisterTileWarps));
   }
   const MaskedTileArgs args = masked_tile_args(tiles, shape, values);
+  if (values != nullptr &&
+      tiles.lane_values.size() != static_cast<std::size_t>(tiles.tile_count) * kTileLaneValues) {
+    throw std::invalid_argument(
+        "the register tiles of a valued S read its values in the lanes' order: " +
+        std::to_string(tiles.tile_count * kTileLaneValues) + " values expected for " +
+        std::to_string(tiles.tile_count) + " tiles, " + std::to_string(tiles.lane_values.size()) +
+        " made (order_tile_values)");
+  }
   switch (slices) {
     case 2:
       launch_slices<2>(tiles, operands, args, output, stream);

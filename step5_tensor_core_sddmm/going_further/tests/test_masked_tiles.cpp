@@ -21,6 +21,7 @@
 #include "step5_tensor_core_sddmm/going_further/masked_tile_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/masked_tiles.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_values_in_lane_order.hpp"
 #include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
@@ -114,6 +115,9 @@ void check_masked_tiles(const course::CooMatrix& s, int inner, int ld, int min_e
   if (shape.kernel == course::step5::MaskedTileKernel::ring) {
     shape.shared_bytes = course::step5::masked_tile_shared_bytes(
         shape.panels, shape.stages, inner, searched.item_steps, shape.group_steps);
+  }
+  if (shape.kernel == course::step5::MaskedTileKernel::registers) {
+    course::step5::order_tile_values(searched, pattern);  // the values in the lanes' order
   }
   course::DeviceBuffer<float> output(s.nnz(), "C");
   output.poison();

@@ -15,6 +15,7 @@
 #include "common/sparse_matrix.hpp"
 #include "common/host_sampling.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
+#include "step5_tensor_core_sddmm/going_further/tile_values_in_lane_order.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
@@ -22,6 +23,7 @@
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
 #include <vector>
 
@@ -127,4 +129,64 @@ TEST_CASE("approach 4 multiplies by S's values on every path and reads none for 
   for (const course::CooMatrix* s : {&mixed, &causal, &blocks}) {
     check_three_ways(*s, 64, seed, HybridOptions{});
   }
+}
+
+TEST_CASE(
+    "the masked tiles' values in the lanes' order hold each lane's entries and zeros elsewhere",
+    "[step5][gpu]") {
+  using course::step5::kMaskedTileEdge;
+  using course::step5::kTileLaneValues;
+  // The m16n8k16 accumulators' layout (PTX ISA): lane l holds rows l / 4 and + 8, columns
+  // 2·(l % 4), + 1, + 8 and + 9; its entry e is 4·(second row) + 2·(second half) + (odd column).
+  constexpr int kTileEntriesPerLane = 8;
+  const auto entry_row = [](int lane, int entry) { return lane / 4 + (entry / 4) * 8; };
+  const auto entry_col = [](int lane, int entry) {
+    return ((entry / 2) % 2) * 8 + (lane % 4) * 2 + entry % 2;
+  };
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // 20-blocks cut by 16×16 tiles (partial tiles and rows) on a ragged 90 × 70.
+  const course::CooMatrix s = course::step5::testing::with_random_values(
+      course::step5::testing::pattern_of(
+          90, 70, [](int row, int col) { return (row / 20 + col / 20) % 2 == 0 && col != 33; }),
+      seed);
+  const course::step5::DevicePattern pattern(s);
+  course::step5::MaskedTiles tiles =
+      course::step5::find_masked_tiles(pattern, course::step5::TileThreshold{2, 2}, 1);
+  REQUIRE(tiles.tile_count > 0);
+  course::step5::order_tile_values(tiles, pattern);
+  REQUIRE(tiles.lane_values.size() == static_cast<std::size_t>(tiles.tile_count) * kTileLaneValues);
+  const std::vector<float> ordered = tiles.lane_values.to_vector();
+  const std::vector<int> starts = tiles.starts.to_vector();
+  const std::vector<std::uint16_t> masks = tiles.masks.to_vector();
+  std::int64_t held = 0;
+  for (std::int64_t tile = 0; tile < tiles.tile_count; ++tile) {
+    for (int slot = 0; slot < kTileLaneValues; ++slot) {
+      const int lane = slot / kTileEntriesPerLane;
+      const int row = entry_row(lane, slot % kTileEntriesPerLane);
+      const int col = entry_col(lane, slot % kTileEntriesPerLane);
+      const unsigned mask = masks[tile * kMaskedTileEdge + row];
+      const float got = ordered[tile * kTileLaneValues + slot];
+      INFO("tile " << tile << " lane " << lane << " row " << row << " col " << col);
+      if (((mask >> col) & 1u) == 0) {
+        CHECK(got == 0.0f);  // a position the tile does not hold
+        continue;
+      }
+      const int position = starts[tile * kMaskedTileEdge + row] +
+                           static_cast<int>(std::bitset<16>(mask & ((1u << col) - 1u)).count());
+      REQUIRE(position < static_cast<int>(s.nnz()));
+      CHECK(s.col_indices[position] % kMaskedTileEdge == col);  // the entry the lane holds
+      CHECK(s.row_indices[position] % kMaskedTileEdge == row);
+      CHECK(got == s.values[position]);
+      ++held;
+    }
+  }
+  CHECK(held == tiles.covered);
+  // A pattern S: no values, none copied.
+  const course::HostSampling ones(with_value(s, 1.0f));
+  const course::step5::PanelPattern unit(ones.csr(), ones.values());
+  course::step5::MaskedTiles unit_tiles =
+      course::step5::find_masked_tiles(unit, course::step5::TileThreshold{2, 2}, 1);
+  course::step5::order_tile_values(unit_tiles, unit);
+  CHECK(unit_tiles.lane_values.size() == 0);
 }
