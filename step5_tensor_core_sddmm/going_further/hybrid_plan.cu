@@ -383,7 +383,9 @@ void sddmm_hybrid(const DevicePattern& pattern, const DenseOperands& operands, f
 
 ApproachEntry hybrid_approach(const HybridOptions& options) {
   // The plan's tables: the dense panels' tile starts and the lane groups' list, about 16 B per
-  // nonzero at most.
+  // nonzero at most; a valued S's masked tiles add their values in the lanes' order, 1 KiB a tile
+  // (4 to 12 B per nonzero on the attention sets' tiles), not counted here: an allocation past
+  // the estimate still fails with DeviceMemoryError, which names it.
   constexpr std::uint64_t kPlanBytesPerNonzero = 16;
   return {
       kHybridApproach, std::to_string(kHybridApproach) + " hybrid", kPlanBytesPerNonzero,
