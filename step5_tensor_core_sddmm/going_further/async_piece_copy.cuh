@@ -1,6 +1,6 @@
 /// @file async_piece_copy.cuh
-/// @brief Copies of 8-half pieces (zeros past a matrix's edge), of single floats and of four
-/// floats into shared memory, and the commit and wait of cp.async's groups.
+/// @brief Copies of 8-half pieces (zeros past a matrix's edge) and of four floats into shared
+/// memory, and the commit and wait of cp.async's groups.
 ///
 /// Step 5, going further: 16-byte copies from global into shared memory, asynchronous where
 /// the GPU has cp.async (sm_80 and later), plain loads and stores on older GPUs.
@@ -54,20 +54,6 @@ __device__ inline void copy_piece(__half* target, const __half* source, int vali
   for (int half = 0; half < 8; ++half) {
     target[half] = half < valid ? source[half] : __float2half(0.0f);
   }
-}
-
-/// @brief Copies one float into shared memory, asynchronously where the GPU has cp.async
-/// (`cp.async.ca`, 4 bytes, through L1), a plain load and store before sm_80.
-/// @param target the float in shared memory
-/// @param source the float in global memory
-__device__ inline void copy_float(float* target, const float* source) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(target));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_address), "l"(source)
-               : "memory");
-#else
-  *target = __ldg(source);
-#endif
 }
 
 /// @brief Copies four floats (16 bytes) into shared memory, asynchronously where the GPU has

@@ -39,6 +39,9 @@ struct __align__(16) DenseSlot {
 /// column c of the tile in that row.
 constexpr int kTileMaskRows = 64;
 
+/// @brief Floats per block tile of DensePanelTables::tile_values: the tile's 64 rows of 64 columns.
+constexpr int kDenseTileValues = kTileMaskRows * kPanelTileCols;
+
 /// @brief One 64×64 block tile of a dense panel, as sddmm_dense_panels_kernel reads it in one load.
 struct __align__(16) DenseTile {
   int first_row;  ///< first row of the tile
@@ -67,6 +70,9 @@ struct DensePanelTables {
   std::size_t tile_masks_offset = 0;   ///< byte offset of the tile masks (kTileMaskRows a tile)
   std::int64_t tile_count = 0;         ///< block tiles for Tensor Cores
   bool sparse_rows = true;             ///< some nonzeros are left to lane groups
+  /// A valued S: kDenseTileValues per tile, S's value at each row and column of the tile, 0
+  /// where S holds none (order_dense_tile_values); empty for a pattern.
+  course::DeviceBuffer<float> tile_values;
 };
 
 /// @brief Picks the panels whose density over the columns they span reaches

@@ -12,6 +12,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/matrix.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_tile_values.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_cost_model.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
@@ -203,6 +204,7 @@ HybridPlan::State HybridPlan::block_tile_state() const {
                           state.panel_plan.dense.empty() ? nullptr : &state.panel_plan.dense);
   state.tensor_core_units = static_cast<std::int64_t>(choice.slots.size());
   state.panels = upload_dense_panels(choice, *pattern_);
+  order_dense_tile_values(state.panels, *pattern_);  // a valued S: its values in the tiles' order
   const PanelTally tally = tally_panels(panels_->nnz, counts, choice);
   state.panels.sparse_rows = tally.remaining > 0;
   state.entries.dense_panels = tally.dense_entries;

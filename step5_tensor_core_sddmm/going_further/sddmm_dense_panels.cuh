@@ -11,16 +11,18 @@
 /// (MmaBlockTileProduct: the tile's 64 rows of A and of Bᵀ streamed 64 values of inner at a
 /// time through a ring of shared-memory stages, each warp a 32×32 quarter with ldmatrix and
 /// mma.sync), the tile goes to shared memory, and the threads copy out only the positions
-/// that S holds (a valued S's values copied into the ring's free place while the last stage is
-/// multiplied). Where those are comes from two small tables built once by the plan
-/// (tile_starts_kernel: each row's first entry in the tile and its 64-bit mask of columns): a
-/// first version searched S's sorted columns for them inside the kernel, and its chains of
-/// dependent loads (about 0.5 µs each) made a block take 15–45 µs. Many blocks per panel (one per
-/// 64 columns of the columns its nonzeros span) keep all SMs busy even when the matrix has few
-/// rows; a banded matrix gets only the blocks along its band.
+/// that S holds (a valued S's values, which the plan laid out in the tile's own order,
+/// dense_tile_values.hpp, copied into the ring's free place while the last stage is multiplied).
+/// Where those are comes from two small tables built once by the plan (tile_starts_kernel: each
+/// row's first entry in the tile and its 64-bit mask of columns): a first version searched S's
+/// sorted columns for them inside the kernel, and its chains of dependent loads (about 0.5 µs each)
+/// made a block take 15–45 µs. Many blocks per panel (one per 64 columns of the columns its
+/// nonzeros span) keep all SMs busy even when the matrix has few rows; a banded matrix gets only
+/// the blocks along its band.
 #pragma once
 
 #include "common/warp_lanes.cuh"
+#include "step5_tensor_core_sddmm/going_further/async_piece_copy.cuh"
 #include "step5_tensor_core_sddmm/going_further/dense_panel_tables.hpp"
 #include "step5_tensor_core_sddmm/going_further/mma_block_tile_product.cuh"
 #include "step5_tensor_core_sddmm/going_further/panel_classification.cuh"
@@ -34,49 +36,42 @@
 
 namespace course::step5 {
 
-/// @brief Floats of a tile row's values staged in shared memory (a row holds at most 64
-/// entries of the tile unless S repeats a position).
+/// @brief Floats of a tile row's values staged in shared memory: one per column of the tile.
 constexpr int kStagedValuesLd = kPanelTileCols;
 
-/// @brief Stages a valued S's values of the warp's kRowsPerWarp rows of the tile in shared
-/// memory, row r's run of entries at @p staged_rows + r·row_stride, lane l copying its
-/// entries l and 32 + l (cp.async: the copies wait in flight while the last stage is
-/// multiplied, not after it).
-///
-/// Why staged: loaded after the product, a block's values arrived only once its tile was done,
-/// and the valued window masks (every entry on dense panels) took 1.4–1.6 times their
-/// pattern's time (H200, 2026-11-29 11:02; Nsight Compute: latency-bound). A row with a
-/// repeated position (count not its mask's) is not staged: the copy-out reads its values.
-/// Preconditions: every lane of the warp calls it (it shuffles with the full mask).
-/// @tparam kRowsPerWarp rows per warp (at most 32)
-/// @param staged_rows the warp's first row of the staged values
-/// @param row_stride floats between two of the warp's rows in @p staged_rows
-/// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
-/// @param row_count lane r < kRowsPerWarp: its entries in the tile (other lanes: 0)
-/// @param row_mask lane r < kRowsPerWarp: the row's mask (other lanes: 0)
-/// @param values values of the nonzeros
-template <int kRowsPerWarp>
-__device__ inline void stage_row_values(float* staged_rows, int row_stride, int row_begin,
-                                        int row_count, unsigned long long row_mask,
-                                        const float* __restrict__ values) {
-  static_assert(kRowsPerWarp >= 1 && kRowsPerWarp <= 32, "one lane per row");
-  static_assert(kStagedValuesLd == 64, "two entries per lane and row");
-  const int lane = static_cast<int>(threadIdx.x) % 32;
+/// @brief Asks L2 for block tile @p tile_index's values in the tile's order (kDenseTileValues
+/// floats, 16 KiB): each of the block's threads one 128-byte line.
+/// @tparam kThreads threads of the block (kDenseTileValues · 4 / 128 of them: one line each)
+/// @param tile_values the values of every tile in the tiles' order (order_dense_tile_values)
+/// @param tile_index the block's tile
+template <int kThreads>
+__device__ inline void prefetch_block_tile_values(const float* tile_values,
+                                                  std::int64_t tile_index) {
+  constexpr int kLineFloats = kL2LineBytes / 4;
+  static_assert(kThreads * kLineFloats == kDenseTileValues, "one line a thread");
+  prefetch_l2(tile_values + tile_index * kDenseTileValues +
+              static_cast<int>(threadIdx.x) * kLineFloats);
+}
+
+/// @brief Stages block tile @p tile_index's values, in the tile's order, in shared memory
+/// (@p staged: kTileMaskRows rows of kStagedValuesLd floats): 16-byte copies, cp.async where the
+/// GPU has it, so that they wait in flight while the last stage is multiplied. Their place
+/// depends on the block's tile alone, not on any load.
+/// Preconditions: every thread of the block calls it; @p staged 16-byte aligned.
+/// @tparam kThreads threads of the block
+/// @param staged the block's staged values
+/// @param tile_values the values of every tile in the tiles' order (order_dense_tile_values)
+/// @param tile_index the block's tile
+template <int kThreads>
+__device__ inline void stage_block_tile_values(float* staged, const float* __restrict__ tile_values,
+                                               std::int64_t tile_index) {
+  static_assert(kStagedValuesLd == kPanelTileCols, "the staged rows are the tile's rows");
+  static_assert(kDenseTileValues % (4 * kThreads) == 0, "the same copies for every thread");
+  const float* source = tile_values + tile_index * kDenseTileValues;
 #pragma unroll
-  for (int row = 0; row < kRowsPerWarp; ++row) {
-    const int begin = __shfl_sync(kAllLanes, row_begin, row);
-    const int count = __shfl_sync(kAllLanes, row_count, row);
-    const unsigned long long mask = __shfl_sync(kAllLanes, row_mask, row);
-    if (__popcll(mask) != count) {
-      continue;  // a repeated position: count may pass 64, the copy-out reads these values
-    }
-    float* staged = staged_rows + row * row_stride;
-    if (lane < count) {
-      copy_float(staged + lane, values + begin + lane);
-    }
-    if (32 + lane < count) {
-      copy_float(staged + 32 + lane, values + begin + 32 + lane);
-    }
+  for (int round = 0; round < kDenseTileValues / (4 * kThreads); ++round) {
+    const int first = 4 * (static_cast<int>(threadIdx.x) + round * kThreads);
+    copy_float4(staged + first, source + first);
   }
 }
 
@@ -92,12 +87,13 @@ __device__ inline void stage_row_values(float* staged_rows, int row_stride, int 
 /// row whose count is not its mask's (S holds a position twice) is copied entry by entry
 /// through its columns instead.
 /// Preconditions: every lane of the warp calls it (it shuffles with the full mask); with
-/// kValues, @p staged_rows holds the values (stage_row_values, its copies done and visible).
+/// kValues, @p staged_rows holds the tile's values in its order (stage_block_tile_values, its
+/// copies done and visible).
 /// @tparam kRowsPerWarp rows per warp (at most 32)
 /// @tparam kValues S has values (@p values, @p staged_rows); false: a pattern, both unused
 /// @param tile_rows the tile in shared memory, first of the warp's rows first
 /// @param row_stride floats between two of the warp's rows in @p tile_rows
-/// @param staged_rows the warp's staged values (stage_row_values)
+/// @param staged_rows the warp's staged values, a float per column (stage_block_tile_values)
 /// @param staged_stride floats between two of the warp's rows in @p staged_rows
 /// @param first_col S's column of the tile's column 0
 /// @param row_begin lane r < kRowsPerWarp: the first entry of the warp's row r in the tile
@@ -126,20 +122,20 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
     if (__popcll(mask) == count) {  // the same in every lane: no divergence
       const auto low = static_cast<unsigned>(mask);
       const auto high = static_cast<unsigned>(mask >> 32);
-      // The entry's number in the row's run: its place in the output and in the staged values.
+      // The entry's number in the row's run: its place in the output.
       const int low_number = __popc(low & lanes_below);
       const int high_number = __popc(low) + __popc(high & lanes_below);
       if ((low >> lane) & 1u) {
         float value = 1.0f;  // a pattern
         if constexpr (kValues) {
-          value = staged_rows[row * staged_stride + low_number];
+          value = staged_rows[row * staged_stride + lane];
         }
         output[begin + low_number] = value * tile_row[lane];
       }
       if ((high >> lane) & 1u) {
         float value = 1.0f;
         if constexpr (kValues) {
-          value = staged_rows[row * staged_stride + high_number];
+          value = staged_rows[row * staged_stride + 32 + lane];
         }
         output[begin + high_number] = value * tile_row[32 + lane];
       }
@@ -168,7 +164,10 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
 /// @param tile_starts first entry of each (row, column block) of the dense panels
 /// @param tile_masks the columns each row of each tile holds (kTileMaskRows words a tile)
 /// @param col_indices columns of the nonzeros
-/// @param values values of the nonzeros (kValues), else nullptr
+/// @param values values of the nonzeros (kValues: read for a row that holds a position twice),
+/// else nullptr
+/// @param tile_values kValues: the tiles' values in their order (order_dense_tile_values), else
+/// nullptr
 /// @param vector_a A allows 16-byte loads
 /// @param vector_b b_transposed allows 16-byte loads
 /// @param output one float per nonzero
@@ -179,7 +178,8 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
                               const int* __restrict__ tile_starts,
                               const unsigned long long* __restrict__ tile_masks,
                               const int* __restrict__ col_indices, const float* __restrict__ values,
-                              bool vector_a, bool vector_b, float* __restrict__ output) {
+                              const float* __restrict__ tile_values, bool vector_a, bool vector_b,
+                              float* __restrict__ output) {
   using Product = MmaBlockTileProduct<kStages>;
   constexpr int kWarps = Product::kWarps;
   constexpr int kRowsPerWarp = kPanelRows / kWarps;  // the copy-out's rows of each warp
@@ -202,10 +202,10 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
   if (lane < kRowsPerWarp) {
     copy = tile_row_entries(tile, blockIdx.x, warp + kWarps * lane, tile_starts, tile_masks);
   }
-  // Once the first stages' copies are on their way: a valued S's values of the row into L2.
+  // Once the first stages' copies are on their way: a valued S's values of the tile into L2.
   const auto prefetch_values = [&] {
-    if (kValues && lane < kRowsPerWarp) {
-      prefetch_value_run(values + copy.begin, copy.count);
+    if constexpr (kValues) {
+      prefetch_block_tile_values<Product::kThreads>(tile_values, blockIdx.x);
     }
   };
   // Before the last stage is multiplied: the values from L2 into the ring's free place.
@@ -213,9 +213,7 @@ __global__ void __launch_bounds__(MmaBlockTileProduct<kStages>::kThreads, 6)
   const auto stage_values = [&](unsigned char* free_place) {
     if constexpr (kValues) {
       staged_values = reinterpret_cast<float*>(free_place);
-      stage_row_values<kRowsPerWarp>(staged_values + warp * kStagedValuesLd,
-                                     kWarps * kStagedValuesLd, copy.begin, copy.count, copy.mask,
-                                     values);
+      stage_block_tile_values<Product::kThreads>(staged_values, tile_values, blockIdx.x);
     }
   };
   const float* result = Product::compute(operands, tile.first_row, tile.first_col, vector_a,

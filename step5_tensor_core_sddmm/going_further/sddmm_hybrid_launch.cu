@@ -175,6 +175,14 @@ void queue_hybrid(const DensePanelTables& tables, bool dense_panels, const FullT
   const bool vector_b = allows_vector_loads(operands.b_transposed, operands.ldb);
   const float* values = approach4_values(pattern);
   if (tables.tile_count > 0) {
+    if (values != nullptr && tables.tile_values.size() !=
+                                 static_cast<std::size_t>(tables.tile_count) * kDenseTileValues) {
+      throw std::invalid_argument(
+          "the dense panels of a valued S read its values in the tiles' order: " +
+          std::to_string(tables.tile_count * kDenseTileValues) + " values expected for " +
+          std::to_string(tables.tile_count) + " tiles, " +
+          std::to_string(tables.tile_values.size()) + " made (order_dense_tile_values)");
+    }
     const cudaStream_t stream = launches.next();
     const auto launch_dense_panels = [&](auto values_kind) {
       using Product = MmaBlockTileProduct<kDensePanelStages>;
@@ -183,7 +191,8 @@ void queue_hybrid(const DensePanelTables& tables, bool dense_panels, const FullT
               operands, tables.storage.at<DenseTile>(tables.tiles_offset),
               tables.storage.at<int>(tables.tile_starts_offset),
               tables.storage.at<unsigned long long>(tables.tile_masks_offset),
-              pattern.col_indices(), values, vector_a, vector_b, output);
+              pattern.col_indices(), values,
+              values != nullptr ? tables.tile_values.data() : nullptr, vector_a, vector_b, output);
       CUDA_CHECK_LAUNCH(sddmm_dense_panels_kernel);
     };
     if (values != nullptr) {

@@ -14,6 +14,7 @@
 #include "common/random_fill.hpp"
 #include "common/sparse_matrix.hpp"
 #include "common/host_sampling.hpp"
+#include "step5_tensor_core_sddmm/going_further/dense_tile_values.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/tile_values_in_lane_order.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
@@ -25,6 +26,9 @@
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -189,4 +193,70 @@ TEST_CASE(
       course::step5::find_masked_tiles(unit, course::step5::TileThreshold{2, 2}, 1);
   course::step5::order_tile_values(unit_tiles, unit);
   CHECK(unit_tiles.lane_values.size() == 0);
+}
+
+TEST_CASE("the dense tiles' values in the tiles' order hold S's values and zeros elsewhere",
+          "[step5][gpu]") {
+  using course::step5::kDenseTileValues;
+  using course::step5::kPanelTileCols;
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // A band cut by ragged edges (150 × 170: partial tiles), and one position held twice (row 70,
+  // column 71): that row of its tile stays zeros, its copy-out reads S.
+  course::CooMatrix s = course::step5::testing::with_random_values(
+      course::step5::testing::pattern_of(150, 170,
+                                         [](int row, int col) { return std::abs(row - col) < 40; }),
+      seed);
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    if (s.row_indices[entry] == 70 && s.col_indices[entry] == 71) {
+      s.row_indices.insert(s.row_indices.begin() + entry, 70);
+      s.col_indices.insert(s.col_indices.begin() + entry, 71);
+      s.values.insert(s.values.begin() + entry, 0.25f);
+      break;
+    }
+  }
+  const course::step5::DevicePattern pattern(s);
+  course::step5::PanelStatistics measured;
+  const course::step5::PanelStatistics& statistics =
+      course::step5::panel_statistics(pattern, measured);
+  course::step5::HybridOptions every_panel;
+  every_panel.tc_density = 0.0;
+  every_panel.tc_min_nnz = 0;
+  const course::step5::DensePanelChoice choice =
+      course::step5::choose_dense_panels(pattern, statistics.spans, statistics.nnz, every_panel);
+  REQUIRE(!choice.tiles.empty());
+  course::step5::DensePanelTables tables = course::step5::upload_dense_panels(choice, pattern);
+  course::step5::order_dense_tile_values(tables, pattern);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  REQUIRE(tables.tile_values.size() == choice.tiles.size() * kDenseTileValues);
+  std::map<std::pair<int, int>, std::vector<float>> held;  // every value at each position
+  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
+    held[{s.row_indices[entry], s.col_indices[entry]}].push_back(s.values[entry]);
+  }
+  const std::vector<float> ordered = tables.tile_values.to_vector();
+  std::int64_t copied = 0;
+  for (std::size_t tile = 0; tile < choice.tiles.size(); ++tile) {
+    const course::step5::DenseTile& block = choice.tiles[tile];
+    for (int row = 0; row < course::step5::kTileMaskRows; ++row) {
+      // A row holding a position twice in this tile: the kernel's copy-out reads S there.
+      bool repeated = false;
+      for (int col = 0; col < kPanelTileCols; ++col) {
+        const auto found = held.find({block.first_row + row, block.first_col + col});
+        repeated = repeated || (found != held.end() && found->second.size() > 1);
+      }
+      for (int col = 0; col < kPanelTileCols; ++col) {
+        const float got = ordered[tile * kDenseTileValues + row * kPanelTileCols + col];
+        const auto found = held.find({block.first_row + row, block.first_col + col});
+        INFO("tile " << tile << " row " << row << " col " << col);
+        if (repeated || found == held.end()) {
+          CHECK(got == 0.0f);
+          continue;
+        }
+        CHECK(got == found->second.front());
+        ++copied;
+      }
+    }
+  }
+  CHECK(copied > 0);
+  CHECK(held.at({70, 71}).size() == 2);  // the repeated position was built
 }
