@@ -9,10 +9,7 @@
 #include "step5_tensor_core_sddmm/going_further/tile_row_entries.cuh"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
-#include <climits>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 namespace course::step5 {
 namespace {
@@ -59,16 +56,11 @@ void order_dense_tile_values(DensePanelTables& tables, const DevicePattern& patt
   if (pattern.unit_values() || tables.tile_count == 0) {
     return;  // a pattern: no value to read
   }
-  const std::int64_t blocks =
-      ceil_div(tables.tile_count * kTileMaskRows * 32, std::int64_t{kOrderThreads});
-  if (blocks > INT_MAX) {
-    throw std::invalid_argument("the dense tiles' values need " + std::to_string(blocks) +
-                                " blocks, more than the grid limit of " + std::to_string(INT_MAX));
-  }
   tables.tile_values =
       course::DeviceBuffer<float>(static_cast<std::size_t>(tables.tile_count) * kDenseTileValues,
                                   "the dense tiles' values in the tiles' order");
-  order_dense_tile_values_kernel<<<static_cast<unsigned>(blocks), kOrderThreads>>>(
+  order_dense_tile_values_kernel<<<
+      blocks_for(tables.tile_count * kTileMaskRows * 32, kOrderThreads), kOrderThreads>>>(
       tables.storage.at<DenseTile>(tables.tiles_offset),
       tables.storage.at<int>(tables.tile_starts_offset),
       tables.storage.at<unsigned long long>(tables.tile_masks_offset), tables.tile_count,

@@ -9,10 +9,7 @@
 #include "step5_tensor_core_sddmm/going_further/tile_values_in_lane_order.hpp"
 #include "step5_tensor_core_sddmm/launch_config.hpp"
 
-#include <climits>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 namespace course::step5 {
 namespace {
@@ -56,15 +53,10 @@ void order_tile_values(MaskedTiles& tiles, const DevicePattern& pattern) {
   if (pattern.unit_values() || tiles.tile_count == 0) {
     return;  // a pattern: no value to read
   }
-  const std::int64_t blocks = ceil_div(tiles.tile_count * 32, std::int64_t{kOrderThreads});
-  if (blocks > INT_MAX) {
-    throw std::invalid_argument("the masked tiles' values need " + std::to_string(blocks) +
-                                " blocks, more than the grid limit of " + std::to_string(INT_MAX));
-  }
   tiles.lane_values =
       course::DeviceBuffer<float>(static_cast<std::size_t>(tiles.tile_count) * kTileLaneValues,
                                   "the masked tiles' values in the lanes' order");
-  order_tile_values_kernel<<<static_cast<unsigned>(blocks), kOrderThreads>>>(
+  order_tile_values_kernel<<<blocks_for(tiles.tile_count * 32, kOrderThreads), kOrderThreads>>>(
       tiles.starts.data(), tiles.masks.data(), tiles.tile_count, pattern.values(),
       tiles.lane_values.data());
   CUDA_CHECK_LAUNCH(order_tile_values_kernel);
