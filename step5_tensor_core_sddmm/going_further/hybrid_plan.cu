@@ -241,17 +241,15 @@ void HybridPlan::choose_dense_path(State& state) const {
   if (nnz == 0 || inner_ <= 0) {
     return;  // nothing to compute, or nothing to multiply
   }
-  // The whole plan found, kernel by kernel, with the times calibrated per kernel
-  // (panel_cost_choice.hpp): each kernel that runs pays its floor once.
+  // The whole plan found, kernel by kernel, with the times calibrated per kernel and the
+  // masked tiles' kernel it runs (panel_cost_choice.hpp): each kernel pays its floor once.
   const GpuDescription& device = describe_current_gpu();
   const MaskedPlanFigures& masked = state.masked.figures;
-  SparsePlanWork work;
-  work.dense_panel_tiles = state.panels.tile_count;
-  work.full_tiles = state.full.tile_count;
-  work.masked_steps = masked.steps;
-  work.masked_tiles = masked.tiles;
-  work.lane_entries = state.entries.lane_groups;
-  const double sparse_seconds = sparse_plan_seconds(work, kernel_times(device, inner_));
+  const SparsePlanWork work{state.panels.tile_count, state.full.tile_count, masked.steps,
+                            masked.tiles, state.entries.lane_groups};
+  const bool registers = masked.shape.kernel == MaskedTileKernel::registers;
+  const double sparse_seconds = sparse_plan_seconds(
+      work, registers ? register_kernel_times(device, inner_) : kernel_times(device, inner_));
   const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
                                                      pattern_->cols(), inner_, nnz);
   std::size_t free_bytes = 0;

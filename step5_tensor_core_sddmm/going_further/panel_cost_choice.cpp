@@ -51,6 +51,17 @@ constexpr double kFullTileCycles = 1200.0;  // about 4.7 ns per tile
 constexpr double kMaskedStepOverGather = 0.197;
 constexpr double kMaskedTileBytes = 384.0;
 
+/// register_tile_kernel copies each tile's 16 rows of Bᵀ straight into its registers at this
+/// share of the gather rate, with no further cost per tile. Fitted on an NVIDIA H200,
+/// 2026-11-30: 4.42 TB/s, 0.537 of the gather rate, by least squares over the 24 pattern cases
+/// of lab/results/tiles_{public,other}_h200.md where the register kernel did all the work, at
+/// inner 64, 128 and 256 (tiles counted by the plan, the floor and the stores taken out; 0.96 to
+/// 1.26 times each case, 0.96 to 1.07 at inner 256: lab/results/register_tile_fit_h200.md, made
+/// by lab/experiments/register_tile_fit.py). A term per tile came out below zero, so the one-rate
+/// form was kept. The ring's rate above is 2.7 times slower: costed with it, the registers'
+/// 65536 tiles of a quarter of 8192² in 16-blocks at inner 256 lost to the dense product.
+constexpr double kRegisterStepOverGather = 0.537;
+
 /// What each kernel costs beyond its launch when it has little work: the fits' intercepts
 /// (dense panels 5 µs, full tiles 4–12 µs, masked tiles 11–15 µs, lane groups 5 µs, launch
 /// included). The masked kernel's is the longest: each block first copies its panels' rows of
@@ -145,6 +156,14 @@ KernelTimes kernel_times(const GpuDescription& device, int inner) {
   times.full_floor = rates.launch_seconds + kFullExtraSeconds;
   times.masked_floor = rates.launch_seconds + kMaskedExtraSeconds;
   times.lane_floor = rates.launch_seconds + kLaneExtraSeconds;
+  return times;
+}
+
+KernelTimes register_kernel_times(const GpuDescription& device, int inner) {
+  KernelTimes times = kernel_times(device, inner);
+  const double gather = described_rates(device).l2_gather_bytes_per_second;
+  times.masked_step = 16.0 * row_bytes(inner) / (kRegisterStepOverGather * gather);
+  times.masked_tile = 0.0;
   return times;
 }
 

@@ -61,6 +61,17 @@ struct KernelTimes {
 /// @return the times
 KernelTimes kernel_times(const GpuDescription& device, int inner);
 
+/// @brief kernel_times with the masked tiles run by register_tile_kernel
+/// (sddmm_register_tiles.cuh) instead of the ring: each tile is its own step and copies its
+/// own 16 rows of Bᵀ, at the rate fitted to that kernel (panel_cost_choice.cpp names the
+/// measurements), with no further cost per tile. The panel choice keeps the ring's times (its
+/// per-panel figures come before the kernel is chosen); the whole plan, weighed against the
+/// dense product, is costed with the kernel it runs.
+/// @param device the GPU
+/// @param inner the inner size (>= 1)
+/// @return the times
+KernelTimes register_kernel_times(const GpuDescription& device, int inner);
+
 /// @brief One way of running the combined plan: the panels sent to the dense-panel kernel, and
 /// whether the masked tiles run at all (else the lane groups take their entries).
 struct PanelPlan {

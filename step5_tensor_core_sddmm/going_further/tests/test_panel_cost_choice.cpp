@@ -312,6 +312,32 @@ TEST_CASE("the whole sparse plan's work and seconds count each kernel once") {
   CHECK_THROWS_AS(course::step5::plan_work(panels, plan), std::invalid_argument);
 }
 
+TEST_CASE("the register kernel's tiles are costed at its own rate against the dense product") {
+  const course::GpuDescription h100 = course::testing::h100_sxm_description();
+  const int inner = 256;
+  const course::step5::KernelTimes ring = course::step5::kernel_times(h100, inner);
+  const course::step5::KernelTimes registers = course::step5::register_kernel_times(h100, inner);
+  // Only the masked tiles change: a tile is its own step, with no further cost.
+  CHECK(registers.masked_step < ring.masked_step);
+  CHECK(registers.masked_tile == 0.0);
+  CHECK(registers.masked_floor == ring.masked_floor);
+  CHECK(registers.dense_tile == ring.dense_tile);
+  CHECK(registers.full_tile == ring.full_tile);
+  CHECK(registers.lane_entry == ring.lane_entry);
+  // 16-blocks at a quarter of 8192²: 65536 tiles, each its own step on the register kernel.
+  // At the ring's rate they lose to the dense product; at the register kernel's, which runs
+  // them, they win (lab/results/register_tile_fit_h200.md).
+  course::step5::SparsePlanWork work;
+  work.masked_steps = work.masked_tiles = 65536;
+  const std::int64_t nnz = 65536LL * 256;
+  const double dense = course::step5::dense_product_seconds(course::step5::described_rates(h100),
+                                                            8192, 8192, inner, nnz);
+  INFO("dense " << dense << " s, ring " << course::step5::sparse_plan_seconds(work, ring)
+                << " s, registers " << course::step5::sparse_plan_seconds(work, registers));
+  CHECK(dense < course::step5::sparse_plan_seconds(work, ring));
+  CHECK(course::step5::sparse_plan_seconds(work, registers) < dense);
+}
+
 TEST_CASE("the dense product wins against the whole plan on dense masks only") {
   // 16-blocks at 40 % of 4096²: every panel spans every column, and at inner 256 the whole
   // product (written and gathered once) costs less than the tiles' copies of Bᵀ.
