@@ -247,9 +247,11 @@ void HybridPlan::choose_dense_path(State& state) const {
   const MaskedPlanFigures& masked = state.masked.figures;
   const SparsePlanWork work{state.panels.tile_count, state.full.tile_count, masked.steps,
                             masked.tiles, state.entries.lane_groups};
-  const bool registers = masked.shape.kernel == MaskedTileKernel::registers;
+  // The register kernel's rate on one pass over inner (its fit); several ran slower: the ring's.
+  const bool one_pass =
+      masked.shape.kernel == MaskedTileKernel::registers && masked.shape.chunk >= inner_;
   const double sparse_seconds = sparse_plan_seconds(
-      work, registers ? register_kernel_times(device, inner_) : kernel_times(device, inner_));
+      work, one_pass ? register_kernel_times(device, inner_) : kernel_times(device, inner_));
   const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),
                                                      pattern_->cols(), inner_, nnz);
   std::size_t free_bytes = 0;

@@ -66,7 +66,8 @@ KernelTimes kernel_times(const GpuDescription& device, int inner);
 /// own 16 rows of Bᵀ, at the rate fitted to that kernel (panel_cost_choice.cpp names the
 /// measurements), with no further cost per tile. The panel choice keeps the ring's times (its
 /// per-panel figures come before the kernel is chosen); the whole plan, weighed against the
-/// dense product, is costed with the kernel it runs.
+/// dense product, is costed with the kernel it runs where that kernel takes one pass over
+/// inner (up to 256 values: the fit's cases).
 /// @param device the GPU
 /// @param inner the inner size (>= 1)
 /// @return the times
