@@ -81,16 +81,13 @@ __device__ inline void list_row_entries(GatherSlot* slots, int row, int cols,
 /// and the n-th bit of its mask, spent the SM's issue slots on that search. A row whose count
 /// is not its mask's bits (S holds a position twice) is left out of the list and gathered
 /// entry by entry through its columns.
-/// Preconditions: S sorted row-major; one block of 32·kGatherWarps threads per tile, tile
-/// @p first_tile + blockIdx.x; @p tiles, @p tile_starts and @p tile_masks from
-/// upload_dense_panels with every entry of S in a tile; @p product holds the product's rows
-/// from @p product_first_row on, row-major, every row of the launched tiles among them, and
-/// 64·cols fits in int.
+/// Preconditions: S sorted row-major; one block of 32·kGatherWarps threads per tile
+/// (blockIdx.x); @p tiles, @p tile_starts and @p tile_masks from upload_dense_panels with every
+/// entry of S in a tile; @p product holds the rows×cols product, row-major, and 64·cols fits
+/// in int.
 /// @tparam kValues S has values (@p values); false: a pattern, @p values unused
-/// @param product the dense product's band (its rows from @p product_first_row, cols floats each)
+/// @param product the dense product (rows×cols floats, row-major)
 /// @param cols columns of the product
-/// @param product_first_row the product's row held first in @p product
-/// @param first_tile the tile of block 0
 /// @param tiles the block tiles
 /// @param tile_starts the tile-start table
 /// @param tile_masks the tile masks
@@ -99,8 +96,8 @@ __device__ inline void list_row_entries(GatherSlot* slots, int row, int cols,
 /// @param output one float per nonzero
 template <bool kValues>
 __global__ void __launch_bounds__(32 * kGatherWarps)
-    dense_gather_tiles_kernel(const float* __restrict__ product, int cols, int product_first_row,
-                              std::int64_t first_tile, const DenseTile* __restrict__ tiles,
+    dense_gather_tiles_kernel(const float* __restrict__ product, int cols,
+                              const DenseTile* __restrict__ tiles,
                               const int* __restrict__ tile_starts,
                               const unsigned long long* __restrict__ tile_masks,
                               const int* __restrict__ col_indices, const float* __restrict__ values,
@@ -109,14 +106,13 @@ __global__ void __launch_bounds__(32 * kGatherWarps)
   static_assert(kGatherRowsPerWarp <= 32, "one lane per row holds its start and mask");
   constexpr int kListLength = kGatherRowsPerWarp * 64;  // a listed row has at most 64 entries
   __shared__ GatherSlot lists[kGatherWarps][kListLength];
-  const std::int64_t tile_number = first_tile + blockIdx.x;
-  const DenseTile tile = tiles[tile_number];
+  const DenseTile tile = tiles[blockIdx.x];
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int first_tile_row = warp * kGatherRowsPerWarp;
   TileRowEntries mine;  // lanes from kGatherRowsPerWarp on: no row, no entry
   if (lane < kGatherRowsPerWarp) {
-    mine = tile_row_entries(tile, tile_number, first_tile_row + lane, tile_starts, tile_masks);
+    mine = tile_row_entries(tile, blockIdx.x, first_tile_row + lane, tile_starts, tile_masks);
   }
   const bool repeated = __popcll(mine.mask) != mine.count;
   const unsigned long long listed_mask = repeated ? 0ULL : mine.mask;
@@ -141,9 +137,7 @@ __global__ void __launch_bounds__(32 * kGatherWarps)
   __syncwarp();  // the list's slots, written by any lane of the warp, are read by any other
 
   const float* first_row =
-      product +
-      static_cast<std::int64_t>(tile.first_row - product_first_row + first_tile_row) * cols +
-      tile.first_col;
+      product + static_cast<std::int64_t>(tile.first_row + first_tile_row) * cols + tile.first_col;
   for (int first_round = 0; first_round < total; first_round += 32 * kGatherRoundsInFlight) {
     // Every load of kGatherRoundsInFlight rounds before their first store.
     int entries[kGatherRoundsInFlight];

@@ -217,17 +217,12 @@ void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern,
   figures.dense_path = true;
   figures.tiles = figures.steps = figures.items = figures.covered = 0;
   figures.lane_entries = 0;
+  figures.gathered_bytes = 0.0;
   figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;
-  // The product is written and gathered once: through L2 where a band fills at most half of
-  // it (dense_band_rows), else through DRAM.
-  const double band_bytes = static_cast<double>(plan.dense->band_rows()) * pattern.cols() * 4.0;
-  const double passed =
+  figures.extra_dram_bytes =
       static_cast<double>(buffer) +
       std::min(32.0 * static_cast<double>(pattern.nnz()), static_cast<double>(buffer));
-  const bool in_l2 = band_bytes <= static_cast<double>(describe_current_gpu().l2_bytes) / 2.0;
-  figures.gathered_bytes = in_l2 ? passed : 0.0;
-  figures.extra_dram_bytes = in_l2 ? 0.0 : passed;
-  figures.launches = plan.dense->launches();
+  figures.launches = 2;
 }
 
 void add_masked_tiles_by_panel(const DevicePattern& pattern, int inner,

@@ -9,7 +9,6 @@
 /// Read first: approach_checks.hpp, then going_further/dense_product_path.hpp.
 #include "common/testing/catch2.hpp"
 
-#include "common/gpu_description.hpp"
 #include "common/matrix.hpp"
 #include "common/random_fill.hpp"
 #include "common/sampled_reference.hpp"
@@ -73,50 +72,6 @@ TEST_CASE("dense path GEMM and gather by tiles match the reference", "[gpu]") {
   CHECK(check_dense_path(
       with_random_values(pattern_of(130, 200, [](int, int) { return true; }), seed), 64, seed));
   CHECK(check_dense_path(block_mask(300, 270, 24, 0.3, false, seed), 40, seed));
-}
-
-TEST_CASE("the dense path's bands fill half of L2 in whole panels of at least 512 rows") {
-  constexpr long long kL2 = 50LL << 20;  // an H100's or H200's L2
-  // 8192 columns: 800 rows of floats fill 25 MiB, 12 panels of them.
-  CHECK(course::step5::dense_band_rows(8192, 8192, kL2) == 768);
-  // Fewer rows than a band: the rows rounded up to a panel.
-  CHECK(course::step5::dense_band_rows(100, 8192, kL2) == 128);
-  CHECK(course::step5::dense_band_rows(8192, 2048, kL2) == 3200);
-  // Wide products and an unknown L2: the least band, eight panels.
-  CHECK(course::step5::dense_band_rows(8192, 16384, kL2) == course::step5::kMinDenseBandRows);
-  CHECK(course::step5::dense_band_rows(8192, 8192, 0) == course::step5::kMinDenseBandRows);
-  for (const int cols : {1, 100, 5000, 40000}) {
-    CHECK(course::step5::dense_band_rows(3000, cols, kL2) % 64 == 0);
-  }
-}
-
-TEST_CASE("dense path computes and gathers band by band", "[gpu]") {
-  const std::uint64_t seed = course::fresh_seed();
-  // Columns enough that the least band (512 rows) fills half of this GPU's L2: 1500 rows are
-  // then three bands, the last cut by the edge.
-  const long long l2 = course::describe_current_gpu().l2_bytes;
-  const int cols = static_cast<int>(l2 / 2 / 4 / course::step5::kMinDenseBandRows) + 64;
-  course::CooMatrix s = block_mask(1500, cols, 16, 0.03, false, seed);
-  // The middle band without entries: its GEMM and gather are skipped.
-  course::CooMatrix kept;
-  kept.rows = s.rows;
-  kept.cols = s.cols;
-  for (std::size_t entry = 0; entry < s.nnz(); ++entry) {
-    if (s.row_indices[entry] < 512 || s.row_indices[entry] >= 1024) {
-      kept.row_indices.push_back(s.row_indices[entry]);
-      kept.col_indices.push_back(s.col_indices[entry]);
-      kept.values.push_back(s.values[entry]);
-    }
-  }
-  INFO("cols " << cols << " seed " << seed);
-  const course::step5::DevicePattern pattern(kept);
-  course::step5::PanelStatistics measured;
-  const course::step5::DenseProductPath dense(pattern,
-                                              course::step5::panel_statistics(pattern, measured));
-  CHECK(dense.band_rows() == course::step5::kMinDenseBandRows);
-  CHECK(check_dense_path(kept, 24, seed));
-  std::fill(kept.values.begin(), kept.values.end(), 1.0f);
-  CHECK(check_dense_path(kept, 40, seed));
 }
 
 TEST_CASE("dense path gathers rows with repeated positions entry by entry", "[gpu]") {
