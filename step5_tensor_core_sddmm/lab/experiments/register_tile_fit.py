@@ -101,7 +101,7 @@ def main():
     (per_byte,) = least_squares([[case[4] for case in cases]], works)
     per_tile, per_byte2 = least_squares([[case[1] for case in cases], [case[4] for case in cases]],
                                         works)
-    lines = [header, "",
+    lines = ["# The register kernel's copies of Bᵀ, fitted to one run's sets", "", header, "",
              "The register kernel's copies of Bᵀ (16 rows of 2·inner bytes a tile), fitted to "
              "%d pattern cases whose plan put every entry on it (`register_tile_fit.py`, no GPU; "
              "times are the runs' medians of 10 launches, less a floor of %.0f µs and the stores "
