@@ -84,6 +84,9 @@ def main():
     parser.add_argument("--out", type=pathlib.Path, required=True)
     parser.add_argument("reports", type=existing_file, nargs="+")
     args = parser.parse_args()
+    if args.sms < 1 or args.clock_ghz <= 0:
+        parser.error("--sms must be at least 1 and --clock-ghz above 0 (got %d and %g)"
+                     % (args.sms, args.clock_ghz))
     plans = read_plans(args.plans)
     cases = []
     header = None
