@@ -53,16 +53,12 @@ struct GatherSlot {
 __device__ inline void list_row_entries(GatherSlot* slots, int row, int cols,
                                         unsigned long long mask, int begin, int first_number) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  const unsigned lanes_below = (1u << lane) - 1u;
-  const auto low = static_cast<unsigned>(mask);
-  const auto high = static_cast<unsigned>(mask >> 32);
-  if ((low >> lane) & 1u) {
-    const int rank = __popc(low & lanes_below);
-    slots[first_number + rank] = {row * cols + lane, begin + rank};
+  const LaneColumnRanks ranks = lane_column_ranks(mask);
+  if (ranks.holds_low) {
+    slots[first_number + ranks.low] = {row * cols + lane, begin + ranks.low};
   }
-  if ((high >> lane) & 1u) {
-    const int rank = __popc(low) + __popc(high & lanes_below);
-    slots[first_number + rank] = {row * cols + 32 + lane, begin + rank};
+  if (ranks.holds_high) {
+    slots[first_number + ranks.high] = {row * cols + 32 + lane, begin + ranks.high};
   }
 }
 
@@ -171,13 +167,9 @@ __global__ void __launch_bounds__(32 * kGatherWarps)
     if (!__shfl_sync(kAllLanes, repeated, row)) {
       continue;  // the same in every lane: a listed row
     }
-    const int begin = __shfl_sync(kAllLanes, mine.begin, row);
-    const int count = __shfl_sync(kAllLanes, mine.count, row);
-    for (int number = lane; number < count; number += 32) {
-      const int entry = begin + number;
-      const float sampled = first_row[row * cols + col_indices[entry] - tile.first_col];
-      output[entry] = kValues ? sampled * values[entry] : sampled;
-    }
+    store_repeated_row<kValues>(
+        first_row + row * cols, tile.first_col, __shfl_sync(kAllLanes, mine.begin, row),
+        __shfl_sync(kAllLanes, mine.count, row), col_indices, values, output);
   }
 }
 

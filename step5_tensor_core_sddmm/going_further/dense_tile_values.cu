@@ -38,15 +38,10 @@ __global__ void order_dense_tile_values_kernel(const DenseTile* __restrict__ til
   const TileRowEntries entries =
       tile_row_entries(tiles[tile_index], tile_index, row, tile_starts, tile_masks);
   const bool plain = __popcll(entries.mask) == entries.count;  // no repeated position
-  const unsigned lanes_below = (1u << lane) - 1u;
-  const auto low = static_cast<unsigned>(entries.mask);
-  const auto high = static_cast<unsigned>(entries.mask >> 32);
+  const LaneColumnRanks ranks = lane_column_ranks(entries.mask);
   float* target = tile_values + tile_row * kPanelTileCols;
-  target[lane] =
-      plain && ((low >> lane) & 1u) != 0 ? values[entries.begin + __popc(low & lanes_below)] : 0.0f;
-  target[32 + lane] = plain && ((high >> lane) & 1u) != 0
-                          ? values[entries.begin + __popc(low) + __popc(high & lanes_below)]
-                          : 0.0f;
+  target[lane] = plain && ranks.holds_low ? values[entries.begin + ranks.low] : 0.0f;
+  target[32 + lane] = plain && ranks.holds_high ? values[entries.begin + ranks.high] : 0.0f;
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ enum class PanelChoice {
 /// @brief The kernel that multiplies the masked 16×16 tiles.
 enum class MaskedTileKernel {
   /// the plan's choice (masked_kernel_for): registers, or the ring where the masked tiles
-  /// fill much of the columns their panels span
+  /// fill much of the columns their panels span and a stage holds several tile columns
   automatic,
   /// masked_tile_kernel (sddmm_masked_tiles.cuh): blocks of 1, 2 or 4 panels share each copy
   /// of a tile column of Bᵀ through a ring of stages in shared memory, a barrier per stage

@@ -245,11 +245,13 @@ void HybridPlan::choose_dense_path(State& state) const {
   // masked tiles' kernel it runs (panel_cost_choice.hpp): each kernel pays its floor once.
   const GpuDescription& device = describe_current_gpu();
   const MaskedPlanFigures& masked = state.masked.figures;
-  const SparsePlanWork work{state.panels.tile_count, state.full.tile_count, masked.steps,
+  // The masked tiles as weighed (MaskedPlanFigures::weighed: the ring's steps where the register
+  // kernel runs a dense mask at one tile column a stage).
+  const SparsePlanWork work{state.panels.tile_count, state.full.tile_count, masked.weighed.steps,
                             masked.tiles, state.entries.lane_groups};
   // The register kernel's rate on one pass over inner (its fit); several ran slower: the ring's.
   const bool one_pass =
-      masked.shape.kernel == MaskedTileKernel::registers && masked.shape.chunk >= inner_;
+      masked.weighed.kernel == MaskedTileKernel::registers && masked.shape.chunk >= inner_;
   const double sparse_seconds = sparse_plan_seconds(
       work, one_pass ? register_kernel_times(device, inner_) : kernel_times(device, inner_));
   const double dense_seconds = dense_product_seconds(described_rates(device), pattern_->rows(),

@@ -61,23 +61,38 @@ MaskedTileShape shape_for(const GpuDescription& device, int inner,
   return inner > 0 ? choose_register_tile_shape(device, inner) : MaskedTileShape{};
 }
 
+/// Groups @p tiles into the steps and items of @p shape's kernel.
+void group_tiles(MaskedTiles& tiles, const DevicePattern& pattern, const GpuDescription& device,
+                 const MaskedTileShape& shape) {
+  group_masked_tiles(tiles, pattern.rows(), pattern.cols(),
+                     [&](std::int64_t steps) { return choose_item_steps(device, shape, steps); });
+}
+
 /// The automatic plan, once the tiles are found for register_tile_kernel: where they fill at
-/// least kRingTileShare of the tiles their panels span (masked_kernel_for), the ring's shared
-/// copies pay, so the tiles are found again with the ring's panels.
-void choose_ring_if_shared(MaskedTiles& tiles, MaskedTileShape& shape, const DevicePattern& pattern,
-                           const PanelStatistics& statistics, const TileThreshold& threshold,
+/// least kRingTileShare of the tiles their panels span, the tiles are found again with the
+/// ring's panels. Where a stage of the ring holds several tile columns (masked_kernel_for), the
+/// ring runs them. Where it holds one, the register kernel runs them, but the plan still weighs
+/// them as the ring's (in @p figures.weighed): the dense path's choice was tuned on the ring's
+/// costs for these masks, and the register kernel took less time than the ring on them, so the
+/// weighing errs towards the dense product, never away from it.
+void choose_ring_if_shared(MaskedTiles& tiles, MaskedPlanFigures& figures,
+                           const DevicePattern& pattern, const PanelStatistics& statistics,
                            const MaskedExclusion& exclusion, const GpuDescription& device,
                            int inner, const MaskedTileOptions& options) {
   const std::int64_t spanned = tiles_spanned(statistics.spans, pattern.rows());
-  if (masked_kernel_for(tiles.tile_count, spanned) != MaskedTileKernel::ring) {
+  const MaskedTileShape ring = ring_shape_for(device, inner, options);
+  if (ring.panels == 0 || !fills_ring_share(tiles.tile_count, spanned)) {
+    return;  // no ring fits this inner on this device, or a sparse mask: the registers
+  }
+  MaskedTiles ring_tiles = find_masked_tiles(pattern, figures.threshold, ring.panels, exclusion);
+  if (masked_kernel_for(tiles.tile_count, spanned, ring.group_steps) == MaskedTileKernel::ring) {
+    figures.shape = ring;
+    tiles = std::move(ring_tiles);
     return;
   }
-  const MaskedTileShape ring = ring_shape_for(device, inner, options);
-  if (ring.panels == 0) {
-    return;  // no ring fits this inner on this device: the registers need no stage
-  }
-  shape = ring;
-  tiles = find_masked_tiles(pattern, threshold, shape.panels, exclusion);
+  group_tiles(ring_tiles, pattern, device, ring);
+  figures.weighed = {MaskedTileKernel::ring, ring_tiles.step_count, ring_tiles.item_count,
+                     ring.panels};
 }
 
 /// Finds, groups and weighs the tiles, and lists the lane groups' entries when there are
@@ -98,17 +113,19 @@ void plan_tiles(MaskedTilePlan& plan, const DevicePattern& pattern,
   bool keep = tiles.tile_count > 0;
   if (keep) {
     if (options.kernel == MaskedTileKernel::automatic) {
-      choose_ring_if_shared(tiles, figures.shape, pattern, statistics, figures.threshold, exclusion,
-                            device, inner, options);
+      choose_ring_if_shared(tiles, figures, pattern, statistics, exclusion, device, inner, options);
     }
-    group_masked_tiles(tiles, pattern.rows(), pattern.cols(), [&](std::int64_t steps) {
-      return choose_item_steps(device, figures.shape, steps);
-    });
-    const double seconds = masked_tile_seconds(rates, inner, tiles.tile_count, tiles.step_count,
-                                               tiles.item_count, tiles.panels);
+    group_tiles(tiles, pattern, device, figures.shape);
+    if (figures.weighed.panels == 0) {
+      figures.weighed = {figures.shape.kernel, tiles.step_count, tiles.item_count, tiles.panels};
+    }
+    const double seconds =
+        masked_tile_seconds(rates, inner, tiles.tile_count, figures.weighed.steps,
+                            figures.weighed.items, figures.weighed.panels);
     keep = options.eager || masked_tiles_pay(rates, inner, tiles.covered, seconds);
   }
   if (!keep) {
+    figures.weighed = {};  // no tile runs
     if (!excluded) {
       return;  // the lane groups take every entry (or go by panels): no list
     }
@@ -163,11 +180,11 @@ MaskedTilePlan plan_masked_tiles(const DevicePattern& pattern, const PanelStatis
   }
   plan_tiles(plan, pattern, statistics, inner, options, device, rates, exclusion, remaining);
   figures.lane_entries = remaining - figures.covered;
-  const double tile_seconds = figures.tiles == 0
-                                  ? 0.0
-                                  : masked_tile_seconds(rates, inner, figures.tiles, figures.steps,
-                                                        figures.items, figures.shape.panels) +
-                                        rates.launch_seconds;
+  const double tile_seconds =
+      figures.tiles == 0 ? 0.0
+                         : masked_tile_seconds(rates, inner, figures.tiles, figures.weighed.steps,
+                                               figures.weighed.items, figures.weighed.panels) +
+                               rates.launch_seconds;
   figures.model_sparse_seconds = tile_seconds +
                                  lane_group_seconds(rates, inner, figures.lane_entries) +
                                  (figures.lane_entries > 0 ? rates.launch_seconds : 0.0) +
@@ -216,6 +233,7 @@ void take_dense_path(MaskedTilePlan& plan, const DevicePattern& pattern,
   plan.dense = std::make_unique<DenseProductPath>(pattern, statistics);
   figures.dense_path = true;
   figures.tiles = figures.steps = figures.items = figures.covered = 0;
+  figures.weighed = {};
   figures.lane_entries = 0;
   figures.gathered_bytes = 0.0;
   figures.tensor_flops = 2.0 * pattern.rows() * static_cast<double>(pattern.cols()) * inner;

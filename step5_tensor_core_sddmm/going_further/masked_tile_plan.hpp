@@ -28,6 +28,14 @@
 
 namespace course::step5 {
 
+/// @brief The masked tiles as the cost model weighs them: a kernel and its grouping.
+struct MaskedTileWeighing {
+  MaskedTileKernel kernel = MaskedTileKernel::registers;  ///< ring or registers
+  std::int64_t steps = 0;                                 ///< tile columns copied
+  std::int64_t items = 0;                                 ///< blocks (ring) or warps (registers)
+  int panels = 0;                                         ///< panels per super-panel
+};
+
 /// @brief What the plan chose, and what its choice must move and compute.
 struct MaskedPlanFigures {
   bool dense_path = false;            ///< the dense product computes every entry
@@ -44,6 +52,9 @@ struct MaskedPlanFigures {
   double model_sparse_seconds = 0.0;  ///< the model's time of tiles and lane groups
   double model_dense_seconds = 0.0;   ///< the model's time of the dense path
   int launches = 0;                   ///< kernels per run
+  /// what the cost model weighs the tiles as: the kernel that runs them, or the ring where the
+  /// register kernel runs a dense mask at one tile column a stage (masked_kernel_for)
+  MaskedTileWeighing weighed;
 };
 
 /// @brief A plan's Tensor Core tiles, the lane groups' entries and the dense path.
@@ -57,7 +68,8 @@ struct MaskedTilePlan {
 /// @brief Plans @p pattern for @p inner on @p device: finds and groups the masked
 /// tiles when the model says any tile can pay (a 64-row panel holds the threshold's entries) for
 /// the kernel the options name (automatic: register_tile_kernel, or the ring where the tiles fill
-/// kRingTileShare of the tiles their panels span, masked_kernel_for), keeps
+/// kRingTileShare of the tiles their panels span and a stage holds several tile columns,
+/// masked_kernel_for), keeps
 /// them when they pay for their launch, lists the entries left to the lane groups, and takes the
 /// dense path instead when it is cheaper and fits (then nothing else runs).
 ///

@@ -112,7 +112,6 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
                                             float* __restrict__ output) {
   static_assert(kRowsPerWarp >= 1 && kRowsPerWarp <= 32, "one lane per row");
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  const unsigned lanes_below = (1u << lane) - 1u;
 #pragma unroll
   for (int row = 0; row < kRowsPerWarp; ++row) {
     const int begin = __shfl_sync(kAllLanes, row_begin, row);
@@ -120,33 +119,26 @@ __device__ inline void copy_out_masked_rows(const float* tile_rows, int row_stri
     const unsigned long long mask = __shfl_sync(kAllLanes, row_mask, row);
     const float* tile_row = tile_rows + row * row_stride;
     if (__popcll(mask) == count) {  // the same in every lane: no divergence
-      const auto low = static_cast<unsigned>(mask);
-      const auto high = static_cast<unsigned>(mask >> 32);
-      // The entry's number in the row's run: its place in the output.
-      const int low_number = __popc(low & lanes_below);
-      const int high_number = __popc(low) + __popc(high & lanes_below);
-      if ((low >> lane) & 1u) {
+      // The entry's rank in the row's run: its place in the output.
+      const LaneColumnRanks ranks = lane_column_ranks(mask);
+      if (ranks.holds_low) {
         float value = 1.0f;  // a pattern
         if constexpr (kValues) {
           value = staged_rows[row * staged_stride + lane];
         }
-        output[begin + low_number] = value * tile_row[lane];
+        output[begin + ranks.low] = value * tile_row[lane];
       }
-      if ((high >> lane) & 1u) {
+      if (ranks.holds_high) {
         float value = 1.0f;
         if constexpr (kValues) {
           value = staged_rows[row * staged_stride + 32 + lane];
         }
-        output[begin + high_number] = value * tile_row[32 + lane];
+        output[begin + ranks.high] = value * tile_row[32 + lane];
       }
       continue;
     }
     // A row with a repeated position: each entry through its column and its value.
-    for (int number = lane; number < count; number += 32) {
-      const int entry = begin + number;
-      const float product = tile_row[col_indices[entry] - first_col];
-      output[entry] = kValues ? values[entry] * product : product;
-    }
+    store_repeated_row<kValues>(tile_row, first_col, begin, count, col_indices, values, output);
   }
 }
 

@@ -152,10 +152,13 @@ std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows) {
   return tiles;
 }
 
-MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned) {
-  return spanned > 0 && static_cast<double>(tiles) >= kRingTileShare * static_cast<double>(spanned)
-             ? MaskedTileKernel::ring
-             : MaskedTileKernel::registers;
+bool fills_ring_share(std::int64_t tiles, std::int64_t spanned) {
+  return spanned > 0 && static_cast<double>(tiles) >= kRingTileShare * static_cast<double>(spanned);
+}
+
+MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned, int ring_group_steps) {
+  return fills_ring_share(tiles, spanned) && ring_group_steps > 1 ? MaskedTileKernel::ring
+                                                                  : MaskedTileKernel::registers;
 }
 
 int register_tile_slices(int inner) {

@@ -147,6 +147,13 @@ constexpr double kRingTileShare = 0.3;
 /// @return tiles
 std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows);
 
+/// @brief Whether the masked tiles fill at least kRingTileShare of the tiles their panels span
+/// (a dense mask: a tile column holds tiles in most panels).
+/// @param tiles masked tiles found
+/// @param spanned tiles_spanned of S
+/// @return whether they do (never when nothing is spanned)
+bool fills_ring_share(std::int64_t tiles, std::int64_t spanned);
+
 /// @brief The masked tiles' kernel the automatic plan runs. register_tile_kernel pays for tiles
 /// only, each with its own 16 rows of Bᵀ from L2; the ring pays for its steps (a barrier and a
 /// copy of a tile column for all of a block's panels, whether their warps have a tile there or
@@ -159,10 +166,16 @@ std::int64_t tiles_spanned(const std::vector<PanelSpan>& spans, int rows);
 /// sparser masks mostly less, down to 0.49 on 16-blocks at 3 %). The threshold separates those
 /// four from the rest of the public and other sets; the choice is made after a search for the
 /// register kernel, so a mask that takes the ring is searched twice (preprocessing only).
+/// The sharing pays only while one stage holds several tile columns (group_steps > 1: inner up
+/// to 128 on every GPU described). With one column a stage, the ring pays a block-wide barrier
+/// per tile column, and the register kernel ran faster on every such dense mask: 0.72 to 0.94
+/// of the ring's time at inner 256 and 512 (H200, 2026-11-30,
+/// lab/results/ring_or_registers_h200.md).
 /// @param tiles masked tiles found
 /// @param spanned tiles_spanned of S
+/// @param ring_group_steps tile columns one stage of the ring would hold at this inner
 /// @return MaskedTileKernel::ring or MaskedTileKernel::registers
-MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned);
+MaskedTileKernel masked_kernel_for(std::int64_t tiles, std::int64_t spanned, int ring_group_steps);
 
 /// @brief 32-value slices of inner one pass of register_tile_kernel holds: 2, 4 or 8 (inner up
 /// to 64, 128, or more; beyond 256 values the tile takes several passes).

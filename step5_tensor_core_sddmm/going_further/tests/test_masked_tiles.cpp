@@ -272,6 +272,37 @@ TEST_CASE("approach 4 masked tiles with inner 1 to 256 and odd leading dimension
   check_hybrid(s, 64, 64, seed);
 }
 
+TEST_CASE(
+    "a dense mask runs the ring while a stage holds several tile columns and the registers beyond",
+    "[gpu]") {
+  using course::step5::MaskedTileKernel;
+  const std::uint64_t seed = course::fresh_seed();
+  INFO("seed " << seed);
+  // 48-blocks at half the positions: the masked tiles fill far more than kRingTileShare of the
+  // tiles their panels span.
+  const course::CooMatrix s = block_mask(520, 500, 48, 0.5, false, seed);
+  const course::step5::DevicePattern pattern(s);
+  const course::step5::HybridOptions options = eager_masked_tiles();
+  for (const int inner : {64, 128, 256, 300}) {
+    INFO("inner " << inner);
+    const course::step5::HybridPlan plan(pattern, inner, options);
+    const course::step5::MaskedPlanFigures& figures = plan.masked_figures();
+    REQUIRE(figures.tiles > 0);
+    // Weighed as the ring either way: its steps serve the block's four panels, so fewer than
+    // the tiles; the register kernel's steps are its tiles.
+    CHECK(figures.weighed.kernel == MaskedTileKernel::ring);
+    CHECK(figures.weighed.steps < figures.tiles);
+    if (inner <= 128) {
+      CHECK(figures.shape.kernel == MaskedTileKernel::ring);
+      CHECK(figures.steps == figures.weighed.steps);
+    } else {
+      CHECK(figures.shape.kernel == MaskedTileKernel::registers);
+      CHECK(figures.steps == figures.tiles);
+    }
+    check_hybrid(s, inner, inner, seed, options);
+  }
+}
+
 TEST_CASE("approach 4 masked tiles with empty rows and a pattern S from CSR", "[gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);

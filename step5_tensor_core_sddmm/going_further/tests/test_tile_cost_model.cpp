@@ -189,7 +189,7 @@ TEST_CASE("the register kernel's shape fits every GPU and its items are warps") 
   }
 }
 
-TEST_CASE("the ring runs where the masked tiles fill their panels' columns") {
+TEST_CASE("the ring runs where the masked tiles fill their panels' columns and a stage holds several") {
   using course::step5::MaskedTileKernel;
   using course::step5::PanelSpan;
   // 200 rows: three whole 64-row panels and one of 8 rows (a single 16-row panel).
@@ -200,12 +200,25 @@ TEST_CASE("the ring runs where the masked tiles fill their panels' columns") {
   const auto share = [&](double fraction) {
     return static_cast<std::int64_t>(fraction * static_cast<double>(spanned));
   };
-  CHECK(course::step5::masked_kernel_for(share(0.05), spanned) == MaskedTileKernel::registers);
-  CHECK(course::step5::masked_kernel_for(share(0.29), spanned) == MaskedTileKernel::registers);
-  CHECK(course::step5::masked_kernel_for(spanned, spanned) == MaskedTileKernel::ring);
-  CHECK(course::step5::masked_kernel_for(share(0.5), spanned) == MaskedTileKernel::ring);
+  // Stages of two or four tile columns (inner 128 or 64): the share decides.
+  for (const int group_steps : {2, 4}) {
+    CHECK(course::step5::masked_kernel_for(share(0.05), spanned, group_steps) ==
+          MaskedTileKernel::registers);
+    CHECK(course::step5::masked_kernel_for(share(0.29), spanned, group_steps) ==
+          MaskedTileKernel::registers);
+    CHECK(course::step5::masked_kernel_for(spanned, spanned, group_steps) ==
+          MaskedTileKernel::ring);
+    CHECK(course::step5::masked_kernel_for(share(0.5), spanned, group_steps) ==
+          MaskedTileKernel::ring);
+  }
+  // One tile column a stage (inner from 129 on): the registers, however dense the mask.
+  CHECK(course::step5::masked_kernel_for(spanned, spanned, 1) == MaskedTileKernel::registers);
+  CHECK(course::step5::masked_kernel_for(share(0.5), spanned, 1) == MaskedTileKernel::registers);
+  CHECK(course::step5::fills_ring_share(share(0.5), spanned));
+  CHECK_FALSE(course::step5::fills_ring_share(share(0.29), spanned));
   // No entry, no span: never the ring.
-  CHECK(course::step5::masked_kernel_for(0, 0) == MaskedTileKernel::registers);
+  CHECK(course::step5::masked_kernel_for(0, 0, 4) == MaskedTileKernel::registers);
+  CHECK_FALSE(course::step5::fills_ring_share(0, 0));
   CHECK(course::step5::tiles_spanned({}, 0) == 0);
 }
 
