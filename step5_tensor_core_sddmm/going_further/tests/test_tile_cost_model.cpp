@@ -189,7 +189,8 @@ TEST_CASE("the register kernel's shape fits every GPU and its items are warps") 
   }
 }
 
-TEST_CASE("the ring runs where the masked tiles fill their panels' columns and a stage holds several") {
+TEST_CASE(
+    "the ring runs where the masked tiles fill their panels' columns and a stage holds several") {
   using course::step5::MaskedTileKernel;
   using course::step5::PanelSpan;
   // 200 rows: three whole 64-row panels and one of 8 rows (a single 16-row panel).
