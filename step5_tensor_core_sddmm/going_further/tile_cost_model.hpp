@@ -167,9 +167,9 @@ bool fills_ring_share(std::int64_t tiles, std::int64_t spanned);
 /// four from the rest of the public and other sets; the choice is made after a search for the
 /// register kernel, so a mask that takes the ring is searched twice (preprocessing only).
 /// The sharing pays only while one stage holds several tile columns (group_steps > 1: inner up
-/// to 128 on every GPU described). With one column a stage, the ring pays a block-wide barrier
-/// per tile column, and the register kernel ran faster on every such dense mask: 0.72 to 0.94
-/// of the ring's time at inner 256 and 512 (H200, 2026-11-30,
+/// to 128, where the GPU's shared memory holds such stages). With one column a stage, the ring pays
+/// a block-wide barrier per tile column, and the register kernel ran faster on every such dense
+/// mask: 0.72 to 0.94 of the ring's time at inner 256 and 512 (H200, 2026-11-30,
 /// lab/results/ring_or_registers_h200.md).
 /// @param tiles masked tiles found
 /// @param spanned tiles_spanned of S
