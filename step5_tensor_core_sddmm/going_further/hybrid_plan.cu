@@ -328,6 +328,20 @@ void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t 
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
+  // One kernel gains nothing from a graph, and the dense path's cuBLAS call is long enough that
+  // its launches do not count.
+  if (!options_.run_graph || state_->masked.dense || state_->masked.figures.launches < 2) {
+    queue_run(operands, output, stream);
+    return;
+  }
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  graph_->run(RunGraphKey{device, operands, output}, stream,
+              [&](cudaStream_t queue_stream) { queue_run(operands, output, queue_stream); });
+}
+
+void HybridPlan::queue_run(const DenseOperands& operands, float* output,
+                           cudaStream_t stream) const {
   if (options_.tensor_core_tiles == TensorCoreTiles::masked16 || state_->masked.dense) {
     run_masked(operands, output, stream);
     return;

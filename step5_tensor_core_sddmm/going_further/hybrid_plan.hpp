@@ -18,6 +18,7 @@
 #include "step5_tensor_core_sddmm/going_further/panel_cost_choice.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_statistics.hpp"
 #include "step5_tensor_core_sddmm/going_further/parallel_launches.hpp"
+#include "step5_tensor_core_sddmm/going_further/run_graph.hpp"
 #include "step5_tensor_core_sddmm/step5_launchers.hpp"
 
 #include <cstddef>
@@ -108,7 +109,10 @@ class HybridPlan : public SddmmPlan {
   HybridPlan(const HybridPlan&) = delete;
   HybridPlan& operator=(const HybridPlan&) = delete;
 
-  /// @brief Runs the SDDMM (SddmmPlan::run): checks the operands, then launch_hybrid.
+  /// @brief Runs the SDDMM (SddmmPlan::run): checks the operands, then queues the plan's
+  /// kernels; a plan of two or more kernels (not the dense path) as one CUDA graph, captured on
+  /// the first run with these operands and this output and replayed after (run_graph.hpp), unless
+  /// HybridOptions::run_graph is off.
   /// @param operands A and Bᵀ
   /// @param output device array of pattern.nnz() floats
   /// @param stream stream to launch on (default stream when nullptr)
@@ -147,6 +151,10 @@ class HybridPlan : public SddmmPlan {
   HybridOptions options_;
   /// What the plan found and chose: set once, by the constructor (build_state), then only read.
   std::unique_ptr<const State> state_;
+  /// The plan's kernels as one CUDA graph, for the last operands and output run
+  std::unique_ptr<RunGraph> graph_ = std::make_unique<RunGraph>();
+  /// The run's kernels, queued on @p stream (and side streams joined back into it).
+  void queue_run(const DenseOperands& operands, float* output, cudaStream_t stream) const;
   /// The whole preprocessing, in a fresh State: masked_tile_state or block_tile_state, then
   /// the dense product's choice (combined), then the block tiles' figures.
   State build_state() const;

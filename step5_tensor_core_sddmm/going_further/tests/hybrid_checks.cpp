@@ -11,6 +11,7 @@
 #include "common/sampled_reference.hpp"
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/panel_pattern.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 #include "step5_tensor_core_sddmm/tests/approach_checks.hpp"
 
 #include <memory>
@@ -30,6 +31,17 @@ course::CooMatrix block_mask(int rows, int cols, int block, double density, bool
   const course::AttentionMaskSpec spec =
       course::block_sparse_spec(rows, cols, block, density, causal, seed);
   return with_random_values(course::attention_mask(spec), seed + 3);
+}
+
+course::CooMatrix every_path_mask(std::uint64_t seed) {
+  return with_random_values(
+      pattern_of(330, 340,
+                 [](int row, int col) {
+                   return (row < 64 && (row + col) % 3 != 0) ||
+                          (row >= 128 && row < 256 && col >= 128 && col < 256) ||
+                          ((row / 24 + col / 24) % 5 == 2) || (row * 13 + col * 7) % 61 == 0;
+                 }),
+      seed);
 }
 
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,

@@ -34,6 +34,11 @@ struct HalfOperands {
 course::CooMatrix block_mask(int rows, int cols, int block, double density, bool causal,
                              std::uint64_t seed);
 
+/// A 330×340 S with something for every path of approach 4: a dense first panel, 128-blocks
+/// (full tiles), 24-blocks (masked tiles) and scattered entries (lane groups); values random
+/// from @p seed.
+course::CooMatrix every_path_mask(std::uint64_t seed);
+
 /// Runs approach 4 with @p options on S with fresh random A, Bᵀ (leading dimension ld >=
 /// inner) and compares with the CPU reference; the output is poisoned first.
 void check_hybrid(const course::CooMatrix& s, int inner, int ld, std::uint64_t seed,

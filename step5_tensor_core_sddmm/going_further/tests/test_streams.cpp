@@ -32,16 +32,8 @@ using namespace course::step5::testing;  // the shared checks of approach_checks
 TEST_CASE("approach 4 queues every path's work on the stream it is given", "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
-  // A dense first panel, 128-blocks (full tiles), 24-blocks (masked tiles) and scattered
-  // entries (lane groups), with random values.
-  const course::CooMatrix mixed = with_random_values(
-      pattern_of(330, 340,
-                 [](int row, int col) {
-                   return (row < 64 && (row + col) % 3 != 0) ||
-                          (row >= 128 && row < 256 && col >= 128 && col < 256) ||
-                          ((row / 24 + col / 24) % 5 == 2) || (row * 13 + col * 7) % 61 == 0;
-                 }),
-      seed);
+  // Every path's entries (a dense panel, full tiles, masked tiles, lane groups).
+  const course::CooMatrix mixed = every_path_mask(seed);
   for (const int inner : {16, 64, 256}) {
     check_hybrid(mixed, inner, inner, seed, eager_combined(), RunOn::captured_stream);
     check_hybrid(mixed, inner, inner, seed, eager_masked_tiles(), RunOn::captured_stream);

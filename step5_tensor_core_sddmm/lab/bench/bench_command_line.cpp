@@ -87,6 +87,7 @@ struct RawOptions {
   double tc_density = course::step5::HybridOptions{}.tc_density;
   long long tc_min_nnz = course::step5::HybridOptions{}.tc_min_nnz;
   long long lane_iterations = 0;
+  bool no_run_graph = false;
 };
 
 /// The options that say what to measure: the sets, the matrices and where the table goes.
@@ -162,6 +163,8 @@ void add_approach_options(course::ArgParser& parser, RawOptions& raw) {
                      "full tiles and dense panels: dense panels only from this many nonzeros");
   parser.add_integer("--lane-iterations", &raw.lane_iterations, 0, 64,
                      "approach 4: runs of nonzeros per lane-group block (0: automatic)");
+  parser.add_flag("--no-run-graph", &raw.no_run_graph,
+                  "approach 4: queue a run's kernels, fork and join one by one, not as a graph");
 }
 
 /// Approach 4's options, checked, into @p hybrid.
@@ -174,6 +177,7 @@ void apply_approach4_options(const RawOptions& raw, bool panel_choice_given,
   }
   hybrid.group_lanes = static_cast<int>(lanes);
   hybrid.lane_iterations = static_cast<int>(raw.lane_iterations);
+  hybrid.run_graph = !raw.no_run_graph;
   hybrid.tc_min_nnz = raw.tc_min_nnz;
   hybrid.tc_density = raw.tc_density;
   if (raw.panel_choice == "cost") {
