@@ -9,6 +9,7 @@
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/cusparse_sddmm.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/graph_timing.hpp"
 
 #include "common/timing.hpp"
 
@@ -64,8 +65,10 @@ BaselineRun time_cusparse(const std::string& case_name, const Settings& settings
                 << other.min_ms << " median " << other.median_ms << " max " << other.max_ms
                 << " ms\n";
       course::step5::CusparseSddmm reference(handle, csr, a_input, b, inner, layout, dense_type);
-      const course::TimingStats kernel =
-          course::time_gpu([&] { reference.run(); }, 1, settings.repeats);
+      const course::TimingStats kernel = time_plain_or_graph(
+          [&] { reference.run(); },
+          [&](cudaStream_t given) { CUSPARSE_CHECK(cusparseSetStream(handle, given)); },
+          settings.repeats);
       if (!baseline.ms || kernel.median_ms < *baseline.ms) {
         baseline.ms = kernel.median_ms;
         baseline.min_ms = kernel.min_ms;

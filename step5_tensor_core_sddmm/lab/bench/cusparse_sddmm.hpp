@@ -50,7 +50,8 @@ class CusparseSddmm {
   CusparseSddmm(const CusparseSddmm&) = delete;
   CusparseSddmm& operator=(const CusparseSddmm&) = delete;
 
-  /// @brief Enqueues cusparseSDDMM on the default stream.
+  /// @brief Enqueues cusparseSDDMM on the handle's stream (the default stream unless the caller
+  /// points the handle elsewhere).
   void run();
 
   /// @brief Downloads C's values and multiplies each by S's value: S ∘ (A·B) in S's order.

@@ -6,10 +6,12 @@
 /// Read first: baselines.hpp.
 #include "step5_tensor_core_sddmm/lab/bench/baselines.hpp"
 
+#include "common/cuda_check.hpp"
 #include "common/device.hpp"
 #include "common/timing.hpp"
 #include "step5_tensor_core_sddmm/going_further/dense_product_path.hpp"
 #include "step5_tensor_core_sddmm/lab/bench/bench.hpp"
+#include "step5_tensor_core_sddmm/lab/bench/graph_timing.hpp"
 
 #include <cstddef>
 #include <string>
@@ -56,11 +58,16 @@ BaselineRun time_dense_then_sample(const Settings& settings, cublasHandle_t hand
                                      "P (dense then sample)");
   // The same GEMM and gather as approach 4's dense path (going_further/dense_product_path.hpp),
   // with the benchmark's own handle and buffer: what a user who does it densely runs.
+  cudaStream_t stream = nullptr;  // the default stream; the capture's while it is captured
   const auto work = [&] {
     course::step5::dense_product_fp16(handle, operands, product.data());
-    course::step5::gather_at_pattern(product.data(), operands.cols, pattern, output.data());
+    course::step5::gather_at_pattern(product.data(), operands.cols, pattern, output.data(), stream);
   };
-  const course::TimingStats timing = course::time_gpu(work, 1, settings.repeats);
+  const auto use_stream = [&](cudaStream_t given) {
+    stream = given;
+    CUBLAS_CHECK(cublasSetStream(handle, given));
+  };
+  const course::TimingStats timing = time_plain_or_graph(work, use_stream, settings.repeats);
   run.ms = timing.median_ms;
   run.min_ms = timing.min_ms;
   run.result = output.to_vector();
