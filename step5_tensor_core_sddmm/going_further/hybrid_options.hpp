@@ -87,9 +87,9 @@ struct HybridOptions {
   double combined_tc_density = 0.15;
   int lane_iterations = 0;  ///< runs of nonzeros per lane-group block (0: automatic, 1..8 by
                             ///< size)
-  /// a run of two or more kernels goes to the GPU as one CUDA graph (run_graph.hpp), captured
-  /// on the first run with given operands and output; off: each launch, fork and join queued
-  /// one by one
+  /// a run goes to the GPU as one CUDA graph (run_graph.hpp), captured on the first run with
+  /// given operands and output; off: each launch (and cuBLAS call), fork and join queued one by
+  /// one
   bool run_graph = true;
 };
 

@@ -328,9 +328,9 @@ void HybridPlan::run(const DenseOperands& operands, float* output, cudaStream_t 
   if (pattern_->nnz() == 0) {
     return;  // nothing to sample
   }
-  // One kernel gains nothing from a graph, and the dense path's cuBLAS call is long enough that
-  // its launches do not count.
-  if (!options_.run_graph || state_->masked.dense || state_->masked.figures.launches < 2) {
+  // Every plan as a graph: a graph's launch queues even one kernel sooner than a launch of it,
+  // and the dense path's cuBLAS call spends host time choosing its GEMM on every call.
+  if (!options_.run_graph) {
     queue_run(operands, output, stream);
     return;
   }

@@ -110,9 +110,8 @@ class HybridPlan : public SddmmPlan {
   HybridPlan& operator=(const HybridPlan&) = delete;
 
   /// @brief Runs the SDDMM (SddmmPlan::run): checks the operands, then queues the plan's
-  /// kernels; a plan of two or more kernels (not the dense path) as one CUDA graph, captured on
-  /// the first run with these operands and this output and replayed after (run_graph.hpp), unless
-  /// HybridOptions::run_graph is off.
+  /// kernels as one CUDA graph, captured on the first run with these operands and this output
+  /// and replayed after (run_graph.hpp), unless HybridOptions::run_graph is off.
   /// @param operands A and Bᵀ
   /// @param output device array of pattern.nnz() floats
   /// @param stream stream to launch on (default stream when nullptr)

@@ -5,7 +5,9 @@
 ///
 /// Why: on a small mask approach 4's kernels finish in a few microseconds, and the run's time is
 /// mostly the host queuing them one call after another while the GPU waits for the next. A graph
-/// queues them all at once, and the GPU starts the side streams' kernels itself.
+/// queues them all at once, and the GPU starts the side streams' kernels itself. Even one kernel
+/// starts sooner from a graph's launch than from its own, and the dense path's cuBLAS call
+/// chooses its GEMM on the host at every call, not once in a graph.
 ///
 /// Step 5, approach 4 (going further): the plan's launches as one graph.
 /// Read first: parallel_launches.hpp (the streams the captured launches use), hybrid_plan.hpp

@@ -1,8 +1,9 @@
 /// @file test_run_graph.cpp
 /// @brief GPU tests: RunGraph captures a run once per set of arguments and replays it, queues
 /// the work itself on a stream the caller is capturing, and leaves no capture open when a launch
-/// throws; approach 4 run as a graph gives the CPU reference's result on a second output, and
-/// again after A's values change in place.
+/// throws; approach 4 run as a graph (several kernels side by side, and the dense path's cuBLAS
+/// GEMM and gather) gives the CPU reference's result on a second output, and again after A's
+/// values change in place.
 ///
 /// Step 5, going further, tests (lesson "Tests"). Read first: ../run_graph.hpp,
 /// hybrid_checks.hpp.
@@ -15,12 +16,13 @@
 #include "step5_tensor_core_sddmm/going_further/hybrid_plan.hpp"
 #include "step5_tensor_core_sddmm/going_further/run_graph.hpp"
 #include "step5_tensor_core_sddmm/going_further/tests/hybrid_checks.hpp"
+#include "step5_tensor_core_sddmm/going_further/tests/panel_cost_fixtures.hpp"
 
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
 
-using namespace course::step5::testing;  // HalfOperands, every_path_mask, eager_combined
+using namespace course::step5::testing;  // HalfOperands, every_path_mask, pattern_of
 
 namespace {
 
@@ -127,26 +129,50 @@ TEST_CASE("RunGraph closes its capture when a launch throws", "[step5][gpu]") {
   CHECK(all_bytes(flags, 4));
 }
 
-TEST_CASE("approach 4 as a graph gives the reference on a second output and after A changes in place", "[step5][gpu]") {
+namespace {
+
+/// Runs approach 4's plan for S with @p options four times against the CPU reference: captured,
+/// replayed, captured for a second output, and replayed after A's values change in place (the
+/// graph holds pointers, not data).
+void check_replays(const course::CooMatrix& s, int inner,
+                   const course::step5::HybridOptions& options, std::uint64_t seed) {
+  INFO("inner " << inner);
+  HalfOperands inputs(s.rows, s.cols, inner, inner, seed);
+  const course::step5::DevicePattern pattern(s);
+  const course::step5::HybridPlan plan(pattern, inner, options);
+  INFO(plan.describe());
+  course::DeviceBuffer<float> first(s.nnz(), "the first C");
+  course::DeviceBuffer<float> second(s.nnz(), "the second C");
+  check_run(plan, inputs, s, inner, first);   // captured
+  check_run(plan, inputs, s, inner, first);   // replayed
+  check_run(plan, inputs, s, inner, second);  // captured for the second output
+  inputs.a = course::random_half_matrix(s.rows, inner, inner, seed + 7);
+  CUDA_CHECK(cudaMemcpy(inputs.device_a.data(), inputs.a.data(), inputs.a.size() * sizeof(__half),
+                        cudaMemcpyHostToDevice));
+  check_run(plan, inputs, s, inner, second);  // replayed on the new values
+}
+
+}  // namespace
+
+TEST_CASE("approach 4 as a graph gives the reference again on a second output and new values",
+          "[step5][gpu]") {
   const std::uint64_t seed = course::fresh_seed();
   INFO("seed " << seed);
   // Every path's entries: several kernels side by side.
-  const course::CooMatrix s = every_path_mask(seed);
+  const course::CooMatrix mixed = every_path_mask(seed);
   for (const int inner : {64, 136}) {
-    INFO("inner " << inner);
-    HalfOperands inputs(s.rows, s.cols, inner, inner, seed);
-    const course::step5::DevicePattern pattern(s);
-    const course::step5::HybridPlan plan(pattern, inner, eager_combined());
-    REQUIRE(plan.masked_figures().launches >= 2);  // else the run takes no graph
-    course::DeviceBuffer<float> first(s.nnz(), "the first C");
-    course::DeviceBuffer<float> second(s.nnz(), "the second C");
-    check_run(plan, inputs, s, inner, first);   // captured
-    check_run(plan, inputs, s, inner, first);   // replayed
-    check_run(plan, inputs, s, inner, second);  // captured for the second output
-    // New values in A's buffer: the replay reads them (the graph holds pointers, not data).
-    inputs.a = course::random_half_matrix(s.rows, inner, inner, seed + 7);
-    CUDA_CHECK(cudaMemcpy(inputs.device_a.data(), inputs.a.data(), inputs.a.size() * sizeof(__half),
-                          cudaMemcpyHostToDevice));
-    check_run(plan, inputs, s, inner, second);
+    const course::step5::DevicePattern pattern(mixed);
+    REQUIRE(course::step5::HybridPlan(pattern, inner, eager_combined()).masked_figures().launches >=
+            2);
+    check_replays(mixed, inner, eager_combined(), seed);
   }
+  // The dense path (no masked tile allowed): cuBLAS's GEMM and the gather in the graph.
+  course::step5::HybridOptions dense;
+  dense.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
+  dense.masked.min_entries = 257;
+  const course::CooMatrix full =
+      with_random_values(pattern_of(384, 320, [](int, int) { return true; }), seed);
+  const course::step5::DevicePattern pattern(full);
+  REQUIRE(course::step5::HybridPlan(pattern, 256, dense).masked_figures().dense_path);
+  check_replays(full, 256, dense, seed);
 }
