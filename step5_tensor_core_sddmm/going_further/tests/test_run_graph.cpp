@@ -171,7 +171,7 @@ TEST_CASE("approach 4 as a graph gives the reference again on a second output an
   dense.tensor_core_tiles = course::step5::TensorCoreTiles::masked16;
   dense.masked.min_entries = 257;
   const course::CooMatrix full =
-      with_random_values(pattern_of(384, 320, [](int, int) { return true; }), seed);
+      with_random_values(pattern_of(512, 512, [](int, int) { return true; }), seed);
   const course::step5::DevicePattern pattern(full);
   REQUIRE(course::step5::HybridPlan(pattern, 256, dense).masked_figures().dense_path);
   check_replays(full, 256, dense, seed);
