@@ -6,6 +6,7 @@
 #include "step5_tensor_core_sddmm/going_further/run_graph.hpp"
 
 #include "common/cuda_check.hpp"
+#include "common/graph_capture.hpp"
 
 namespace course::step5 {
 namespace {
@@ -35,32 +36,6 @@ cudaStream_t capture_stream() {
   }
   return capture.stream;
 }
-
-/// Ends a capture that a throwing launch left open, and frees what it made.
-struct OpenCapture {
-  cudaStream_t stream;
-  bool open = true;
-  ~OpenCapture() {
-    if (open) {
-      cudaGraph_t abandoned = nullptr;
-      cudaStreamEndCapture(stream, &abandoned);  // no check: an exception is on its way
-      if (abandoned != nullptr) {
-        cudaGraphDestroy(abandoned);
-      }
-      cudaGetLastError();  // the abandoned capture's error is not the next call's
-    }
-  }
-};
-
-/// The graph of a finished capture, destroyed once instantiated.
-struct CapturedGraph {
-  cudaGraph_t graph = nullptr;
-  ~CapturedGraph() {
-    if (graph != nullptr) {
-      cudaGraphDestroy(graph);
-    }
-  }
-};
 
 }  // namespace
 
@@ -100,15 +75,11 @@ void RunGraph::capture(const RunGraphKey& key, const std::function<void(cudaStre
     exec_ = nullptr;
   }
   const cudaStream_t stream = capture_stream();
-  // Relaxed: calls that are not stream work (cudaFuncSetAttribute, attribute queries), which
-  // the launchers make, stay allowed during the capture.
-  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  OpenCapture open{stream};
+  course::GraphCapture capture;  // ends the capture if queue throws
+  capture.begin(stream);
   queue(stream);
-  CapturedGraph captured;
-  open.open = false;
-  CUDA_CHECK(cudaStreamEndCapture(stream, &captured.graph));
-  CUDA_CHECK(cudaGraphInstantiate(&exec_, captured.graph, 0));
+  capture.finish();
+  exec_ = capture.release();
   key_ = key;
 }
 
