@@ -1,7 +1,7 @@
 /// @file run_graph.hpp
 /// @brief RunGraph: a plan's launches captured once into a CUDA graph and replayed, so that a
-/// run of two or three kernels side by side costs the host one call (cudaGraphLaunch) instead of
-/// each kernel's launch and the fork and join between the streams.
+/// run costs the host one call (cudaGraphLaunch), however many kernels it runs side by side,
+/// instead of each kernel's launch and the fork and join between the streams.
 ///
 /// Why: on a small mask approach 4's kernels finish in a few microseconds, and the run's time is
 /// mostly the host queuing them one call after another while the GPU waits for the next. A graph

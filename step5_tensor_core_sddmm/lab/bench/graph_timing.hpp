@@ -1,6 +1,6 @@
 /// @file graph_timing.hpp
 /// @brief Timing a baseline both ways a user may run it: call by call, and captured once into a
-/// CUDA graph then launched, as approach 4 runs a plan of several kernels
+/// CUDA graph then launched, as approach 4 runs every plan
 /// (going_further/run_graph.hpp); the faster counts, so that a baseline of several launches
 /// (cuBLAS's GEMM and the gather) is not charged the host's queuing of each.
 ///

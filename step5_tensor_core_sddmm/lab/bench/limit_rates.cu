@@ -116,8 +116,8 @@ double dense_rate(cublasHandle_t cublas) {
 }
 
 double launch_floor() {
-  // An empty kernel launched, and as a graph: approach 4 runs a plan of several kernels as a
-  // graph (going_further/run_graph.hpp), and the floor is the faster of the two.
+  // An empty kernel launched, and as a graph: approach 4 runs every plan as a graph
+  // (going_further/run_graph.hpp), and the floor is the faster of the two.
   cudaStream_t stream = nullptr;
   const course::TimingStats launch = time_plain_or_graph(
       [&] {

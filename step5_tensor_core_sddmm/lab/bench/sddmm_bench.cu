@@ -40,8 +40,8 @@
 /// start-up and printed above the table, and `bound` names the one that sets the LIMIT.
 /// Approach 2 runs after the others, in a second pass over the matrices (its rows come last).
 /// The baselines and the launch floor are timed call by call and captured as a CUDA graph
-/// (graph_timing.hpp), the faster median counted, since approach 4 runs a plan of several
-/// kernels as a graph (going_further/run_graph.hpp).
+/// (graph_timing.hpp), the faster median counted, since approach 4 runs every plan as a
+/// graph (going_further/run_graph.hpp).
 /// Every result is checked against cuSPARSE fp16's output (times S's values) with the fp16
 /// tolerance relative to Σ|a||b|; a failure prints `wrong answer` and the exit status is 1.
 ///
